@@ -1,0 +1,30 @@
+/* hooktrace public interface.
+ *
+ * Most programs need nothing from this header: compile with
+ * -finstrument-functions and link -lhooktrace.  It declares the
+ * instrumentation hooks (so that code which calls them explicitly is
+ * type-checked) and the library version. */
+#ifndef HOOKTRACE_H
+#define HOOKTRACE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HOOKTRACE_VERSION_MAJOR 0
+#define HOOKTRACE_VERSION_MINOR 1
+#define HOOKTRACE_VERSION_PATCH 0
+
+/* The version of the library actually loaded, as "major.minor.patch". */
+const char *hooktrace_version(void);
+
+void __cyg_profile_func_enter(void *function, void *call_site)
+    __attribute__((no_instrument_function));
+void __cyg_profile_func_exit(void *function, void *call_site)
+    __attribute__((no_instrument_function));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Installs everything hooktrace needs to build, test and run its examples,
+# from Debian 12 packages.  Run as root (or through sudo).
+set -e
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+    build-essential gcc g++ gfortran make pkg-config \
+    autoconf automake libtool \
+    libelf-dev libdwarf-dev libjansson-dev \
+    libopenmpi-dev openmpi-bin \
+    libotf2-trace-dev otf2-tools \
+    python3 >/dev/null
+echo "install-deps: dependencies installed"

@@ -1,0 +1,82 @@
+/* The profile: every thread's tree merged into one list of call stacks.
+ *
+ * A stack is a path of functions from a root to a node.  Stacks are merged by
+ * path, not by address, so the trees of several threads (and later several
+ * ranks) combine, and a function excluded by the config disappears from the
+ * paths: its exclusive time goes to its nearest recorded caller, its callees
+ * move up to that caller.  Built once at finalize; times in seconds. */
+#ifndef HT_CALLSTACK_PROFILE_H
+#define HT_CALLSTACK_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "callstack/tree.h"
+
+/* One function as shown in the output.  The describe callback must return
+ * the same object for every address that should count as the same function. */
+struct ht_function {
+    const char *name;
+    const char *file; /* NULL if unknown */
+    unsigned line;    /* 0 if unknown */
+    bool kept;        /* false: excluded by the config's filters */
+};
+
+struct ht_stack_stats {
+    uint64_t calls;
+    uint64_t folded_calls; /* calls below the depth limit, folded in here */
+    double time_incl;
+    double time_excl;
+};
+
+struct ht_stack {
+    int id;     /* index in ht_profile.stacks */
+    int parent; /* id of the caller's stack, -1 for a root */
+    int depth;  /* 1 for a root */
+    const struct ht_function *function;
+    struct ht_stack_stats total;       /* summed over threads */
+    struct ht_stack_stats *per_thread; /* [nthreads], by thread index */
+};
+
+struct ht_profile_thread {
+    const struct ht_tree *tree;
+    int index; /* 0 .. nthreads-1 */
+    pid_t tid;
+};
+
+struct ht_profile {
+    int nthreads;
+    pid_t *thread_tids;   /* [nthreads] */
+    size_t nstacks;
+    struct ht_stack *stacks; /* depth-first, callees sorted by name */
+    double time_excluded_at_root; /* excluded functions with no recorded caller */
+    uint64_t instrumented_calls;  /* every call seen, excluded or folded too */
+    uint64_t folded_calls;        /* calls beyond the depth limit */
+    uint64_t mismatched_exits;
+    uint64_t tree_nodes;
+    size_t tree_bytes;
+    bool out_of_memory;
+};
+
+typedef const struct ht_function *(*ht_describe_fn)(uintptr_t address, void *ctx);
+typedef void (*ht_address_fn)(uintptr_t address, void *ctx);
+
+/* Calls visit once for every node of the tree (so possibly several times per
+ * address): how the caller learns which addresses need names. */
+void ht_tree_visit_addresses(const struct ht_tree *tree, ht_address_fn visit, void *ctx);
+
+/* Builds the profile from the threads' trees as of tick `end`.  Calls still
+ * in progress at `end` count up to `end`.  Returns 0, or -1 if out of
+ * memory. */
+int ht_profile_build(struct ht_profile *profile, const struct ht_profile_thread *threads,
+                     int nthreads, uint64_t end, double seconds_per_tick,
+                     ht_describe_fn describe, void *ctx);
+
+/* The path of a stack, root first, into out[0..depth-1]; returns depth. */
+int ht_profile_path(const struct ht_profile *profile, int id, int *out, int max);
+
+void ht_profile_free(struct ht_profile *profile);
+
+#endif

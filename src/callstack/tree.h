@@ -1,0 +1,117 @@
+/* The per-thread call-stack tree.
+ *
+ * A node is one call path: (parent node, function).  Each thread owns its
+ * tree, so the hot path takes no lock.  Entering a function finds the child
+ * node through a one-entry cache (the child entered last from this parent,
+ * which covers loops calling the same function) and otherwise through a
+ * per-thread hash table keyed by (parent, function).  Nodes come from an
+ * mmap'ed arena and are never freed or moved, so a node pointer stays valid
+ * for the life of the process and another thread may read the tree at exit.
+ *
+ * Time is kept in raw clock ticks; exclusive time is derived at output
+ * (inclusive minus the children's inclusive), so a hook adds one difference.
+ */
+#ifndef HT_CALLSTACK_TREE_H
+#define HT_CALLSTACK_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/compiler.h"
+
+struct ht_node {
+    uintptr_t function;       /* entry address as given to the hook; 0 = root */
+    struct ht_node *parent;
+    struct ht_node *first_child;  /* children form a singly linked list */
+    struct ht_node *next_sibling;
+    struct ht_node *last_child;   /* the child entered last: the fast path */
+    uint64_t calls;
+    uint64_t ticks_incl;      /* sum over completed activations */
+    uint64_t enter_tick;      /* start of the activation in progress */
+    uintptr_t enter_sp;       /* hook frame address at that entry */
+    uint64_t folded_calls;    /* calls made beyond max depth, folded in here */
+    uint32_t depth;           /* root 0, its children 1, ... */
+};
+
+struct ht_tree_chunk;
+
+struct ht_tree {
+    struct ht_node root;
+    struct ht_node *current;  /* innermost active call, or &root */
+    uint32_t max_depth;
+    uint32_t overflow;        /* calls in progress beyond max_depth */
+    uint64_t node_count;
+    uint64_t mismatched_exits; /* exits that matched no active call */
+    bool out_of_memory;       /* the arena could not grow: calls fold */
+    /* arena */
+    struct ht_tree_chunk *chunks;
+    char *arena_next, *arena_end;
+    /* child index: open addressing over (parent, function) */
+    struct ht_node **slots;
+    size_t slot_mask;
+};
+
+/* A caller's frame and a callee's frame on one stack are at most this far
+ * apart; an entry whose stack address lies this close *above* the current
+ * call's means that call was left without its exit hook (longjmp, or a C++
+ * exception through uninstrumented code).  A stack much farther away
+ * (another coroutine stack, sigaltstack) is not taken as such a sign. */
+#define HT_STACK_SPAN ((uintptr_t)256 << 20)
+
+void ht_tree_init(struct ht_tree *tree, uint32_t max_depth);
+void ht_tree_release(struct ht_tree *tree);
+
+/* Slow paths of enter/exit, out of line. */
+struct ht_node *ht_tree_find_or_add_child(struct ht_tree *tree, struct ht_node *parent,
+                                          uintptr_t function);
+struct ht_node *ht_tree_unwind_to(struct ht_tree *tree, uintptr_t sp, uint64_t now);
+void ht_tree_exit_mismatched(struct ht_tree *tree, uintptr_t function, uint64_t now);
+
+HT_NOINSTR static inline void ht_tree_enter(struct ht_tree *tree, uintptr_t function,
+                                            uint64_t now, uintptr_t sp)
+{
+    struct ht_node *cur = tree->current;
+    if (HT_UNLIKELY(sp - cur->enter_sp < HT_STACK_SPAN))
+        cur = ht_tree_unwind_to(tree, sp, now);
+    if (HT_UNLIKELY(cur->depth >= tree->max_depth)) {
+        tree->overflow++;
+        cur->folded_calls++;
+        return;
+    }
+    struct ht_node *child = cur->last_child;
+    if (HT_UNLIKELY(child == NULL || child->function != function)) {
+        child = ht_tree_find_or_add_child(tree, cur, function);
+        if (HT_UNLIKELY(child == NULL)) { /* no memory: fold like max depth */
+            tree->overflow++;
+            cur->folded_calls++;
+            return;
+        }
+        cur->last_child = child;
+    }
+    child->calls++;
+    child->enter_tick = now;
+    child->enter_sp = sp;
+    tree->current = child;
+}
+
+HT_NOINSTR static inline void ht_tree_exit(struct ht_tree *tree, uintptr_t function,
+                                           uint64_t now)
+{
+    if (HT_UNLIKELY(tree->overflow != 0)) {
+        tree->overflow--;
+        return;
+    }
+    struct ht_node *cur = tree->current;
+    if (HT_LIKELY(cur->function == function)) {
+        cur->ticks_incl += now - cur->enter_tick;
+        tree->current = cur->parent;
+        return;
+    }
+    ht_tree_exit_mismatched(tree, function, now);
+}
+
+/* Bytes of memory the tree holds (arena and index). */
+size_t ht_tree_memory_bytes(const struct ht_tree *tree);
+
+#endif

@@ -1,0 +1,1 @@
+EXTRA_DIST += src/common/compiler.h

@@ -1,0 +1,63 @@
+/* The run-time configuration: one JSON file named by HOOKTRACE_CONFIG plus
+ * environment overrides, validated once at start-up into a read-only struct.
+ * Every option is documented in docs/config.md. */
+#ifndef HT_CONFIG_CONFIG_H
+#define HT_CONFIG_CONFIG_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum ht_sort_column {
+    HT_SORT_TIME_EXCL = 0, /* default: exclusive time, largest first */
+    HT_SORT_TIME_INCL,
+    HT_SORT_CALLS,
+    HT_SORT_FUNCTION, /* alphabetical */
+    HT_SORT_STACK_ID
+};
+
+struct ht_regex_list {
+    size_t count;
+    char **patterns; /* as written in the file, for the logfile header */
+    regex_t *compiled; /* POSIX extended, REG_NOSUB */
+};
+
+struct ht_config {
+    bool off;
+    char *output_directory; /* never NULL after loading; default "." */
+    char *output_basename; /* NULL: the executable's file name */
+    enum ht_sort_column sort_by;
+    struct ht_regex_list include_functions; /* empty: every function */
+    struct ht_regex_list exclude_functions;
+    unsigned max_stack_depth; /* >= 1 */
+    bool write_logfile;
+    bool write_json;
+    bool write_folded;
+    char *source_file; /* the config file read, or NULL for defaults only */
+};
+
+#define HT_CONFIG_DEFAULT_MAX_STACK_DEPTH 512u
+
+/* Fills *cfg with the defaults.  Never fails. */
+void ht_config_defaults(struct ht_config *cfg);
+
+/* Reads and validates a config file.  On error returns -1, leaves *cfg in a
+ * state ht_config_free accepts, and writes one human-readable message
+ * (naming the file, the line where known, the key, and for an unknown key
+ * the valid keys) into err.  On success returns 0. */
+int ht_config_load_file(const char *path, struct ht_config *cfg, char *err, size_t errlen);
+
+/* The start-up path: defaults, then HOOKTRACE_OFF, then the file named by
+ * HOOKTRACE_CONFIG (if set).  HOOKTRACE_OFF=1 wins and skips the file.
+ * Returns 0, or -1 with a message in err. */
+int ht_config_from_environment(struct ht_config *cfg, char *err, size_t errlen);
+
+/* Whether a function with this display name appears in the output: it must
+ * match an include pattern (if there are any) and no exclude pattern. */
+bool ht_config_function_kept(const struct ht_config *cfg, const char *name);
+
+const char *ht_sort_column_name(enum ht_sort_column c);
+
+void ht_config_free(struct ht_config *cfg);
+
+#endif

@@ -1,0 +1,116 @@
+/* Start-up before main and shut-down at exit.
+ *
+ * The constructor runs before the program's own constructors (libhooktrace is
+ * a dependency of the executable, so its initialisers run first): a bad
+ * config stops the program there, before main, with a non-zero status.  The
+ * destructor writes the profile; it runs after main returned or exit() was
+ * called, from whatever depth. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hooks/hooks.h"
+#include "hooks/lifecycle.h"
+
+static struct ht_config config;
+static bool started;
+static time_t start_time;
+static uint64_t start_ns;
+
+const struct ht_config *ht_lifecycle_config(void)
+{
+    return &config;
+}
+
+bool ht_lifecycle_started(void)
+{
+    return started;
+}
+
+time_t ht_lifecycle_start_time(void)
+{
+    return start_time;
+}
+
+uint64_t ht_lifecycle_start_ns(void)
+{
+    return start_ns;
+}
+
+struct self_search {
+    uintptr_t base;
+    uintptr_t start, end;
+    bool is_main_program;
+};
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct self_search *s = data;
+    if (info->dlpi_addr != s->base && !(s->base == 0 && info->dlpi_name[0] == '\0'))
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        uintptr_t hi = lo + ph->p_memsz;
+        if (s->start == 0 || lo < s->start)
+            s->start = lo;
+        if (hi > s->end)
+            s->end = hi;
+    }
+    s->is_main_program = info->dlpi_name[0] == '\0';
+    return 1;
+}
+
+/* The address range of libhooktrace's own code, which the hooks ignore.  When
+ * the library is linked statically it is part of the executable, and we
+ * cannot tell its code from the program's: the range stays empty and the
+ * build flags alone keep our code uninstrumented. */
+static void find_own_code(void)
+{
+    Dl_info info;
+    if (!dladdr((void *)&find_own_code, &info) || !info.dli_fbase)
+        return;
+    struct self_search s = {.base = (uintptr_t)info.dli_fbase};
+    /* dlpi_addr is the load bias, which equals the base for shared objects. */
+    dl_iterate_phdr(find_self, &s);
+    if (s.is_main_program || s.end <= s.start)
+        return;
+    ht_self_text_start = s.start;
+    ht_self_text_size = s.end - s.start;
+}
+
+__attribute__((constructor(101))) static void hooktrace_start(void)
+{
+    char err[2048];
+    ht_clock_init();
+    start_ns = ht_clock_monotonic_ns();
+    start_time = time(NULL);
+    if (ht_config_from_environment(&config, err, sizeof err) != 0) {
+        fprintf(stderr, "hooktrace: %s\n", err);
+        fprintf(stderr, "hooktrace: not starting the program; fix the configuration "
+                        "(hooktrace-check-config FILE) or set HOOKTRACE_OFF=1\n");
+        ht_config_free(&config);
+        exit(1);
+    }
+    if (config.off)
+        return;
+    ht_thread_max_depth = config.max_stack_depth;
+    find_own_code();
+    if (!ht_thread_self && !ht_thread_attach())
+        return;
+    started = true;
+    __atomic_store_n(&ht_recording, 1, __ATOMIC_RELEASE);
+}
+
+__attribute__((destructor)) static void hooktrace_stop(void)
+{
+    ht_finish();
+    /* The config stays allocated: hooks of other threads may still read
+     * the state derived from it until the process is gone. */
+}

@@ -1,0 +1,106 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "output/output.h"
+
+int ht_output_make_directory(const char *directory)
+{
+    char path[PATH_MAX];
+    size_t len = strlen(directory);
+    if (len == 0 || len >= sizeof path) {
+        errno = len ? ENAMETOOLONG : ENOENT;
+        return -1;
+    }
+    memcpy(path, directory, len + 1);
+    for (char *p = path + 1; ; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = saved;
+        if (saved == '\0')
+            break;
+    }
+    struct stat st;
+    if (stat(directory, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+static FILE *open_output(const char *directory, const char *basename, const char *suffix,
+                         char *path, size_t size)
+{
+    int n = snprintf(path, size, "%s/%s%s", directory, basename, suffix);
+    if (n < 0 || (size_t)n >= size) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    return fopen(path, "w");
+}
+
+static int finish_file(FILE *f, const char *path)
+{
+    int failed = ferror(f);
+    if (fclose(f) != 0 || failed) {
+        fprintf(stderr, "hooktrace: cannot write %s: %s\n", path, strerror(errno ? errno : EIO));
+        return 1;
+    }
+    return 0;
+}
+
+int ht_output_write_all(const struct ht_profile *profile, const struct ht_run_info *run,
+                        const struct ht_config *config, const char *basename)
+{
+    const char *dir = config->output_directory;
+    if (ht_output_make_directory(dir) != 0) {
+        fprintf(stderr, "hooktrace: cannot write the profile to output directory '%s': %s\n",
+                dir, strerror(errno));
+        return (int)config->write_logfile + (int)config->write_json + (int)config->write_folded;
+    }
+    char path[PATH_MAX];
+    int failures = 0;
+    FILE *f;
+    if (config->write_logfile) {
+        if ((f = open_output(dir, basename, ".log", path, sizeof path)) != NULL) {
+            ht_output_logfile(f, profile, run, config);
+            failures += finish_file(f, path);
+        } else {
+            fprintf(stderr, "hooktrace: cannot create %s: %s\n", path, strerror(errno));
+            failures++;
+        }
+    }
+    if (config->write_json) {
+        json_t *doc = ht_output_json(profile, run);
+        if ((f = open_output(dir, basename, ".json", path, sizeof path)) != NULL && doc) {
+            json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+            fputc('\n', f);
+            failures += finish_file(f, path);
+        } else {
+            fprintf(stderr, "hooktrace: cannot create %s: %s\n", path,
+                    doc ? strerror(errno) : "out of memory");
+            if (f)
+                fclose(f);
+            failures++;
+        }
+        json_decref(doc);
+    }
+    if (config->write_folded) {
+        if ((f = open_output(dir, basename, ".folded", path, sizeof path)) != NULL) {
+            ht_output_folded(f, profile);
+            failures += finish_file(f, path);
+        } else {
+            fprintf(stderr, "hooktrace: cannot create %s: %s\n", path, strerror(errno));
+            failures++;
+        }
+    }
+    return failures;
+}

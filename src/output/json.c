@@ -1,0 +1,89 @@
+/* The JSON profile.  The contract users' scripts rely on is documented field
+ * by field in docs/output.md; add fields freely, never rename one. */
+#include <stdlib.h>
+
+#include "config.h"
+#include "output/output.h"
+
+static json_t *stats_fields(json_t *obj, const struct ht_stack_stats *st)
+{
+    json_object_set_new(obj, "calls", json_integer((json_int_t)st->calls));
+    json_object_set_new(obj, "time_incl_s", json_real(st->time_incl));
+    json_object_set_new(obj, "time_excl_s", json_real(st->time_excl));
+    if (st->folded_calls)
+        json_object_set_new(obj, "folded_calls", json_integer((json_int_t)st->folded_calls));
+    return obj;
+}
+
+static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, int *path)
+{
+    json_t *obj = json_object();
+    const struct ht_function *f = s->function;
+    json_object_set_new(obj, "id", json_integer(s->id));
+    json_object_set_new(obj, "parent", json_integer(s->parent));
+    json_object_set_new(obj, "function", json_string(f->name));
+    json_object_set_new(obj, "file", f->file ? json_string(f->file) : json_null());
+    json_object_set_new(obj, "line", json_integer(f->line));
+    json_t *names = json_array();
+    int depth = ht_profile_path(p, s->id, path, (int)p->nstacks);
+    for (int d = 0; d < depth; d++)
+        json_array_append_new(names, json_string(p->stacks[path[d]].function->name));
+    json_object_set_new(obj, "path", names);
+    stats_fields(obj, &s->total);
+    json_t *threads = json_array();
+    for (int t = 0; t < p->nthreads; t++) {
+        const struct ht_stack_stats *st = &s->per_thread[t];
+        if (st->calls == 0 && st->folded_calls == 0 && st->time_incl == 0.0 && st->time_excl == 0.0)
+            continue;
+        json_t *th = json_object();
+        json_object_set_new(th, "thread", json_integer(t));
+        json_array_append_new(threads, stats_fields(th, st));
+    }
+    json_object_set_new(obj, "threads", threads);
+    return obj;
+}
+
+json_t *ht_output_json(const struct ht_profile *p, const struct ht_run_info *run)
+{
+    int *path = malloc((p->nstacks ? p->nstacks : 1) * sizeof *path);
+    json_t *doc = json_object();
+    if (!path || !doc) {
+        free(path);
+        json_decref(doc);
+        return NULL;
+    }
+    char date[64];
+    struct tm tm;
+    gmtime_r(&run->start_time, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+    json_object_set_new(doc, "hooktrace_version", json_string(PACKAGE_VERSION));
+    json_object_set_new(doc, "command", json_string(run->command));
+    json_object_set_new(doc, "executable", json_string(run->executable));
+    json_object_set_new(doc, "start_time", json_string(date));
+    json_object_set_new(doc, "wall_time_s", json_real(run->wall_seconds));
+    json_object_set_new(doc, "clock_source", json_string(run->clock_source));
+    json_object_set_new(doc, "ticks_per_second", json_real(run->ticks_per_second));
+
+    json_t *overhead = json_object();
+    json_object_set_new(overhead, "calls", json_integer((json_int_t)p->instrumented_calls));
+    json_object_set_new(overhead, "ns_per_call", json_real(run->overhead_ns_per_call));
+    json_object_set_new(overhead, "time_s", json_real(run->overhead_seconds));
+    json_object_set_new(doc, "overhead", overhead);
+
+    json_object_set_new(doc, "threads", json_integer(p->nthreads));
+    json_t *tids = json_array();
+    for (int t = 0; t < p->nthreads; t++)
+        json_array_append_new(tids, json_integer(p->thread_tids[t]));
+    json_object_set_new(doc, "thread_tids", tids);
+    json_object_set_new(doc, "folded_calls", json_integer((json_int_t)p->folded_calls));
+    json_object_set_new(doc, "mismatched_exits", json_integer((json_int_t)p->mismatched_exits));
+    json_object_set_new(doc, "time_excluded_at_root_s", json_real(p->time_excluded_at_root));
+
+    json_t *stacks = json_array();
+    for (size_t i = 0; i < p->nstacks; i++)
+        json_array_append_new(stacks, stack_json(p, &p->stacks[i], path));
+    json_object_set_new(doc, "stacks", stacks);
+    free(path);
+    return doc;
+}

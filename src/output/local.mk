@@ -1,0 +1,13 @@
+# output: logfile, JSON, folded stacks, and naming the functions of a profile
+noinst_LTLIBRARIES += libht_output.la
+libht_output_la_SOURCES = \
+	src/output/output.h \
+	src/output/files.c \
+	src/output/sort.c \
+	src/output/logfile.c \
+	src/output/json.c \
+	src/output/folded.c \
+	src/output/function_table.c src/output/function_table.h
+libht_output_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
+libht_output_la_CFLAGS = $(HT_LIB_CFLAGS)
+libht_output_la_LIBADD = $(JANSSON_LIBS) -lm

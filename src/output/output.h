@@ -1,0 +1,42 @@
+/* Writing the profile: the text logfile, the JSON profile and the folded
+ * stacks.  Every field is documented in docs/output.md. */
+#ifndef HT_OUTPUT_OUTPUT_H
+#define HT_OUTPUT_OUTPUT_H
+
+#include <jansson.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "callstack/profile.h"
+#include "config/config.h"
+
+struct ht_run_info {
+    const char *command;      /* the command line, arguments joined by spaces */
+    const char *executable;   /* absolute path of the executable */
+    time_t start_time;
+    double wall_seconds;      /* from start-up to the profile's end */
+    const char *clock_source;
+    double ticks_per_second;
+    double overhead_ns_per_call; /* measured by the calibration at exit */
+    double overhead_seconds;     /* the above times instrumented calls */
+};
+
+/* Writes every output the config enables into its output directory (created
+ * if missing).  Problems are reported on stderr, naming the file or
+ * directory; returns the number of outputs that could not be written. */
+int ht_output_write_all(const struct ht_profile *profile, const struct ht_run_info *run,
+                        const struct ht_config *config, const char *basename);
+
+void ht_output_logfile(FILE *out, const struct ht_profile *profile,
+                       const struct ht_run_info *run, const struct ht_config *config);
+json_t *ht_output_json(const struct ht_profile *profile, const struct ht_run_info *run);
+void ht_output_folded(FILE *out, const struct ht_profile *profile);
+
+/* Creates `directory` and its parents as needed.  Returns 0 or -1 with errno
+ * set (and the failing path component in failed, if given). */
+int ht_output_make_directory(const char *directory);
+
+/* Stack IDs of the profile ordered by the given column. */
+int *ht_output_sorted_ids(const struct ht_profile *profile, enum ht_sort_column column);
+
+#endif

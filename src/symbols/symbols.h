@@ -1,0 +1,31 @@
+/* Address -> function name and source location, for the executable and every
+ * shared object loaded in the process.  Runs at output time only; nothing
+ * here is ever called from a hook. */
+#ifndef HT_SYMBOLS_SYMBOLS_H
+#define HT_SYMBOLS_SYMBOLS_H
+
+#include <stdint.h>
+
+struct ht_symbol {
+    const char *name; /* display name, never NULL: demangled C++, Fortran
+                         "module::procedure", or "object+0xoffset" */
+    const char *file; /* source file, NULL if unknown */
+    unsigned line; /* line of the function's definition, 0 if unknown */
+    const char *object; /* path of the ELF object holding the address, or
+                           NULL if the address lies in no loaded object */
+};
+
+struct ht_symbols;
+
+/* Takes a snapshot of the loaded objects (dl_iterate_phdr).  Objects are
+ * parsed lazily, each at most once, on the first address that falls in it. */
+struct ht_symbols *ht_symbols_open(void);
+
+/* Resolves one address (a function entry as given to the hooks).  The
+ * strings stay valid until ht_symbols_close.  Never fails: an unknown
+ * address gets an "object+0xoffset" or "0xaddress" name. */
+void ht_symbols_resolve(struct ht_symbols *syms, uintptr_t address, struct ht_symbol *out);
+
+void ht_symbols_close(struct ht_symbols *syms);
+
+#endif
