@@ -9,3 +9,68 @@ test_unit_callstack_tree_LDADD = libht_callstack.la
 test_unit_callstack_profile_SOURCES = test/unit/callstack_profile.c
 test_unit_callstack_profile_LDADD = libht_callstack.la
 test_unit_clock_ticks_SOURCES = test/unit/clock_ticks.c src/hooks/clock.c
+
+# Integration tests: instrumented programs (built like a user would build
+# them: -finstrument-functions, linked with libhooktrace) run by Python
+# scripts that assert exact figures from the JSON profile.  -no-install links
+# the uninstalled library by rpath, so the programs run without a libtool
+# wrapper and the profile carries their own names.
+HT_TEST_CFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
+HT_TEST_LINK = -no-install
+
+check_PROGRAMS += test/programs/basic test/programs/basic_plain test/programs/recursion \
+	test/programs/threads test/programs/openmp test/programs/sharedlib_main \
+	test/programs/exit_deep test/programs/longjmp test/programs/cxx_names
+check_LTLIBRARIES += test/programs/libsharedfix.la
+
+test_programs_basic_SOURCES = test/programs/basic.c
+test_programs_basic_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_basic_LDADD = libhooktrace.la
+test_programs_basic_LDFLAGS = $(HT_TEST_LINK)
+# The same program without hooktrace: the reference output.
+test_programs_basic_plain_SOURCES = test/programs/basic.c
+test_programs_basic_plain_CFLAGS = -g $(HT_WARN_CFLAGS)
+test_programs_recursion_SOURCES = test/programs/recursion.c
+test_programs_recursion_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_recursion_LDADD = libhooktrace.la
+test_programs_recursion_LDFLAGS = $(HT_TEST_LINK)
+test_programs_threads_SOURCES = test/programs/threads.c
+test_programs_threads_CFLAGS = $(HT_TEST_CFLAGS) -pthread
+test_programs_threads_LDADD = libhooktrace.la
+test_programs_threads_LDFLAGS = $(HT_TEST_LINK) -pthread
+test_programs_openmp_SOURCES = test/programs/openmp.c
+test_programs_openmp_CFLAGS = $(HT_TEST_CFLAGS) $(OPENMP_CFLAGS)
+test_programs_openmp_LDADD = libhooktrace.la
+test_programs_openmp_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
+test_programs_libsharedfix_la_SOURCES = test/programs/sharedlib_lib.c
+test_programs_libsharedfix_la_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_libsharedfix_la_LDFLAGS = -rpath /nowhere -avoid-version
+test_programs_sharedlib_main_SOURCES = test/programs/sharedlib_main.c
+test_programs_sharedlib_main_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_sharedlib_main_LDADD = test/programs/libsharedfix.la libhooktrace.la
+test_programs_sharedlib_main_LDFLAGS = $(HT_TEST_LINK)
+test_programs_exit_deep_SOURCES = test/programs/exit_deep.c
+test_programs_exit_deep_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_exit_deep_LDADD = libhooktrace.la
+test_programs_exit_deep_LDFLAGS = $(HT_TEST_LINK)
+test_programs_longjmp_SOURCES = test/programs/longjmp.c
+test_programs_longjmp_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_longjmp_LDADD = libhooktrace.la
+test_programs_longjmp_LDFLAGS = $(HT_TEST_LINK)
+test_programs_cxx_names_SOURCES = test/programs/cxx_names.cpp
+test_programs_cxx_names_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
+test_programs_cxx_names_LDADD = libhooktrace.la
+test_programs_cxx_names_LDFLAGS = $(HT_TEST_LINK)
+if HAVE_FORTRAN
+check_PROGRAMS += test/programs/fortran_names
+test_programs_fortran_names_SOURCES = test/programs/fortran_names.f90
+test_programs_fortran_names_FCFLAGS = -g -finstrument-functions
+test_programs_fortran_names_LDADD = libhooktrace.la
+test_programs_fortran_names_LDFLAGS = $(HT_TEST_LINK)
+endif
+
+TESTS += test/integration/basic.py test/integration/recursion.py \
+	test/integration/threads.py test/integration/sharedlib.py \
+	test/integration/exit_paths.py test/integration/names.py \
+	test/integration/config_runtime.py
+EXTRA_DIST += test/integration/htlib.py

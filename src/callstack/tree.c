@@ -124,12 +124,13 @@ struct ht_node *ht_tree_find_or_add_child(struct ht_tree *tree, struct ht_node *
     return n;
 }
 
-/* Closes every call whose frame lies at or below `sp` on this stack: they
- * were left without an exit hook (longjmp). */
-struct ht_node *ht_tree_unwind_to(struct ht_tree *tree, uintptr_t sp, uint64_t now)
+/* Closes every call that was left without an exit hook (longjmp), as told by
+ * ht_tree_call_was_left. */
+struct ht_node *ht_tree_unwind_to(struct ht_tree *tree, uintptr_t sp, uintptr_t site,
+                                  uint64_t now)
 {
     struct ht_node *cur = tree->current;
-    while (cur != &tree->root && sp - cur->enter_sp < HT_STACK_SPAN) {
+    while (cur != &tree->root && ht_tree_call_was_left(cur, sp, site)) {
         cur->ticks_incl += now - cur->enter_tick;
         cur = cur->parent;
     }

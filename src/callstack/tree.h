@@ -29,7 +29,8 @@ struct ht_node {
     uint64_t calls;
     uint64_t ticks_incl;      /* sum over completed activations */
     uint64_t enter_tick;      /* start of the activation in progress */
-    uintptr_t enter_sp;       /* hook frame address at that entry */
+    uintptr_t enter_sp;       /* hook stack address at that entry */
+    uintptr_t enter_site;     /* call_site the hook was given at that entry */
     uint64_t folded_calls;    /* calls made beyond max depth, folded in here */
     uint32_t depth;           /* root 0, its children 1, ... */
 };
@@ -52,12 +53,23 @@ struct ht_tree {
     size_t slot_mask;
 };
 
-/* A caller's frame and a callee's frame on one stack are at most this far
- * apart; an entry whose stack address lies this close *above* the current
- * call's means that call was left without its exit hook (longjmp, or a C++
- * exception through uninstrumented code).  A stack much farther away
- * (another coroutine stack, sigaltstack) is not taken as such a sign. */
+/* Telling a callee from a call made after a longjmp.  A real callee's hook
+ * runs strictly lower on the stack than its caller's.  A function GCC inlined
+ * calls the hooks from its container's frame: the same stack address, and
+ * the same call_site (the container's return address).  So an entry at or
+ * above the current call's stack address, unless it is that inlined case,
+ * means the current call was left without its exit hook (longjmp, or a C++
+ * exception through uninstrumented code).  Only addresses at most
+ * HT_STACK_SPAN above count: a stack far away (a coroutine's, a
+ * sigaltstack) is not a sign of anything. */
 #define HT_STACK_SPAN ((uintptr_t)256 << 20)
+
+HT_NOINSTR static inline bool ht_tree_call_was_left(const struct ht_node *cur, uintptr_t sp,
+                                                    uintptr_t site)
+{
+    uintptr_t above = sp - cur->enter_sp;
+    return HT_UNLIKELY(above < HT_STACK_SPAN) && (above != 0 || site != cur->enter_site);
+}
 
 void ht_tree_init(struct ht_tree *tree, uint32_t max_depth);
 void ht_tree_release(struct ht_tree *tree);
@@ -65,15 +77,17 @@ void ht_tree_release(struct ht_tree *tree);
 /* Slow paths of enter/exit, out of line. */
 struct ht_node *ht_tree_find_or_add_child(struct ht_tree *tree, struct ht_node *parent,
                                           uintptr_t function);
-struct ht_node *ht_tree_unwind_to(struct ht_tree *tree, uintptr_t sp, uint64_t now);
+struct ht_node *ht_tree_unwind_to(struct ht_tree *tree, uintptr_t sp, uintptr_t site,
+                                  uint64_t now);
 void ht_tree_exit_mismatched(struct ht_tree *tree, uintptr_t function, uint64_t now);
 
+/* sp: the hook's stack address; site: the call_site argument of the hook. */
 HT_NOINSTR static inline void ht_tree_enter(struct ht_tree *tree, uintptr_t function,
-                                            uint64_t now, uintptr_t sp)
+                                            uint64_t now, uintptr_t sp, uintptr_t site)
 {
     struct ht_node *cur = tree->current;
-    if (HT_UNLIKELY(sp - cur->enter_sp < HT_STACK_SPAN))
-        cur = ht_tree_unwind_to(tree, sp, now);
+    if (ht_tree_call_was_left(cur, sp, site))
+        cur = ht_tree_unwind_to(tree, sp, site, now);
     if (HT_UNLIKELY(cur->depth >= tree->max_depth)) {
         tree->overflow++;
         cur->folded_calls++;
@@ -92,6 +106,7 @@ HT_NOINSTR static inline void ht_tree_enter(struct ht_tree *tree, uintptr_t func
     child->calls++;
     child->enter_tick = now;
     child->enter_sp = sp;
+    child->enter_site = site;
     tree->current = child;
 }
 

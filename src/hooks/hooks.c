@@ -11,7 +11,6 @@ uintptr_t ht_self_text_start, ht_self_text_size;
 
 HT_EXPORT HT_NOINSTR void __cyg_profile_func_enter(void *function, void *call_site)
 {
-    (void)call_site;
     if (HT_UNLIKELY(!ht_recording))
         return;
     uintptr_t f = (uintptr_t)function;
@@ -20,7 +19,7 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_enter(void *function, void *call_si
     struct ht_thread *t = ht_thread_self;
     if (HT_UNLIKELY(t == NULL) && (t = ht_thread_attach()) == NULL)
         return;
-    ht_hook_enter(t, f, ht_stack_pointer());
+    ht_hook_enter(t, f, ht_stack_pointer(), (uintptr_t)call_site);
 }
 
 HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_site)

@@ -34,9 +34,9 @@ HT_NOINSTR static inline uintptr_t ht_stack_pointer(void)
 /* The body of both hooks, shared with the overhead calibration so that it
  * measures exactly what a hook does. */
 HT_NOINSTR static inline void ht_hook_enter(struct ht_thread *t, uintptr_t function,
-                                            uintptr_t sp)
+                                            uintptr_t sp, uintptr_t site)
 {
-    ht_tree_enter(&t->tree, function, ht_clock_now(), sp);
+    ht_tree_enter(&t->tree, function, ht_clock_now(), sp, site);
 }
 
 HT_NOINSTR static inline void ht_hook_exit(struct ht_thread *t, uintptr_t function)

@@ -22,10 +22,10 @@ double ht_overhead_seconds_per_call(void)
     for (int round = 0; round < 3; round++) {
         uint64_t t0 = ht_clock_monotonic_ns();
         for (int i = 0; i < CALIBRATION_LOOPS; i++) {
-            ht_hook_enter(t, loop_fn, outer_sp);
-            ht_hook_enter(t, first_fn, inner_sp);
+            ht_hook_enter(t, loop_fn, outer_sp, 0x10);
+            ht_hook_enter(t, first_fn, inner_sp, 0x20);
             ht_hook_exit(t, first_fn);
-            ht_hook_enter(t, second_fn, inner_sp);
+            ht_hook_enter(t, second_fn, inner_sp, 0x30);
             ht_hook_exit(t, second_fn);
             ht_hook_exit(t, loop_fn);
         }

@@ -26,6 +26,8 @@ static const struct ht_function *describe(uintptr_t address, void *ctx)
     return NULL;
 }
 
+#define SITE 0x77
+
 static uintptr_t sp_at(int depth)
 {
     return ((uintptr_t)1 << 40) - (uintptr_t)depth * 128;
@@ -33,7 +35,7 @@ static uintptr_t sp_at(int depth)
 
 static void call(struct ht_tree *t, uintptr_t fn, int depth, uint64_t from, uint64_t to)
 {
-    ht_tree_enter(t, fn, from, sp_at(depth));
+    ht_tree_enter(t, fn, from, sp_at(depth), SITE);
     ht_tree_exit(t, fn, to);
 }
 
@@ -42,18 +44,18 @@ static void call(struct ht_tree *t, uintptr_t fn, int depth, uint64_t from, uint
 static void build_trees(struct ht_tree *t0, struct ht_tree *t1)
 {
     ht_tree_init(t0, 512);
-    ht_tree_enter(t0, MAIN, 0, sp_at(1));
+    ht_tree_enter(t0, MAIN, 0, sp_at(1), SITE);
     call(t0, A, 2, 10, 30);
     call(t0, A, 2, 40, 45);
-    ht_tree_enter(t0, B, 50, sp_at(2));
-    ht_tree_enter(t0, C, 55, sp_at(3));
+    ht_tree_enter(t0, B, 50, sp_at(2), SITE);
+    ht_tree_enter(t0, C, 55, sp_at(3), SITE);
     call(t0, A, 4, 56, 58);
     ht_tree_exit(t0, C, 60);
     ht_tree_exit(t0, B, 70);
     ht_tree_exit(t0, MAIN, 100);
 
     ht_tree_init(t1, 512);
-    ht_tree_enter(t1, WORKER, 0, sp_at(1));
+    ht_tree_enter(t1, WORKER, 0, sp_at(1), SITE);
     call(t1, A, 2, 5, 25);
     ht_tree_exit(t1, WORKER, 50);
 }
@@ -162,9 +164,9 @@ static void test_calls_in_progress(void)
 {
     struct ht_tree t;
     ht_tree_init(&t, 512);
-    ht_tree_enter(&t, MAIN, 0, sp_at(1));
+    ht_tree_enter(&t, MAIN, 0, sp_at(1), SITE);
     call(&t, A, 2, 2, 6);
-    ht_tree_enter(&t, B, 10, sp_at(2));
+    ht_tree_enter(&t, B, 10, sp_at(2), SITE);
     struct ht_profile_thread threads[1] = {{&t, 0, 1}};
     struct ht_profile p;
     CHECK(ht_profile_build(&p, threads, 1, 100, 1.0, describe, NULL) == 0);

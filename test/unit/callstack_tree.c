@@ -10,6 +10,8 @@
 #define F_B 0x3000
 #define F_REC 0x4000
 #define F_K 0x5000
+#define F_INLINED 0x6000
+#define SITE 0x77 /* call_site when it does not matter */
 
 /* A callee's hook runs lower on the stack than its caller's. */
 static uintptr_t sp_at(int depth)
@@ -29,12 +31,12 @@ static void test_calls_and_times(void)
 {
     struct ht_tree t;
     ht_tree_init(&t, 512);
-    ht_tree_enter(&t, F_MAIN, 0, sp_at(1));
-    ht_tree_enter(&t, F_A, 10, sp_at(2));
+    ht_tree_enter(&t, F_MAIN, 0, sp_at(1), SITE);
+    ht_tree_enter(&t, F_A, 10, sp_at(2), SITE);
     ht_tree_exit(&t, F_A, 30);
-    ht_tree_enter(&t, F_A, 40, sp_at(2));
+    ht_tree_enter(&t, F_A, 40, sp_at(2), SITE);
     ht_tree_exit(&t, F_A, 45);
-    ht_tree_enter(&t, F_B, 50, sp_at(2));
+    ht_tree_enter(&t, F_B, 50, sp_at(2), SITE);
     ht_tree_exit(&t, F_B, 70);
     ht_tree_exit(&t, F_MAIN, 100);
 
@@ -57,7 +59,7 @@ static void test_recursion_is_one_node_per_level(void)
     struct ht_tree t;
     ht_tree_init(&t, 512);
     for (int d = 1; d <= 5; d++)
-        ht_tree_enter(&t, F_REC, (uint64_t)d, sp_at(d));
+        ht_tree_enter(&t, F_REC, (uint64_t)d, sp_at(d), SITE);
     for (int d = 5; d >= 1; d--)
         ht_tree_exit(&t, F_REC, 100 - (uint64_t)d);
     struct ht_node *n = &t.root;
@@ -79,7 +81,7 @@ static void test_depth_limit_folds(void)
     struct ht_tree t;
     ht_tree_init(&t, 3);
     for (int d = 1; d <= 10; d++)
-        ht_tree_enter(&t, F_REC, (uint64_t)d * 10, sp_at(d));
+        ht_tree_enter(&t, F_REC, (uint64_t)d * 10, sp_at(d), SITE);
     CHECK_EQ_U64(t.overflow, 7);
     for (int d = 10; d >= 1; d--)
         ht_tree_exit(&t, F_REC, 1000);
@@ -102,11 +104,11 @@ static void test_longjmp_unwinds_abandoned_calls(void)
 {
     struct ht_tree t;
     ht_tree_init(&t, 512);
-    ht_tree_enter(&t, F_MAIN, 0, sp_at(1));
-    ht_tree_enter(&t, F_A, 10, sp_at(2));
-    ht_tree_enter(&t, F_B, 20, sp_at(3));
-    ht_tree_enter(&t, F_REC, 30, sp_at(4));
-    ht_tree_enter(&t, F_K, 50, sp_at(2)); /* same depth as a: a was left */
+    ht_tree_enter(&t, F_MAIN, 0, sp_at(1), SITE);
+    ht_tree_enter(&t, F_A, 10, sp_at(2), SITE);
+    ht_tree_enter(&t, F_B, 20, sp_at(3), SITE);
+    ht_tree_enter(&t, F_REC, 30, sp_at(4), SITE);
+    ht_tree_enter(&t, F_K, 50, sp_at(2), 0x99); /* same depth as a, other site: a was left */
     ht_tree_exit(&t, F_K, 60);
     ht_tree_exit(&t, F_MAIN, 100);
     struct ht_node *m = child(&t.root, F_MAIN);
@@ -121,15 +123,45 @@ static void test_longjmp_unwinds_abandoned_calls(void)
     ht_tree_release(&t);
 }
 
+/* An inlined function calls the hooks from its container's frame: same stack
+ * address, same call_site.  It is a callee, not a sign of longjmp. */
+static void test_inlined_callee(void)
+{
+    struct ht_tree t;
+    ht_tree_init(&t, 512);
+    ht_tree_enter(&t, F_MAIN, 0, sp_at(1), 0x11);
+    ht_tree_enter(&t, F_A, 10, sp_at(2), 0x22);
+    ht_tree_enter(&t, F_INLINED, 12, sp_at(2), 0x22);
+    ht_tree_enter(&t, F_B, 13, sp_at(3), 0x33); /* a real call from the inlined code */
+    ht_tree_exit(&t, F_B, 14);
+    ht_tree_exit(&t, F_INLINED, 15);
+    ht_tree_enter(&t, F_INLINED, 16, sp_at(2), 0x22);
+    ht_tree_exit(&t, F_INLINED, 18);
+    ht_tree_exit(&t, F_A, 20);
+    ht_tree_exit(&t, F_MAIN, 30);
+    struct ht_node *a = child(child(&t.root, F_MAIN), F_A);
+    struct ht_node *in = child(a, F_INLINED);
+    CHECK(in != NULL);
+    if (in) {
+        CHECK_EQ_U64(in->calls, 2);
+        CHECK_EQ_U64(in->ticks_incl, 5);
+        CHECK(child(in, F_B) != NULL);
+    }
+    CHECK_EQ_U64(a->ticks_incl, 10);
+    CHECK(t.current == &t.root);
+    CHECK_EQ_U64(t.mismatched_exits, 0);
+    ht_tree_release(&t);
+}
+
 static void test_mismatched_exits(void)
 {
     struct ht_tree t;
     ht_tree_init(&t, 512);
     ht_tree_exit(&t, F_A, 5); /* entered before recording began */
     CHECK_EQ_U64(t.mismatched_exits, 1);
-    ht_tree_enter(&t, F_MAIN, 10, sp_at(1));
-    ht_tree_enter(&t, F_A, 20, sp_at(2));
-    ht_tree_enter(&t, F_B, 30, sp_at(3));
+    ht_tree_enter(&t, F_MAIN, 10, sp_at(1), SITE);
+    ht_tree_enter(&t, F_A, 20, sp_at(2), SITE);
+    ht_tree_enter(&t, F_B, 30, sp_at(3), SITE);
     ht_tree_exit(&t, F_MAIN, 90); /* a's and b's exits were skipped */
     CHECK(t.current == &t.root);
     struct ht_node *m = child(&t.root, F_MAIN);
@@ -146,10 +178,10 @@ static void test_many_children(void)
 {
     struct ht_tree t;
     ht_tree_init(&t, 512);
-    ht_tree_enter(&t, F_MAIN, 0, sp_at(1));
+    ht_tree_enter(&t, F_MAIN, 0, sp_at(1), SITE);
     for (int round = 0; round < 2; round++)
         for (uintptr_t f = 1; f <= 3000; f++) {
-            ht_tree_enter(&t, 0x100000 + f * 16, 1, sp_at(2));
+            ht_tree_enter(&t, 0x100000 + f * 16, 1, sp_at(2), SITE);
             ht_tree_exit(&t, 0x100000 + f * 16, 2);
         }
     ht_tree_exit(&t, F_MAIN, 10);
@@ -170,6 +202,7 @@ int main(void)
     test_recursion_is_one_node_per_level();
     test_depth_limit_folds();
     test_longjmp_unwinds_abandoned_calls();
+    test_inlined_callee();
     test_mismatched_exits();
     test_many_children();
     return CHECK_DONE();

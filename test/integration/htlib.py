@@ -1,0 +1,121 @@
+"""Helpers for hooktrace's integration tests: run an instrumented program in
+a fresh directory with a given config, load its JSON profile, and assert
+exact figures.  Standard library only.
+
+Every check is counted; finish() prints "N passed, N failed" and exits with
+the status automake's test driver expects."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BUILDDIR = os.environ.get("HT_TOP_BUILDDIR", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+SRCDIR = os.environ.get("HT_TOP_SRCDIR", BUILDDIR)
+
+_passed = 0
+_failed = 0
+
+
+def program(name):
+    """Path of a test program built by `make check`."""
+    return os.path.join(BUILDDIR, "test", "programs", name)
+
+
+def check(condition, message):
+    global _passed, _failed
+    if condition:
+        _passed += 1
+    else:
+        _failed += 1
+        print("FAIL: " + message, file=sys.stderr)
+    return condition
+
+
+def check_eq(actual, expected, what):
+    return check(actual == expected, "%s: got %r, expected %r" % (what, actual, expected))
+
+
+def finish():
+    print("%d passed, %d failed" % (_passed, _failed))
+    sys.exit(1 if _failed else 0)
+
+
+class Run:
+    """One run of a program: its exit status, output and profile files."""
+
+    def __init__(self, directory, proc, basename):
+        self.directory = directory
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        self.basename = basename
+
+    def path(self, suffix):
+        return os.path.join(self.directory, self.basename + suffix)
+
+    def exists(self, suffix):
+        return os.path.exists(self.path(suffix))
+
+    def profile(self):
+        with open(self.path(".json")) as f:
+            return Profile(json.load(f))
+
+    def text(self, suffix):
+        with open(self.path(suffix)) as f:
+            return f.read()
+
+
+def run(exe, args=(), config=None, env=None, basename=None):
+    """Runs exe in a new temporary directory (the default output directory).
+    config: a dict written as the JSON config file, or a string written
+    verbatim, or None for no config file."""
+    directory = tempfile.mkdtemp(prefix="hooktrace-test-")
+    environment = dict(os.environ)
+    for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY"):
+        environment.pop(key, None)
+    if config is not None:
+        config_path = os.path.join(directory, "config.json")
+        with open(config_path, "w") as f:
+            f.write(config if isinstance(config, str) else json.dumps(config, indent=2))
+        environment["HOOKTRACE_CONFIG"] = config_path
+    environment.update(env or {})
+    proc = subprocess.run([exe] + list(args), cwd=directory, env=environment,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=120)
+    return Run(directory, proc, basename or os.path.basename(exe))
+
+
+class Profile:
+    """The JSON profile, with lookups by path ("main;work;leaf")."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.by_path = {}
+        for s in doc["stacks"]:
+            self.by_path[";".join(s["path"])] = s
+
+    def stack(self, path):
+        s = self.by_path.get(path)
+        check(s is not None, "no stack %r; stacks are:\n  %s" % (path, "\n  ".join(sorted(self.by_path))))
+        return s or {"calls": None, "time_incl_s": None, "time_excl_s": None, "threads": []}
+
+    def calls(self, path):
+        return self.stack(path)["calls"]
+
+    def has(self, path):
+        return path in self.by_path
+
+    def paths(self):
+        return set(self.by_path)
+
+    def thread_calls(self, path):
+        """{thread index: calls} for one stack."""
+        return {t["thread"]: t["calls"] for t in self.stack(path)["threads"]}
+
+
+def expect_calls(profile, expected):
+    """expected: {path: calls}; each must match exactly."""
+    for path, calls in expected.items():
+        check_eq(profile.calls(path), calls, "calls of " + path)

@@ -1,0 +1,38 @@
+"""Threads: per-thread figures and totals, pthreads and OpenMP."""
+from htlib import *
+
+r = run(program("threads"))
+check_eq(r.returncode, 0, "exit status")
+p = r.profile()
+check_eq(p.doc["threads"], 5, "threads recorded")
+# Worker threads start in worker(): it is a root there.
+check_eq(p.calls("worker"), 4, "worker as thread root, 4 threads")
+check_eq(p.calls("worker;tick"), 100 + 200 + 300 + 400, "ticks summed over the worker threads")
+per_thread = p.thread_calls("worker;tick")
+check_eq(sorted(per_thread.values()), [100, 200, 300, 400], "ticks per thread")
+check(0 not in per_thread, "the main thread has no root worker")
+check_eq(len(p.stack("worker")["threads"]), 4, "four threads ran worker as root")
+check_eq(p.calls("main;worker;tick"), 10, "main thread's own ticks")
+check_eq(p.thread_calls("main;worker;tick"), {0: 10}, "main;worker;tick on thread 0 only")
+for s in p.doc["stacks"]:
+    check_eq(sum(t["calls"] for t in s["threads"]), s["calls"],
+             "per-thread calls add up for " + ";".join(s["path"]))
+    check(abs(sum(t["time_incl_s"] for t in s["threads"]) - s["time_incl_s"]) < 1e-9,
+          "per-thread times add up for " + ";".join(s["path"]))
+log = r.text(".log")
+check("Runtime profile, thread 4" in log, "a table per thread in the logfile")
+
+r = run(program("openmp"), env={"OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "passive"})
+check_eq(r.returncode, 0, "openmp exit status")
+check("openmp: 499500" in r.stdout, "openmp computes the same")
+p = r.profile()
+kernel_calls = sum(s["calls"] for s in p.doc["stacks"] if s["path"][-1] == "kernel")
+check_eq(kernel_calls, 1000, "kernel calls over both OpenMP threads")
+threads_with_kernel = set()
+for s in p.doc["stacks"]:
+    if s["path"][-1] == "kernel":
+        threads_with_kernel |= {t["thread"] for t in s["threads"]}
+check_eq(len(threads_with_kernel), 2, "kernel ran on two threads")
+check(any(s["path"][0] == "main" and s["path"][-1] == "kernel" for s in p.doc["stacks"]),
+      "the master thread's kernel calls sit under main")
+finish()
