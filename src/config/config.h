@@ -41,7 +41,9 @@ struct ht_config {
 /* Fills *cfg with the defaults.  Never fails. */
 void ht_config_defaults(struct ht_config *cfg);
 
-/* Reads and validates a config file.  On error returns -1, leaves *cfg in a
+/* Reads and validates a config file.  *cfg must already hold a configuration
+ * (from ht_config_defaults or an earlier load); the keys present in the file
+ * replace its values.  On error returns -1, leaves *cfg in a
  * state ht_config_free accepts, and writes one human-readable message
  * (naming the file, the line where known, the key, and for an unknown key
  * the valid keys) into err.  On success returns 0. */

@@ -1,0 +1,172 @@
+/* Defaults, environment overrides, the function filter and clean-up.  The
+ * config file itself is read in config_file.c. */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config/config.h"
+#include "config/config_internal.h"
+
+const char *const ht_sort_column_names[] = {
+    [HT_SORT_TIME_EXCL] = "time_excl",
+    [HT_SORT_TIME_INCL] = "time_incl",
+    [HT_SORT_CALLS] = "calls",
+    [HT_SORT_FUNCTION] = "function",
+    [HT_SORT_STACK_ID] = "stack_id",
+    [HT_SORT_STACK_ID + 1] = NULL,
+};
+
+/* Static so that ht_config_defaults cannot fail; ht_config_set_string and
+ * ht_config_free recognise it by address and never free it. */
+static char default_output_directory[] = ".";
+
+void ht_config_defaults(struct ht_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->off = false;
+    cfg->output_directory = default_output_directory;
+    cfg->output_basename = NULL;
+    cfg->sort_by = HT_SORT_TIME_EXCL;
+    cfg->max_stack_depth = HT_CONFIG_DEFAULT_MAX_STACK_DEPTH;
+    cfg->write_logfile = true;
+    cfg->write_json = true;
+    cfg->write_folded = true;
+    cfg->source_file = NULL;
+}
+
+static void free_string(char *s)
+{
+    if (s != default_output_directory)
+        free(s);
+}
+
+int ht_config_set_string(char **field, const char *value)
+{
+    char *copy = strdup(value);
+    if (!copy)
+        return -1;
+    free_string(*field);
+    *field = copy;
+    return 0;
+}
+
+void ht_regex_list_free(struct ht_regex_list *list)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        regfree(&list->compiled[i]);
+        free(list->patterns[i]);
+    }
+    free(list->compiled);
+    free(list->patterns);
+    list->count = 0;
+    list->compiled = NULL;
+    list->patterns = NULL;
+}
+
+void ht_config_free(struct ht_config *cfg)
+{
+    free_string(cfg->output_directory);
+    free(cfg->output_basename);
+    free(cfg->source_file);
+    ht_regex_list_free(&cfg->include_functions);
+    ht_regex_list_free(&cfg->exclude_functions);
+    /* Back to the defaults so that a second free, or a use after free, is
+     * harmless rather than a double free. */
+    ht_config_defaults(cfg);
+}
+
+const char *ht_sort_column_name(enum ht_sort_column c)
+{
+    if ((unsigned)c < sizeof ht_sort_column_names / sizeof ht_sort_column_names[0] - 1)
+        return ht_sort_column_names[c];
+    return "unknown";
+}
+
+static bool matches_any(const struct ht_regex_list *list, const char *name)
+{
+    for (size_t i = 0; i < list->count; i++)
+        if (regexec(&list->compiled[i], name, 0, NULL, 0) == 0)
+            return true;
+    return false;
+}
+
+bool ht_config_function_kept(const struct ht_config *cfg, const char *name)
+{
+    if (!name)
+        return false;
+    if (cfg->include_functions.count > 0 && !matches_any(&cfg->include_functions, name))
+        return false;
+    return !matches_any(&cfg->exclude_functions, name);
+}
+
+/* Returns 1 for "off", 0 for "leave on", -1 for a value we do not accept:
+ * guessing at a typo such as HOOKTRACE_OFF=ture would silently profile a
+ * run the user meant to leave alone, or the other way round. */
+static int parse_off(const char *v)
+{
+    static const char *const yes[] = {"1", "true", "yes", "on"};
+    static const char *const no[] = {"0", "false", "no", "off", ""};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        if (strcasecmp(v, yes[i]) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        if (strcasecmp(v, no[i]) == 0)
+            return 0;
+    return -1;
+}
+
+int ht_config_from_environment(struct ht_config *cfg, char *err, size_t errlen)
+{
+    ht_config_defaults(cfg);
+
+    const char *off = getenv("HOOKTRACE_OFF");
+    if (off) {
+        int v = parse_off(off);
+        if (v < 0) {
+            snprintf(err, errlen,
+                     "HOOKTRACE_OFF=\"%s\" is not understood: set it to 1, true, yes or on to "
+                     "turn profiling off, or to 0, false, no, off or nothing to leave it on",
+                     off);
+            return -1;
+        }
+        if (v == 1) {
+            /* Off must work even when the config file is broken: it is the
+             * user's way out. */
+            cfg->off = true;
+            return 0;
+        }
+    }
+
+    const char *path = getenv("HOOKTRACE_CONFIG");
+    if (path && *path) {
+        if (ht_config_load(path, "HOOKTRACE_CONFIG", cfg, err, errlen) != 0)
+            return -1;
+    }
+
+    const char *dir = getenv("HOOKTRACE_OUTPUT_DIRECTORY");
+    if (dir && *dir && ht_config_set_string(&cfg->output_directory, dir) != 0) {
+        snprintf(err, errlen, "out of memory while reading HOOKTRACE_OUTPUT_DIRECTORY");
+        return -1;
+    }
+    return 0;
+}
+
+void ht_config_vappendf(char *buf, size_t size, size_t *pos, const char *fmt, va_list ap)
+{
+    if (*pos >= size)
+        return;
+    int n = vsnprintf(buf + *pos, size - *pos, fmt, ap);
+    if (n < 0)
+        return;
+    *pos = (size_t)n >= size - *pos ? size : *pos + (size_t)n;
+}
+
+void ht_config_appendf(char *buf, size_t size, size_t *pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ht_config_vappendf(buf, size, pos, fmt, ap);
+    va_end(ap);
+}

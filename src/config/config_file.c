@@ -1,0 +1,214 @@
+/* Reading the config file and writing its messages.  jansson parses; the
+ * option tables in config_options.c check the values.  Validation stops at
+ * the first problem, in file order, so the user gets exactly one message and
+ * fixes the file from the top. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "config/config_internal.h"
+#include "config/config_load.h"
+
+/* --- messages -------------------------------------------------------------- */
+
+/* The value as it would be written in JSON, so that the user can search the
+ * file for it and see stray spaces or control characters. */
+void ht_config_quote(char *buf, size_t size, const char *s)
+{
+    size_t pos = 0;
+    ht_config_appendf(buf, size, &pos, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            ht_config_appendf(buf, size, &pos, "\\%c", c);
+        else if (c < 0x20)
+            ht_config_appendf(buf, size, &pos, "\\u%04x", c);
+        else
+            ht_config_appendf(buf, size, &pos, "%c", c);
+    }
+    ht_config_appendf(buf, size, &pos, "\"");
+}
+
+/* "outputs.json", "exclude_functions"[2] */
+static void path_name(const struct ht_config_load *ld, size_t depth, char *buf, size_t size)
+{
+    size_t pos = 0;
+    bool open = false;
+    for (size_t d = 0; d < depth; d++) {
+        const struct ht_config_path_step *s = &ld->path[d];
+        if (s->key) {
+            ht_config_appendf(buf, size, &pos, "%s%s", open ? "." : "\"", s->key);
+            open = true;
+        } else {
+            ht_config_appendf(buf, size, &pos, "%s[%zu]", open ? "\"" : "", s->index);
+            open = false;
+        }
+    }
+    if (open)
+        ht_config_appendf(buf, size, &pos, "\"");
+}
+
+/* "FILE:LINE: " for the value at the current path, "FILE: " if not found. */
+static void prefix(struct ht_config_load *ld, size_t *pos)
+{
+    unsigned line = ht_config_locate_line(ld->text, ld->len, ld->path, ld->depth);
+    if (line)
+        ht_config_appendf(ld->err, ld->errlen, pos, "%s:%u: ", ld->file, line);
+    else
+        ht_config_appendf(ld->err, ld->errlen, pos, "%s: ", ld->file);
+}
+
+int ht_config_fail(struct ht_config_load *ld, const char *fmt, ...)
+{
+    size_t pos = 0;
+    va_list ap;
+    prefix(ld, &pos);
+    va_start(ap, fmt);
+    ht_config_vappendf(ld->err, ld->errlen, &pos, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int ht_config_fail_at(struct ht_config_load *ld, const char *fmt, ...)
+{
+    char name[256];
+    size_t pos = 0;
+    va_list ap;
+    path_name(ld, ld->depth, name, sizeof name);
+    prefix(ld, &pos);
+    ht_config_appendf(ld->err, ld->errlen, &pos, "%s", name);
+    va_start(ap, fmt);
+    ht_config_vappendf(ld->err, ld->errlen, &pos, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int ht_config_out_of_memory(struct ht_config_load *ld)
+{
+    snprintf(ld->err, ld->errlen, "%s: out of memory while reading the config file", ld->file);
+    return -1;
+}
+
+const char *ht_config_type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a real number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
+    }
+    return "an unknown JSON value";
+}
+/* --- the file -------------------------------------------------------------- */
+
+/* Returns 0 or an errno value. */
+static int read_all(const char *path, char **text, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return errno;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    int e = 0;
+    errno = 0;
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) {
+            if (ferror(f))
+                e = errno ? errno : EIO;
+            break;
+        }
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger)
+            free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    fclose(f);
+    if (!buf)
+        return ENOMEM;
+    if (e) {
+        free(buf);
+        return e;
+    }
+    /* n < cap here; the terminator lets the text be scanned as a string. */
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+int ht_config_load(const char *path, const char *named_by, struct ht_config *cfg, char *err,
+                   size_t errlen)
+{
+    struct ht_config_load ld = {.file = path, .cfg = cfg, .err = err, .errlen = errlen};
+    char *text = NULL;
+    size_t len = 0;
+
+    if (errlen)
+        err[0] = '\0';
+    int e = read_all(path, &text, &len);
+    if (e) {
+        if (named_by)
+            snprintf(err, errlen, "%s: cannot read the config file named by %s: %s", path, named_by,
+                     strerror(e));
+        else
+            snprintf(err, errlen, "%s: cannot read the config file: %s", path, strerror(e));
+        return -1;
+    }
+
+    json_error_t jerr;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+    if (!root) {
+        size_t pos = 0;
+        ht_config_appendf(err, errlen, &pos, "%s:%d:%d: syntax error: %s", path, jerr.line,
+                          jerr.column, jerr.text);
+        if (strspn(text, " \t\r\n") == len)
+            ht_config_appendf(err, errlen, &pos,
+                              " (the file is empty; a config file with "
+                              "every option at its default is {})");
+        free(text);
+        return -1;
+    }
+    ld.text = text;
+    ld.len = len;
+
+    int rc;
+    if (!json_is_object(root))
+        rc = ht_config_fail(&ld, "the top level must be a JSON object ({ ... }), not %s",
+                            ht_config_type_name(root));
+    else
+        rc = ht_config_apply_options(&ld, root);
+    if (rc == 0) {
+        char *copy = strdup(path);
+        if (!copy) {
+            rc = ht_config_out_of_memory(&ld);
+        } else {
+            free(cfg->source_file);
+            cfg->source_file = copy;
+        }
+    }
+    json_decref(root);
+    free(text);
+    return rc;
+}
+
+int ht_config_load_file(const char *path, struct ht_config *cfg, char *err, size_t errlen)
+{
+    return ht_config_load(path, NULL, cfg, err, errlen);
+}

@@ -1,0 +1,44 @@
+/* The state of reading one config file, shared by config_file.c (reading,
+ * messages) and config_options.c (what the options are). */
+#ifndef HT_CONFIG_CONFIG_LOAD_H
+#define HT_CONFIG_CONFIG_LOAD_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "config/config.h"
+#include "config/config_internal.h"
+
+#define HT_CONFIG_MAX_PATH_DEPTH 8 /* deeper files fail with a clear message */
+
+struct ht_config_load {
+    const char *file;
+    const char *text; /* the raw file, for finding lines */
+    size_t len;
+    struct ht_config *cfg;
+    struct ht_config_path_step path[HT_CONFIG_MAX_PATH_DEPTH]; /* of the current value */
+    size_t depth;
+    char *err;
+    size_t errlen;
+};
+
+/* Checks the top-level object against the option tables and stores the
+ * values in ld->cfg; returns -1 after writing the first problem's message. */
+int ht_config_apply_options(struct ht_config_load *ld, json_t *root);
+
+/* Write "FILE:LINE: " (the line of the current path, if found) and the
+ * formatted text into ld->err; return -1 so callers can `return fail(...)`. */
+int ht_config_fail(struct ht_config_load *ld, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The same with the current path ("outputs.json", "exclude_functions"[2])
+ * after the prefix; fmt continues it, as in " must be ...". */
+int ht_config_fail_at(struct ht_config_load *ld, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int ht_config_out_of_memory(struct ht_config_load *ld);
+
+/* s as it would be written in JSON, in quotes. */
+void ht_config_quote(char *buf, size_t size, const char *s);
+/* "a string", "an integer", ... for "not ..." in messages. */
+const char *ht_config_type_name(const json_t *v);
+
+#endif

@@ -1,0 +1,360 @@
+/* The options: one table per object level says which keys exist, what type
+ * each must have and where its value goes.  Adding a section ("mpi",
+ * "trace", ...) means adding a table and one OPT_SECTION row; the checks and
+ * the error messages come for free. */
+#include <regex.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "config/config_internal.h"
+#include "config/config_load.h"
+
+#define HT_CONFIG_MAX_STACK_DEPTH_LIMIT 1000000u
+
+enum opt_kind {
+    OPT_BOOL, /* bool */
+    OPT_STRING, /* char *, replaced via ht_config_set_string */
+    OPT_UINT, /* unsigned, within [min, max] */
+    OPT_ENUM, /* an enum (int-sized), the index of the string in names */
+    OPT_REGEX_LIST, /* struct ht_regex_list */
+    OPT_SECTION, /* a nested object, checked against its own table */
+};
+
+struct section;
+
+struct opt {
+    const char *key;
+    enum opt_kind kind;
+    size_t offset; /* of the field in struct ht_config */
+    unsigned min, max; /* OPT_UINT */
+    const char *const *names; /* OPT_ENUM, NULL-terminated */
+    /* OPT_STRING: rules beyond being a string; returns -1 after failing. */
+    int (*check)(struct ht_config_load *ld, const char *value);
+    const struct section *section; /* OPT_SECTION */
+};
+
+struct section {
+    const char *name; /* dotted path for messages; NULL at the top level */
+    const struct opt *opts; /* ends with a row whose key is NULL */
+};
+
+/* --- the tables ------------------------------------------------------------ */
+
+static int check_directory(struct ht_config_load *ld, const char *value);
+static int check_basename(struct ht_config_load *ld, const char *value);
+
+#define FIELD(f) offsetof(struct ht_config, f)
+
+static const struct opt outputs_opts[] = {
+    {.key = "logfile", .kind = OPT_BOOL, .offset = FIELD(write_logfile)},
+    {.key = "json", .kind = OPT_BOOL, .offset = FIELD(write_json)},
+    {.key = "folded", .kind = OPT_BOOL, .offset = FIELD(write_folded)},
+    {.key = NULL},
+};
+static const struct section outputs_section = {"outputs", outputs_opts};
+
+static const struct opt top_opts[] = {
+    {.key = "off", .kind = OPT_BOOL, .offset = FIELD(off)},
+    {.key = "output_directory",
+     .kind = OPT_STRING,
+     .offset = FIELD(output_directory),
+     .check = check_directory},
+    {.key = "output_basename",
+     .kind = OPT_STRING,
+     .offset = FIELD(output_basename),
+     .check = check_basename},
+    {.key = "sort_by", .kind = OPT_ENUM, .offset = FIELD(sort_by), .names = ht_sort_column_names},
+    {.key = "include_functions", .kind = OPT_REGEX_LIST, .offset = FIELD(include_functions)},
+    {.key = "exclude_functions", .kind = OPT_REGEX_LIST, .offset = FIELD(exclude_functions)},
+    {.key = "max_stack_depth",
+     .kind = OPT_UINT,
+     .offset = FIELD(max_stack_depth),
+     .min = 1,
+     .max = HT_CONFIG_MAX_STACK_DEPTH_LIMIT},
+    {.key = "outputs", .kind = OPT_SECTION, .section = &outputs_section},
+    {.key = NULL},
+};
+static const struct section top_section = {NULL, top_opts};
+
+/* OPT_ENUM stores through an int. */
+_Static_assert(sizeof(enum ht_sort_column) == sizeof(int), "enum options are stored as int");
+
+static int check_directory(struct ht_config_load *ld, const char *value)
+{
+    if (!*value)
+        return ht_config_fail_at(ld, " must not be empty; use \".\" for the current directory");
+    return 0;
+}
+
+static int check_basename(struct ht_config_load *ld, const char *value)
+{
+    if (!*value)
+        return ht_config_fail_at(ld, " must not be empty; leave it out to name the files after the "
+                                     "executable");
+    if (strchr(value, '/')) {
+        char q[256];
+        ht_config_quote(q, sizeof q, value);
+        return ht_config_fail_at(ld,
+                                 " must be a file name without '/', not %s; put the directory in "
+                                 "\"output_directory\"",
+                                 q);
+    }
+    return 0;
+}
+
+/* --- checking values ------------------------------------------------------- */
+
+static const struct opt *find_opt(const struct section *s, const char *key)
+{
+    for (const struct opt *o = s->opts; o->key; o++)
+        if (strcmp(o->key, key) == 0)
+            return o;
+    return NULL;
+}
+
+/* The section other than `except` that has this key, for telling a user who
+ * put a key at the wrong level where it belongs. */
+static const struct section *section_with_key(const struct section *s, const char *key,
+                                              const struct section *except)
+{
+    if (s != except && find_opt(s, key))
+        return s;
+    for (const struct opt *o = s->opts; o->key; o++) {
+        if (o->kind != OPT_SECTION)
+            continue;
+        const struct section *r = section_with_key(o->section, key, except);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+static int unknown_key(struct ht_config_load *ld, const struct section *s, const char *key)
+{
+    char q[256], msg[1024];
+    size_t pos = 0;
+    ht_config_quote(q, sizeof q, key);
+    ht_config_appendf(msg, sizeof msg, &pos, "unknown key %s in ", q);
+    if (s->name)
+        ht_config_appendf(msg, sizeof msg, &pos, "\"%s\"", s->name);
+    else
+        ht_config_appendf(msg, sizeof msg, &pos, "the top level");
+    ht_config_appendf(msg, sizeof msg, &pos, "; valid keys are: ");
+
+    const char *closest = NULL;
+    size_t best = 3; /* suggest only within distance 2 */
+    for (const struct opt *o = s->opts; o->key; o++) {
+        ht_config_appendf(msg, sizeof msg, &pos, "%s%s", o == s->opts ? "" : ", ", o->key);
+        size_t d = ht_config_edit_distance(key, o->key, 2);
+        if (d < best) {
+            best = d;
+            closest = o->key;
+        }
+    }
+
+    const struct section *home = section_with_key(&top_section, key, s);
+    if (home && home->name)
+        ht_config_appendf(msg, sizeof msg, &pos, " (%s belongs in \"%s\")", q, home->name);
+    else if (home)
+        ht_config_appendf(msg, sizeof msg, &pos, " (%s belongs at the top level)", q);
+    else if (closest)
+        ht_config_appendf(msg, sizeof msg, &pos, " (did you mean \"%s\"?)", closest);
+    return ht_config_fail(ld, "%s", msg);
+}
+
+/* "true" for a boolean, "512" for an integer: the commonest wrong type is
+ * the right value in quotes. */
+static int wrong_type(struct ht_config_load *ld, const json_t *v, const char *expected)
+{
+    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+    const char *t = ht_config_type_name(v);
+    if (s && strcmp(expected, "true or false") == 0 &&
+        (strcmp(s, "true") == 0 || strcmp(s, "false") == 0))
+        return ht_config_fail_at(ld, " must be %s, not a string (write %s without quotes)",
+                                 expected, s);
+    if (s && strncmp(expected, "an integer", 10) == 0 && *s &&
+        strspn(s, "0123456789") == strlen(s) && strlen(s) < 20)
+        return ht_config_fail_at(ld, " must be %s, not a string (write %s without quotes)",
+                                 expected, s);
+    if (json_is_real(v))
+        return ht_config_fail_at(ld, " must be %s, not a real number (%g)", expected,
+                                 json_real_value(v));
+    return ht_config_fail_at(ld, " must be %s, not %s", expected, t);
+}
+
+static void *field(struct ht_config_load *ld, const struct opt *o)
+{
+    return (char *)ld->cfg + o->offset;
+}
+
+static int apply_enum(struct ht_config_load *ld, const struct opt *o, const json_t *v)
+{
+    char list[512], q[256];
+    size_t pos = 0;
+    for (size_t i = 0; o->names[i]; i++)
+        ht_config_appendf(list, sizeof list, &pos, "%s\"%s\"", i ? ", " : "", o->names[i]);
+    if (!json_is_string(v))
+        return ht_config_fail_at(ld, " must be one of %s, not %s", list, ht_config_type_name(v));
+
+    const char *s = json_string_value(v);
+    const char *closest = NULL;
+    size_t best = 3;
+    for (int i = 0; o->names[i]; i++) {
+        if (strcmp(s, o->names[i]) == 0) {
+            memcpy(field(ld, o), &i, sizeof i);
+            return 0;
+        }
+        size_t d = ht_config_edit_distance(s, o->names[i], 2);
+        if (d < best) {
+            best = d;
+            closest = o->names[i];
+        }
+    }
+    ht_config_quote(q, sizeof q, s);
+    if (closest)
+        return ht_config_fail_at(ld, " must be one of %s, not %s (did you mean \"%s\"?)", list, q,
+                                 closest);
+    return ht_config_fail_at(ld, " must be one of %s, not %s", list, q);
+}
+
+static int apply_uint(struct ht_config_load *ld, const struct opt *o, const json_t *v)
+{
+    char expected[64];
+    snprintf(expected, sizeof expected, "an integer >= %u", o->min);
+    if (!json_is_integer(v))
+        return wrong_type(ld, v, expected);
+    json_int_t n = json_integer_value(v);
+    if (n < (json_int_t)o->min || n > (json_int_t)o->max)
+        return ht_config_fail_at(ld, " must be an integer from %u to %u, not %" JSON_INTEGER_FORMAT,
+                                 o->min, o->max, n);
+    *(unsigned *)field(ld, o) = (unsigned)n;
+    return 0;
+}
+
+static int apply_regex_list(struct ht_config_load *ld, const struct opt *o, const json_t *v)
+{
+    static const char expected[] = "an array of strings (regular expressions)";
+    if (json_is_string(v)) {
+        char q[256];
+        ht_config_quote(q, sizeof q, json_string_value(v));
+        return ht_config_fail_at(ld, " must be %s, not a string (for one pattern write [%s])",
+                                 expected, q);
+    }
+    if (!json_is_array(v))
+        return wrong_type(ld, v, expected);
+
+    struct ht_regex_list list = {0};
+    size_t n = json_array_size(v);
+    if (n > 0) {
+        list.patterns = calloc(n, sizeof *list.patterns);
+        list.compiled = calloc(n, sizeof *list.compiled);
+        if (!list.patterns || !list.compiled) {
+            ht_regex_list_free(&list);
+            return ht_config_out_of_memory(ld);
+        }
+    }
+
+    int rc = 0;
+    ld->path[ld->depth++] = (struct ht_config_path_step){.key = NULL, .index = 0};
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        ld->path[ld->depth - 1].index = i;
+        const json_t *e = json_array_get(v, i);
+        if (!json_is_string(e)) {
+            rc = ht_config_fail_at(ld, " must be a string (a regular expression), not %s",
+                                   ht_config_type_name(e));
+            break;
+        }
+        const char *pattern = json_string_value(e);
+        int code = regcomp(&list.compiled[i], pattern, REG_EXTENDED | REG_NOSUB);
+        if (code != 0) {
+            char why[256], q[256];
+            regerror(code, &list.compiled[i], why, sizeof why);
+            /* glibc leaves nothing allocated after a failed regcomp, but
+             * POSIX does not promise that; regfree is safe either way. */
+            regfree(&list.compiled[i]);
+            ht_config_quote(q, sizeof q, pattern);
+            rc = ht_config_fail_at(ld, ": invalid regular expression %s: %s", q, why);
+            break;
+        }
+        list.count = i + 1;
+        list.patterns[i] = strdup(pattern);
+        if (!list.patterns[i])
+            rc = ht_config_out_of_memory(ld);
+    }
+    ld->depth--;
+
+    if (rc != 0) {
+        ht_regex_list_free(&list);
+        return rc;
+    }
+    struct ht_regex_list *dst = field(ld, o);
+    ht_regex_list_free(dst);
+    *dst = list;
+    return 0;
+}
+
+static int apply_section(struct ht_config_load *ld, const struct section *s, json_t *obj);
+
+static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
+{
+    switch (o->kind) {
+    case OPT_BOOL:
+        if (!json_is_boolean(v))
+            return wrong_type(ld, v, "true or false");
+        *(bool *)field(ld, o) = json_is_true(v);
+        return 0;
+    case OPT_STRING:
+        if (!json_is_string(v))
+            return wrong_type(ld, v, "a string");
+        if (o->check && o->check(ld, json_string_value(v)) != 0)
+            return -1;
+        if (ht_config_set_string(field(ld, o), json_string_value(v)) != 0)
+            return ht_config_out_of_memory(ld);
+        return 0;
+    case OPT_UINT:
+        return apply_uint(ld, o, v);
+    case OPT_ENUM:
+        return apply_enum(ld, o, v);
+    case OPT_REGEX_LIST:
+        return apply_regex_list(ld, o, v);
+    case OPT_SECTION:
+        if (!json_is_object(v)) {
+            char expected[512];
+            size_t pos = 0;
+            ht_config_appendf(expected, sizeof expected, &pos, "an object with the keys ");
+            for (const struct opt *k = o->section->opts; k->key; k++)
+                ht_config_appendf(expected, sizeof expected, &pos, "%s%s",
+                                  k == o->section->opts ? "" : ", ", k->key);
+            return wrong_type(ld, v, expected);
+        }
+        return apply_section(ld, o->section, v);
+    }
+    return 0;
+}
+
+static int apply_section(struct ht_config_load *ld, const struct section *s, json_t *obj)
+{
+    const char *key;
+    json_t *value;
+    if (ld->depth + 2 > HT_CONFIG_MAX_PATH_DEPTH)
+        return ht_config_fail_at(ld, " is nested too deeply");
+    /* jansson keeps object members in file order, so the first problem
+     * reported is the first in the file. */
+    json_object_foreach (obj, key, value) {
+        ld->path[ld->depth++] = (struct ht_config_path_step){.key = key};
+        const struct opt *o = find_opt(s, key);
+        int rc = o ? apply_opt(ld, o, value) : unknown_key(ld, s, key);
+        ld->depth--;
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int ht_config_apply_options(struct ht_config_load *ld, json_t *root)
+{
+    return apply_section(ld, &top_section, root);
+}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# hooktrace-check-config: exit codes 0 (all valid), 1 (a file is bad),
+# 2 (usage), and the shape of its output.
+set -u
+prog="${HT_TOP_BUILDDIR:-.}/hooktrace-check-config"
+files="${HT_TOP_SRCDIR:-.}/test/unit/config_files"
+out="${TMPDIR:-/tmp}/ht_check_config.$$"
+trap 'rm -f "$out.1" "$out.2"' EXIT
+passed=0
+failed=0
+
+# run EXPECTED-STATUS ARGS...: runs the program, stdout to $out.1, stderr to $out.2
+run() {
+    want=$1
+    shift
+    "$prog" "$@" >"$out.1" 2>"$out.2"
+    got=$?
+    if [ "$got" -eq "$want" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: hooktrace-check-config $* exited $got, expected $want" >&2
+        cat "$out.1" "$out.2" >&2
+    fi
+}
+
+# same FILE TEXT: FILE holds exactly TEXT (one line)
+same() {
+    if [ "$(cat "$1")" = "$2" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL: expected: $2" >&2
+        echo "           got: $(cat "$1")" >&2
+    fi
+}
+
+run 0 "$files/full.json" "$files/empty_object.json"
+same "$out.1" "$files/full.json: ok
+$files/empty_object.json: ok"
+same "$out.2" ""
+
+run 1 "$files/bad_unknown_key.json"
+same "$out.1" ""
+same "$out.2" "hooktrace-check-config: $files/bad_unknown_key.json:3: unknown key \"outptus\" in the top level; valid keys are: off, output_directory, output_basename, sort_by, include_functions, exclude_functions, max_stack_depth, outputs (did you mean \"outputs\"?)"
+
+# Every file is checked, good ones still reported.
+run 1 "$files/bad_syntax.json" "$files/full.json" "$files/bad_regex.json"
+same "$out.1" "$files/full.json: ok"
+same "$out.2" "hooktrace-check-config: $files/bad_syntax.json:3:19: syntax error: '}' expected near '\"max_stack_depth\"'
+hooktrace-check-config: $files/bad_regex.json:5: \"exclude_functions\"[2]: invalid regular expression \"a(b\": Unmatched ( or \\("
+
+run 1 "$files/no-such-file.json"
+same "$out.2" "hooktrace-check-config: $files/no-such-file.json: cannot read the config file: No such file or directory"
+
+run 0 --help
+grep -q '^Usage: hooktrace-check-config FILE' "$out.1" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: --help" >&2; }
+run 2
+same "$out.1" ""
+grep -q '^Usage: hooktrace-check-config FILE' "$out.2" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: usage on stderr" >&2; }
+run 2 --frobnicate "$files/full.json"
+
+# The checker must not pull in the runtime (it would profile itself).
+if command -v ldd >/dev/null 2>&1 && [ -x "$prog" ] && ! head -c 2 "$prog" | grep -q '#!'; then
+    if ldd "$prog" | grep -q libhooktrace; then
+        failed=$((failed + 1))
+        echo "FAIL: hooktrace-check-config links libhooktrace" >&2
+    else
+        passed=$((passed + 1))
+    fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,360 @@
+/* The config file: defaults, every option, and the exact message for each
+ * kind of mistake (file, line, key, valid keys, suggestion). */
+#include "check.h"
+#include "config_testutil.h"
+
+#include "config/config_internal.h"
+
+#define TOP_KEYS                                                                                   \
+    "off, output_directory, output_basename, sort_by, include_functions, "                         \
+    "exclude_functions, max_stack_depth, outputs"
+
+static void test_defaults(void)
+{
+    struct ht_config cfg;
+    ht_config_defaults(&cfg);
+    CHECK(!cfg.off);
+    CHECK_STR(cfg.output_directory, ".");
+    CHECK(cfg.output_basename == NULL);
+    CHECK_EQ_U64(cfg.sort_by, HT_SORT_TIME_EXCL);
+    CHECK_EQ_U64(cfg.include_functions.count, 0);
+    CHECK_EQ_U64(cfg.exclude_functions.count, 0);
+    CHECK_EQ_U64(cfg.max_stack_depth, 512);
+    CHECK(cfg.write_logfile && cfg.write_json && cfg.write_folded);
+    CHECK(cfg.source_file == NULL);
+    ht_config_free(&cfg);
+    ht_config_free(&cfg); /* a second free is harmless */
+
+    CHECK_STR(ht_sort_column_name(HT_SORT_TIME_EXCL), "time_excl");
+    CHECK_STR(ht_sort_column_name(HT_SORT_TIME_INCL), "time_incl");
+    CHECK_STR(ht_sort_column_name(HT_SORT_CALLS), "calls");
+    CHECK_STR(ht_sort_column_name(HT_SORT_FUNCTION), "function");
+    CHECK_STR(ht_sort_column_name(HT_SORT_STACK_ID), "stack_id");
+}
+
+static void test_empty_object(void)
+{
+    struct ht_config cfg;
+    char err[512] = "";
+    const char *path = fixture("empty_object.json");
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
+    CHECK_STR(err, "");
+    CHECK_STR(cfg.source_file, path);
+    CHECK_STR(cfg.output_directory, ".");
+    CHECK_EQ_U64(cfg.max_stack_depth, 512);
+    CHECK(cfg.write_logfile && cfg.write_json && cfg.write_folded);
+    ht_config_free(&cfg);
+}
+
+static void test_full_file(void)
+{
+    struct ht_config cfg;
+    char err[512] = "";
+    const char *path = fixture("full.json");
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
+    CHECK_STR(err, "");
+    CHECK(cfg.off);
+    CHECK_STR(cfg.output_directory, "results/run1");
+    CHECK_STR(cfg.output_basename, "solver");
+    CHECK_EQ_U64(cfg.sort_by, HT_SORT_CALLS);
+    CHECK_EQ_U64(cfg.include_functions.count, 2);
+    CHECK_STR(cfg.include_functions.patterns[0], "^solve_");
+    CHECK_STR(cfg.include_functions.patterns[1], "^MPI_");
+    CHECK_EQ_U64(cfg.exclude_functions.count, 3);
+    CHECK_STR(cfg.exclude_functions.patterns[0], "_helper$");
+    CHECK_STR(cfg.exclude_functions.patterns[1], "^MPI_Wtime$");
+    CHECK_STR(cfg.exclude_functions.patterns[2], "^solve_debug");
+    CHECK_EQ_U64(cfg.max_stack_depth, 64);
+    CHECK(cfg.write_logfile);
+    CHECK(!cfg.write_json);
+    CHECK(!cfg.write_folded);
+    CHECK_STR(cfg.source_file, path);
+    ht_config_free(&cfg);
+}
+
+static void test_each_sort_value_and_limits(void)
+{
+    static const char *const names[] = {"time_excl", "time_incl", "calls", "function", "stack_id"};
+    for (unsigned i = 0; i < 5; i++) {
+        char text[64];
+        struct ht_config cfg;
+        char err[512] = "";
+        snprintf(text, sizeof text, "{\"sort_by\": \"%s\"}", names[i]);
+        ht_config_defaults(&cfg);
+        CHECK_EQ_U64(ht_config_load_file(tmp_file("sort.json", text), &cfg, err, sizeof err), 0);
+        CHECK_EQ_U64(cfg.sort_by, i);
+        ht_config_free(&cfg);
+    }
+
+    struct ht_config cfg;
+    char err[512] = "";
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(tmp_file("min.json", "{\"max_stack_depth\": 1}"), &cfg, err,
+                                     sizeof err),
+                 0);
+    CHECK_EQ_U64(cfg.max_stack_depth, 1);
+    CHECK_EQ_U64(ht_config_load_file(tmp_file("max.json", "{\"max_stack_depth\": 1000000}"), &cfg,
+                                     err, sizeof err),
+                 0);
+    CHECK_EQ_U64(cfg.max_stack_depth, 1000000);
+    /* A later file replaces lists and strings (no leak of the first). */
+    CHECK_EQ_U64(ht_config_load_file(fixture("full.json"), &cfg, err, sizeof err), 0);
+    CHECK_EQ_U64(
+        ht_config_load_file(
+            tmp_file("again.json", "{\"include_functions\": [], \"output_directory\": \"b\"}"),
+            &cfg, err, sizeof err),
+        0);
+    CHECK_EQ_U64(cfg.include_functions.count, 0);
+    CHECK_EQ_U64(cfg.exclude_functions.count, 3);
+    CHECK_STR(cfg.output_directory, "b");
+    ht_config_free(&cfg);
+}
+
+static void test_syntax_errors(void)
+{
+    char expected[1024];
+    const char *path = fixture("bad_syntax.json");
+    struct ht_config cfg;
+    char err[1024];
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), (uint64_t)-1);
+    snprintf(expected, sizeof expected,
+             "%s:3:19: syntax error: '}' expected near '\"max_stack_depth\"'", path);
+    CHECK_STR(err, expected);
+    ht_config_free(&cfg);
+
+    CHECK_STR(load_error("dup.json", "{\n  \"off\": true,\n  \"off\": false\n}\n"),
+              in_tmp("dup.json:3:7: syntax error: duplicate object key near '\"off\"'"));
+    CHECK_STR(load_error("trailing.json", "{\"off\": true,\n}\n"),
+              in_tmp("trailing.json:2:1: syntax error: string or '}' expected near '}'"));
+    CHECK_STR(load_error("empty.json", "\n"),
+              in_tmp("empty.json:2:0: syntax error: unexpected token near end of file (the "
+                     "file is empty; a config file with every option at its default is {})"));
+    CHECK_STR(load_error("array.json", "\n[\"off\"]\n"),
+              in_tmp("array.json:2: the top level must be a JSON object ({ ... }), not an array"));
+    CHECK_STR(load_error("number.json", "42"),
+              in_tmp("number.json:1: the top level must be a JSON object ({ ... }), not an "
+                     "integer"));
+}
+
+static void test_unknown_keys(void)
+{
+    /* The fixture the check-program test also uses. */
+    char expected[1024];
+    const char *path = fixture("bad_unknown_key.json");
+    struct ht_config cfg;
+    char err[1024];
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), (uint64_t)-1);
+    snprintf(expected, sizeof expected,
+             "%s:3: unknown key \"outptus\" in the top level; valid keys are: " TOP_KEYS
+             " (did you mean \"outputs\"?)",
+             path);
+    CHECK_STR(err, expected);
+    ht_config_free(&cfg);
+
+    CHECK_STR(load_error("nested.json", "{\n  \"outputs\": {\n    \"logfile\": true,\n"
+                                        "    \"jsn\": false\n  }\n}\n"),
+              in_tmp("nested.json:4: unknown key \"jsn\" in \"outputs\"; valid keys are: "
+                     "logfile, json, folded (did you mean \"json\"?)"));
+    CHECK_STR(
+        load_error("far.json", "{\"colour\": true}"),
+        in_tmp("far.json:1: unknown key \"colour\" in the top level; valid keys are: " TOP_KEYS));
+    CHECK_STR(load_error("case.json", "{\"Off\": true}"),
+              in_tmp("case.json:1: unknown key \"Off\" in the top level; valid keys are: " TOP_KEYS
+                     " (did you mean \"off\"?)"));
+    /* Sections that later issues add are unknown today. */
+    CHECK_CONTAINS(load_error("mpi.json", "{\"mpi\": {}}"), "unknown key \"mpi\" in the top level");
+    CHECK_CONTAINS(load_error("trace.json", "{\"trace\": {}}"), "unknown key \"trace\"");
+    CHECK_CONTAINS(load_error("mpit.json", "{\"mpi_t\": {}}"), "unknown key \"mpi_t\"");
+
+    /* A valid key at the wrong level says where it belongs. */
+    CHECK_STR(
+        load_error("level1.json", "{\"json\": false}"),
+        in_tmp("level1.json:1: unknown key \"json\" in the top level; valid keys are: " TOP_KEYS
+               " (\"json\" belongs in \"outputs\")"));
+    CHECK_STR(load_error("level2.json", "{\"outputs\": {\n\"off\": true}}"),
+              in_tmp("level2.json:2: unknown key \"off\" in \"outputs\"; valid keys are: logfile, "
+                     "json, folded (\"off\" belongs at the top level)"));
+    /* Odd characters in a key are shown escaped, as in the file. */
+    CHECK_STR(load_error("escape.json", "{\"a\\tb\\\"\": 1}"),
+              in_tmp("escape.json: unknown key \"a\\u0009b\\\"\" in the top level; valid keys "
+                     "are: " TOP_KEYS));
+}
+
+static void test_wrong_types(void)
+{
+    CHECK_STR(
+        load_error("depth_str.json", "{\n  \"max_stack_depth\": \"deep\"\n}"),
+        in_tmp("depth_str.json:2: \"max_stack_depth\" must be an integer >= 1, not a string"));
+    CHECK_STR(load_error("depth_quoted.json", "{\"max_stack_depth\": \"512\"}"),
+              in_tmp("depth_quoted.json:1: \"max_stack_depth\" must be an integer >= 1, not a "
+                     "string (write 512 without quotes)"));
+    CHECK_STR(load_error("depth_real.json", "{\"max_stack_depth\": 2.5}"),
+              in_tmp("depth_real.json:1: \"max_stack_depth\" must be an integer >= 1, not a real "
+                     "number (2.5)"));
+    CHECK_STR(load_error("off_str.json", "{\"off\": \"true\"}"),
+              in_tmp("off_str.json:1: \"off\" must be true or false, not a string (write true "
+                     "without quotes)"));
+    CHECK_STR(load_error("off_int.json", "{\"off\": 1}"),
+              in_tmp("off_int.json:1: \"off\" must be true or false, not an integer"));
+    CHECK_STR(
+        load_error("nested_type.json",
+                   "{\n  \"outputs\": {\n    \"logfile\": false,\n    \"json\": null\n  }\n}"),
+        in_tmp("nested_type.json:4: \"outputs.json\" must be true or false, not null"));
+    CHECK_STR(load_error("outputs_bool.json", "{\"outputs\": false}"),
+              in_tmp("outputs_bool.json:1: \"outputs\" must be an object with the keys logfile, "
+                     "json, folded, not a boolean"));
+    CHECK_STR(load_error("dir_int.json", "{\"output_directory\": 7}"),
+              in_tmp("dir_int.json:1: \"output_directory\" must be a string, not an integer"));
+    CHECK_STR(load_error("sort_int.json", "{\"sort_by\": 1}"),
+              in_tmp("sort_int.json:1: \"sort_by\" must be one of \"time_excl\", \"time_incl\", "
+                     "\"calls\", \"function\", \"stack_id\", not an integer"));
+    CHECK_STR(load_error("incl_str.json", "{\"include_functions\": \"^main$\"}"),
+              in_tmp("incl_str.json:1: \"include_functions\" must be an array of strings (regular "
+                     "expressions), not a string (for one pattern write [\"^main$\"])"));
+    CHECK_STR(load_error("incl_obj.json", "{\"include_functions\": {}}"),
+              in_tmp("incl_obj.json:1: \"include_functions\" must be an array of strings (regular "
+                     "expressions), not an object"));
+    CHECK_STR(load_error("incl_elem.json", "{\"include_functions\": [\"a\",\n  3]}"),
+              in_tmp("incl_elem.json:2: \"include_functions\"[1] must be a string (a regular "
+                     "expression), not an integer"));
+}
+
+static void test_bad_values(void)
+{
+    CHECK_STR(load_error("sort.json", "{\n\n  \"sort_by\": \"time_exc\"}"),
+              in_tmp("sort.json:3: \"sort_by\" must be one of \"time_excl\", \"time_incl\", "
+                     "\"calls\", \"function\", \"stack_id\", not \"time_exc\" (did you mean "
+                     "\"time_excl\"?)"));
+    CHECK_STR(load_error("sort2.json", "{\"sort_by\": \"name\"}"),
+              in_tmp("sort2.json:1: \"sort_by\" must be one of \"time_excl\", \"time_incl\", "
+                     "\"calls\", \"function\", \"stack_id\", not \"name\""));
+    CHECK_STR(
+        load_error("zero.json", "{\"max_stack_depth\": 0}"),
+        in_tmp("zero.json:1: \"max_stack_depth\" must be an integer from 1 to 1000000, not 0"));
+    CHECK_STR(
+        load_error("neg.json", "{\"max_stack_depth\": -5}"),
+        in_tmp("neg.json:1: \"max_stack_depth\" must be an integer from 1 to 1000000, not -5"));
+    CHECK_STR(load_error("big.json", "{\"max_stack_depth\": 1000001}"),
+              in_tmp("big.json:1: \"max_stack_depth\" must be an integer from 1 to 1000000, not "
+                     "1000001"));
+    CHECK_STR(load_error("huge.json", "{\"max_stack_depth\": 99999999999}"),
+              in_tmp("huge.json:1: \"max_stack_depth\" must be an integer from 1 to 1000000, not "
+                     "99999999999"));
+    CHECK_STR(load_error("base_empty.json", "{\"output_basename\": \"\"}"),
+              in_tmp("base_empty.json:1: \"output_basename\" must not be empty; leave it out to "
+                     "name the files after the executable"));
+    CHECK_STR(load_error("base_slash.json", "{\"output_basename\": \"out/run\"}"),
+              in_tmp("base_slash.json:1: \"output_basename\" must be a file name without '/', not "
+                     "\"out/run\"; put the directory in \"output_directory\""));
+    CHECK_STR(load_error("dir_empty.json", "{\"output_directory\": \"\"}"),
+              in_tmp("dir_empty.json:1: \"output_directory\" must not be empty; use \".\" for the "
+                     "current directory"));
+}
+
+static void test_bad_regex(void)
+{
+    char expected[1024];
+    const char *path = fixture("bad_regex.json");
+    struct ht_config cfg;
+    char err[1024];
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), (uint64_t)-1);
+    snprintf(
+        expected, sizeof expected,
+        "%s:5: \"exclude_functions\"[2]: invalid regular expression \"a(b\": Unmatched ( or \\(",
+        path);
+    CHECK_STR(err, expected);
+    CHECK_EQ_U64(cfg.exclude_functions.count, 0); /* nothing half-applied */
+    ht_config_free(&cfg);
+
+    CHECK_STR(load_error("regex_inline.json", "{\"include_functions\": [\"[z-a]\"]}"),
+              in_tmp("regex_inline.json:1: \"include_functions\"[0]: invalid regular expression "
+                     "\"[z-a]\": Invalid range end"));
+}
+
+static void test_locator(void)
+{
+    /* The key's name inside a string value earlier in the file is not the key. */
+    CHECK_STR(load_error("in_string.json",
+                         "{\"output_directory\": \"\\\"sort_by\\\": here\",\n\"sort_by\": 3}"),
+              in_tmp("in_string.json:2: \"sort_by\" must be one of \"time_excl\", \"time_incl\", "
+                     "\"calls\", \"function\", \"stack_id\", not an integer"));
+    /* The same name at another level is not the key either. */
+    CHECK_STR(
+        load_error("levels.json", "{\"outputs\": {\"json\": true},\n \"json\": 1}"),
+        in_tmp("levels.json:2: unknown key \"json\" in the top level; valid keys are: " TOP_KEYS
+               " (\"json\" belongs in \"outputs\")"));
+    /* Array elements before the bad one may hold brackets and commas. */
+    CHECK_STR(
+        load_error("elems.json", "{\"exclude_functions\": [\"a[,]\", \"b\\\"]\",\n\n  \"(\"]}"),
+        in_tmp("elems.json:3: \"exclude_functions\"[2]: invalid regular expression \"(\": "
+               "Unmatched ( or \\("));
+    /* A key spelled with escapes is not found: the message has no line. */
+    CHECK_STR(load_error("escaped_key.json", "{\n\"\\u006fff\": 1}"),
+              in_tmp("escaped_key.json: \"off\" must be true or false, not an integer"));
+    /* The first problem in the file is the one reported. */
+    CHECK_STR(load_error("order.json", "{\"sort_by\": \"x\",\n \"outptus\": 1}"),
+              in_tmp("order.json:1: \"sort_by\" must be one of \"time_excl\", \"time_incl\", "
+                     "\"calls\", \"function\", \"stack_id\", not \"x\""));
+}
+
+static void test_unreadable(void)
+{
+    struct ht_config cfg;
+    char err[1024];
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(in_tmp("missing.json"), &cfg, err, sizeof err), (uint64_t)-1);
+    CHECK_STR(err, in_tmp("missing.json: cannot read the config file: No such file or directory"));
+    CHECK(cfg.source_file == NULL);
+    /* A folder opens but cannot be read. */
+    CHECK_EQ_U64(ht_config_load_file(tmp_dir, &cfg, err, sizeof err), (uint64_t)-1);
+    char expected[512];
+    snprintf(expected, sizeof expected, "%s: cannot read the config file: Is a directory", tmp_dir);
+    CHECK_STR(err, expected);
+    ht_config_free(&cfg);
+}
+
+static void test_edit_distance(void)
+{
+    CHECK_EQ_U64(ht_config_edit_distance("outputs", "outputs", 2), 0);
+    CHECK_EQ_U64(ht_config_edit_distance("outptus", "outputs", 2), 1);
+    CHECK_EQ_U64(ht_config_edit_distance("of", "off", 2), 1);
+    CHECK_EQ_U64(ht_config_edit_distance("", "ab", 2), 2);
+    CHECK(ht_config_edit_distance("colour", "off", 2) > 2);
+}
+
+static void test_small_buffer(void)
+{
+    /* Cut short, never overrun, always terminated. */
+    struct ht_config cfg;
+    char err[16];
+    memset(err, 'x', sizeof err);
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(fixture("bad_unknown_key.json"), &cfg, err, 12), (uint64_t)-1);
+    CHECK_EQ_U64(strlen(err), 11);
+    CHECK(err[12] == 'x');
+    ht_config_free(&cfg);
+}
+
+int main(void)
+{
+    test_defaults();
+    test_empty_object();
+    test_full_file();
+    test_each_sort_value_and_limits();
+    test_syntax_errors();
+    test_unknown_keys();
+    test_wrong_types();
+    test_bad_values();
+    test_bad_regex();
+    test_locator();
+    test_unreadable();
+    test_edit_distance();
+    test_small_buffer();
+    tmp_cleanup();
+    return CHECK_DONE();
+}
