@@ -140,6 +140,22 @@ struct ht_node *ht_tree_unwind_to(struct ht_tree *tree, uintptr_t sp, uintptr_t 
     return cur;
 }
 
+unsigned ht_tree_unwind_longjmp(struct ht_tree *tree, uintptr_t target_sp, uint64_t now)
+{
+    unsigned closed = 0;
+    struct ht_node *cur = tree->current;
+    while (cur != &tree->root && cur->enter_sp < target_sp) {
+        cur->ticks_incl += now - cur->enter_tick;
+        cur = cur->parent;
+        closed++;
+    }
+    tree->current = cur;
+    /* Folded calls were deeper than the first call closed. */
+    if (closed)
+        tree->overflow = 0;
+    return closed;
+}
+
 /* An exit for a function other than the innermost active one: some exits
  * were skipped (longjmp, exceptions through uninstrumented frames).  If the
  * function is active further up, close everything down to it; otherwise the
@@ -161,6 +177,31 @@ void ht_tree_exit_mismatched(struct ht_tree *tree, uintptr_t function, uint64_t 
         cur = cur->parent;
     }
     tree->current = n->parent;
+}
+
+void ht_tree_enter_slow(struct ht_tree *tree, uintptr_t function, uint64_t now, uintptr_t sp,
+                        uintptr_t site)
+{
+    struct ht_node *cur = tree->current;
+    if (ht_tree_call_was_left(cur, sp, site))
+        cur = ht_tree_unwind_to(tree, sp, site, now);
+    struct ht_node *child = NULL;
+    if (cur->depth < tree->max_depth) {
+        child = cur->last_child;
+        if (child == NULL || child->function != function)
+            child = ht_tree_find_or_add_child(tree, cur, function);
+    }
+    if (child == NULL) { /* beyond the depth limit, or out of memory */
+        tree->overflow++;
+        cur->folded_calls++;
+        return;
+    }
+    cur->last_child = child;
+    child->calls++;
+    child->enter_tick = now;
+    child->enter_sp = sp;
+    child->enter_site = site;
+    tree->current = child;
 }
 
 size_t ht_tree_memory_bytes(const struct ht_tree *tree)

@@ -29,7 +29,7 @@ struct ht_node {
     uint64_t calls;
     uint64_t ticks_incl;      /* sum over completed activations */
     uint64_t enter_tick;      /* start of the activation in progress */
-    uintptr_t enter_sp;       /* hook stack address at that entry */
+    uintptr_t enter_sp;       /* caller's stack pointer at that entry */
     uintptr_t enter_site;     /* call_site the hook was given at that entry */
     uint64_t folded_calls;    /* calls made beyond max depth, folded in here */
     uint32_t depth;           /* root 0, its children 1, ... */
@@ -81,33 +81,34 @@ struct ht_node *ht_tree_unwind_to(struct ht_tree *tree, uintptr_t sp, uintptr_t 
                                   uint64_t now);
 void ht_tree_exit_mismatched(struct ht_tree *tree, uintptr_t function, uint64_t now);
 
-/* sp: the hook's stack address; site: the call_site argument of the hook. */
+/* A longjmp to a setjmp whose caller had stack pointer target_sp: closes
+ * every call entered below it.  Returns the number of calls closed. */
+unsigned ht_tree_unwind_longjmp(struct ht_tree *tree, uintptr_t target_sp, uint64_t now);
+
+/* Everything but the common case of ht_tree_enter, out of line so that the
+ * common case needs no saved registers: a left call to close, the depth
+ * limit, a callee other than the last one entered from here. */
+void ht_tree_enter_slow(struct ht_tree *tree, uintptr_t function, uint64_t now, uintptr_t sp,
+                        uintptr_t site);
+
+/* sp: the caller's stack pointer at the hook; site: the hook's call_site. */
 HT_NOINSTR static inline void ht_tree_enter(struct ht_tree *tree, uintptr_t function,
                                             uint64_t now, uintptr_t sp, uintptr_t site)
 {
     struct ht_node *cur = tree->current;
-    if (ht_tree_call_was_left(cur, sp, site))
-        cur = ht_tree_unwind_to(tree, sp, site, now);
-    if (HT_UNLIKELY(cur->depth >= tree->max_depth)) {
-        tree->overflow++;
-        cur->folded_calls++;
+    struct ht_node *child = cur->last_child;
+    /* A node at the depth limit never gets children, so a cached child
+     * also means the limit is not reached. */
+    if (HT_LIKELY(child != NULL && child->function == function &&
+                  !ht_tree_call_was_left(cur, sp, site))) {
+        child->calls++;
+        child->enter_tick = now;
+        child->enter_sp = sp;
+        child->enter_site = site;
+        tree->current = child;
         return;
     }
-    struct ht_node *child = cur->last_child;
-    if (HT_UNLIKELY(child == NULL || child->function != function)) {
-        child = ht_tree_find_or_add_child(tree, cur, function);
-        if (HT_UNLIKELY(child == NULL)) { /* no memory: fold like max depth */
-            tree->overflow++;
-            cur->folded_calls++;
-            return;
-        }
-        cur->last_child = child;
-    }
-    child->calls++;
-    child->enter_tick = now;
-    child->enter_sp = sp;
-    child->enter_site = site;
-    tree->current = child;
+    ht_tree_enter_slow(tree, function, now, sp, site);
 }
 
 HT_NOINSTR static inline void ht_tree_exit(struct ht_tree *tree, uintptr_t function,

@@ -9,6 +9,24 @@
 int ht_recording;
 uintptr_t ht_self_text_start, ht_self_text_size;
 
+/* The hook paths that call functions (attaching a new thread, reading
+ * clock_gettime when there is no invariant TSC) live out of line, so the
+ * common path saves no registers. */
+HT_COLD HT_NOINSTR static void enter_general(uintptr_t function, uintptr_t sp, uintptr_t site)
+{
+    struct ht_thread *t = ht_thread_self;
+    if (t == NULL && (t = ht_thread_attach()) == NULL)
+        return;
+    ht_tree_enter(&t->tree, function, ht_clock_now(), sp, site);
+}
+
+HT_COLD HT_NOINSTR static void exit_general(uintptr_t function)
+{
+    struct ht_thread *t = ht_thread_self;
+    if (t != NULL) /* else an exit without an enter on this thread */
+        ht_tree_exit(&t->tree, function, ht_clock_now());
+}
+
 HT_EXPORT HT_NOINSTR void __cyg_profile_func_enter(void *function, void *call_site)
 {
     if (HT_UNLIKELY(!ht_recording))
@@ -17,9 +35,11 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_enter(void *function, void *call_si
     if (HT_UNLIKELY(f - ht_self_text_start < ht_self_text_size))
         return;
     struct ht_thread *t = ht_thread_self;
-    if (HT_UNLIKELY(t == NULL) && (t = ht_thread_attach()) == NULL)
+    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc)) {
+        enter_general(f, HT_CALLER_SP(), (uintptr_t)call_site);
         return;
-    ht_hook_enter(t, f, ht_stack_pointer(), (uintptr_t)call_site);
+    }
+    ht_tree_enter(&t->tree, f, __rdtsc(), HT_CALLER_SP(), (uintptr_t)call_site);
 }
 
 HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_site)
@@ -31,9 +51,11 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
     if (HT_UNLIKELY(f - ht_self_text_start < ht_self_text_size))
         return;
     struct ht_thread *t = ht_thread_self;
-    if (HT_UNLIKELY(t == NULL))
-        return; /* an exit without an enter on this thread */
-    ht_hook_exit(t, f);
+    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc)) {
+        exit_general(f);
+        return;
+    }
+    ht_tree_exit(&t->tree, f, __rdtsc());
 }
 
 HT_EXPORT const char *hooktrace_version(void)

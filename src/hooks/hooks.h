@@ -17,22 +17,16 @@ extern int ht_recording;
  * recorded, even if the library was compiled with -finstrument-functions. */
 extern uintptr_t ht_self_text_start, ht_self_text_size;
 
-/* The stack address at which this hook runs; comparing it with the one
- * recorded at the current call's entry tells a callee from a call that was
- * left by longjmp (see HT_STACK_SPAN). */
-HT_NOINSTR static inline uintptr_t ht_stack_pointer(void)
-{
-#if defined(__x86_64__)
-    uintptr_t sp;
-    __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
-    return sp;
-#else
-    return (uintptr_t)__builtin_frame_address(0);
-#endif
-}
+/* The stack address of the instrumented function at its call to the hook:
+ * the hook's canonical frame address.  A callee's is strictly lower than its
+ * caller's; a function inlined into its caller has the caller's; and a
+ * setjmp's saved stack pointer equals that of the function that called it,
+ * which is what lets a longjmp close exactly the calls it leaves.  Must be
+ * expanded inside the hook itself, hence a macro. */
+#define HT_CALLER_SP() ((uintptr_t)__builtin_dwarf_cfa())
 
-/* The body of both hooks, shared with the overhead calibration so that it
- * measures exactly what a hook does. */
+/* The body of both hooks on a clock-independent path; the overhead
+ * calibration runs these. */
 HT_NOINSTR static inline void ht_hook_enter(struct ht_thread *t, uintptr_t function,
                                             uintptr_t sp, uintptr_t site)
 {

@@ -102,6 +102,7 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
         return;
     ht_thread_max_depth = config.max_stack_depth;
     find_own_code();
+    ht_longjmp_resolve();
     if (!ht_thread_self && !ht_thread_attach())
         return;
     started = true;

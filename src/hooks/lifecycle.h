@@ -13,4 +13,7 @@ bool ht_lifecycle_started(void);
 time_t ht_lifecycle_start_time(void);
 uint64_t ht_lifecycle_start_ns(void);
 
+/* Looks up the C library's longjmp family (longjmp.c), once at start-up. */
+void ht_longjmp_resolve(void);
+
 #endif

@@ -8,6 +8,7 @@ libhooktrace_la_SOURCES = \
 	src/hooks/lifecycle.c src/hooks/lifecycle.h \
 	src/hooks/finish.c \
 	src/hooks/overhead.c \
+	src/hooks/longjmp.c \
 	src/common/compiler.h
 libhooktrace_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libhooktrace_la_CFLAGS = $(HT_LIB_CFLAGS)

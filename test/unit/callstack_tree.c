@@ -123,6 +123,33 @@ static void test_longjmp_unwinds_abandoned_calls(void)
     ht_tree_release(&t);
 }
 
+/* The interposed longjmp knows the target's stack pointer: exactly the calls
+ * entered below it close, whatever the frame sizes. */
+static void test_longjmp_to_known_stack_pointer(void)
+{
+    struct ht_tree t;
+    ht_tree_init(&t, 512);
+    ht_tree_enter(&t, F_MAIN, 0, sp_at(1), SITE);
+    ht_tree_enter(&t, F_A, 10, sp_at(2), SITE);
+    ht_tree_enter(&t, F_B, 20, sp_at(3), SITE);
+    ht_tree_enter(&t, F_REC, 30, sp_at(4), SITE);
+    CHECK_EQ_U64(ht_tree_unwind_longjmp(&t, sp_at(2), 40), 2); /* setjmp was in a */
+    CHECK(t.current->function == F_A);
+    ht_tree_enter(&t, F_K, 45, sp_at(2) - 4096, SITE); /* a huge frame: still a's callee */
+    ht_tree_exit(&t, F_K, 46);
+    ht_tree_exit(&t, F_A, 50);
+    ht_tree_exit(&t, F_MAIN, 60);
+    struct ht_node *a = child(child(&t.root, F_MAIN), F_A);
+    CHECK_EQ_U64(a->ticks_incl, 40);
+    CHECK_EQ_U64(child(a, F_B)->ticks_incl, 20);
+    CHECK_EQ_U64(child(child(a, F_B), F_REC)->ticks_incl, 10);
+    CHECK(child(a, F_K) != NULL);
+    CHECK(t.current == &t.root);
+    CHECK_EQ_U64(t.mismatched_exits, 0);
+    CHECK_EQ_U64(ht_tree_unwind_longjmp(&t, sp_at(0), 70), 0); /* nothing to close */
+    ht_tree_release(&t);
+}
+
 /* An inlined function calls the hooks from its container's frame: same stack
  * address, same call_site.  It is a callee, not a sign of longjmp. */
 static void test_inlined_callee(void)
@@ -202,6 +229,7 @@ int main(void)
     test_recursion_is_one_node_per_level();
     test_depth_limit_folds();
     test_longjmp_unwinds_abandoned_calls();
+    test_longjmp_to_known_stack_pointer();
     test_inlined_callee();
     test_mismatched_exits();
     test_many_children();
