@@ -26,6 +26,10 @@ int symlib_function(int x);
 int symlib_other(int x);
 int symlib_third(int x);
 extern const unsigned symlib_function_line;
+extern const unsigned symlib_other_line;
+
+/* symbols_gone.c, built into libsymgone.so */
+int symgone_function(int x);
 
 /* symbols_cxx.cpp */
 uintptr_t symcxx_resize_address(void);

@@ -12,6 +12,7 @@ symlib_function(int x)
     return 3 * x + 1;
 }
 
+const unsigned symlib_other_line = __LINE__ + 2;
 int
 symlib_other(int x)
 {

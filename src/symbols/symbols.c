@@ -1,0 +1,317 @@
+/* Address -> name, file:line.  A snapshot of the loaded objects is taken
+ * at open; each object's ELF and DWARF are read once, on the first address
+ * that falls in it, into one address-sorted table searched by bisection. */
+#define _GNU_SOURCE
+#include "symbols/symbols.h"
+#include "symbols/internal.h"
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct object {
+    char *path;
+    const char *basename;
+    uintptr_t bias; /* dlpi_addr: run-time minus link-time address */
+    int loaded;
+    struct ht_func *funcs;
+    size_t nfuncs;
+};
+
+struct segment {
+    uintptr_t start, end;
+    size_t object;
+};
+
+struct ht_symbols {
+    struct object *objects;
+    size_t nobjects, cap_objects;
+    struct segment *segments;
+    size_t nsegments, cap_segments;
+    int seen_executable;
+    int failed;
+    struct ht_strpool pool;
+    struct ht_demangler demangler;
+};
+
+/* Shown when not even a few bytes for a name could be allocated. */
+static const char unknown_name[] = "??";
+
+static char *executable_path(void)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return strdup("/proc/self/exe");
+    buf[n] = '\0';
+    return strdup(buf);
+}
+
+static int add_segment(struct ht_symbols *s, uintptr_t start, uintptr_t end, size_t object)
+{
+    if (s->nsegments == s->cap_segments) {
+        size_t cap = s->cap_segments ? 2 * s->cap_segments : 32;
+        struct segment *v = realloc(s->segments, cap * sizeof *v);
+        if (!v)
+            return -1;
+        s->segments = v;
+        s->cap_segments = cap;
+    }
+    s->segments[s->nsegments++] = (struct segment){ start, end, object };
+    return 0;
+}
+
+static int snapshot_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct ht_symbols *s = arg;
+    (void)size;
+    char *path;
+    if (info->dlpi_name && info->dlpi_name[0]) {
+        path = strdup(info->dlpi_name);
+    } else if (!s->seen_executable) {
+        /* The executable comes first and has no name here. */
+        s->seen_executable = 1;
+        path = executable_path();
+    } else {
+        return 0;
+    }
+    if (!path)
+        goto fail;
+    if (s->nobjects == s->cap_objects) {
+        size_t cap = s->cap_objects ? 2 * s->cap_objects : 16;
+        struct object *v = realloc(s->objects, cap * sizeof *v);
+        if (!v) {
+            free(path);
+            goto fail;
+        }
+        s->objects = v;
+        s->cap_objects = cap;
+    }
+    size_t index = s->nobjects++;
+    struct object *o = &s->objects[index];
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    const char *slash = strrchr(path, '/');
+    o->basename = slash ? slash + 1 : path;
+    o->bias = (uintptr_t)info->dlpi_addr;
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
+            continue;
+        uintptr_t start = o->bias + (uintptr_t)ph->p_vaddr;
+        if (add_segment(s, start, start + (uintptr_t)ph->p_memsz, index) != 0)
+            goto fail;
+    }
+    return 0;
+fail:
+    s->failed = 1;
+    return 1;
+}
+
+static int segment_cmp(const void *a, const void *b)
+{
+    const struct segment *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+struct ht_symbols *ht_symbols_open(void)
+{
+    struct ht_symbols *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    dl_iterate_phdr(snapshot_one, s);
+    if (s->failed) {
+        ht_symbols_close(s);
+        return NULL;
+    }
+    if (s->nsegments > 1)
+        qsort(s->segments, s->nsegments, sizeof *s->segments, segment_cmp);
+    return s;
+}
+
+static const struct segment *find_segment(const struct ht_symbols *s, uintptr_t address)
+{
+    size_t lo = 0, hi = s->nsegments;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->segments[mid].start <= address)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || address >= s->segments[lo - 1].end)
+        return NULL;
+    return &s->segments[lo - 1];
+}
+
+/* Last function starting at or before rel, if rel lies inside it.  A
+ * symbol without a size (hand-written assembly) only matches its own
+ * address. */
+static struct ht_func *find_func(struct object *o, uint64_t rel)
+{
+    size_t lo = 0, hi = o->nfuncs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (o->funcs[mid].addr <= rel)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    struct ht_func *f = &o->funcs[lo - 1];
+    if (rel == f->addr || (f->size && rel - f->addr < f->size))
+        return f;
+    return NULL;
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+    const struct ht_func *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    /* Among DWARF entries at one address, the most informative first. */
+    int xs = (x->line != 0) * 2 + (x->dwarf_name != NULL);
+    int ys = (y->line != 0) * 2 + (y->dwarf_name != NULL);
+    return ys - xs;
+}
+
+static struct ht_func *bsearch_addr(struct ht_func *v, size_t n, uint64_t addr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].addr < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].addr == addr ? &v[lo] : NULL;
+}
+
+/* ELF decides which addresses are functions and gives the linkage name;
+ * DWARF adds file:line and, for Fortran, the source name.  A DWARF entry
+ * with no ELF symbol is kept only when the object has no .symtab (which
+ * would list every function, static ones included). */
+static void merge(struct object *o, struct ht_func *elf, size_t nelf, struct ht_func *dw,
+                  size_t ndw, int has_symtab)
+{
+    if (ndw > 1) /* qsort must not see the NULL of an empty list */
+        qsort(dw, ndw, sizeof *dw, func_cmp);
+    size_t extra = 0;
+    for (size_t i = 0; i < ndw; i++) {
+        if (i > 0 && dw[i].addr == dw[i - 1].addr)
+            continue;
+        struct ht_func *f = bsearch_addr(elf, nelf, dw[i].addr);
+        if (f) {
+            const char *elf_name = f->elf_name;
+            uint64_t size = f->size ? f->size : dw[i].size;
+            *f = dw[i];
+            f->elf_name = elf_name;
+            f->size = size;
+        } else if (!has_symtab) {
+            dw[extra++] = dw[i];
+        }
+    }
+    if (extra == 0) {
+        o->funcs = elf;
+        o->nfuncs = nelf;
+        free(dw);
+        return;
+    }
+    struct ht_func *all = realloc(elf, (nelf + extra) * sizeof *all);
+    if (!all) {
+        o->funcs = elf;
+        o->nfuncs = nelf;
+        free(dw);
+        return;
+    }
+    memcpy(all + nelf, dw, extra * sizeof *dw);
+    free(dw);
+    qsort(all, nelf + extra, sizeof *all, func_cmp);
+    o->funcs = all;
+    o->nfuncs = nelf + extra;
+}
+
+static void load_object(struct ht_symbols *s, struct object *o)
+{
+    o->loaded = 1;
+    int fd = open(o->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct ht_func *elf = NULL, *dw = NULL;
+    size_t nelf = 0, ndw = 0;
+    struct ht_elf_info info;
+    if (ht_elf_symtab_load(fd, &s->pool, &elf, &nelf, &info) == 0) {
+        if (info.dwarf_ok)
+            ht_dwarf_functions_load(fd, &s->pool, &dw, &ndw);
+        merge(o, elf, nelf, dw, ndw, info.has_symtab);
+    }
+    close(fd);
+}
+
+static const char *format_name(struct ht_symbols *s, const char *object, uintptr_t offset)
+{
+    char buf[64];
+    const char *prefix = object ? object : "";
+    const char *sep = object ? "+" : "";
+    int n = snprintf(buf, sizeof buf, "%s0x%" PRIxPTR, sep, offset);
+    if (n < 0 || (size_t)n >= sizeof buf)
+        return unknown_name;
+    size_t plen = strlen(prefix);
+    char *name = ht_strpool_alloc(&s->pool, plen + (size_t)n + 1);
+    if (!name)
+        return unknown_name;
+    memcpy(name, prefix, plen);
+    memcpy(name + plen, buf, (size_t)n + 1);
+    return name;
+}
+
+void ht_symbols_resolve(struct ht_symbols *syms, uintptr_t address, struct ht_symbol *out)
+{
+    out->name = unknown_name;
+    out->file = NULL;
+    out->line = 0;
+    out->object = NULL;
+    if (!syms)
+        return;
+    const struct segment *seg = find_segment(syms, address);
+    if (!seg) {
+        out->name = format_name(syms, NULL, address);
+        return;
+    }
+    struct object *o = &syms->objects[seg->object];
+    out->object = o->path;
+    if (!o->loaded)
+        load_object(syms, o);
+    uintptr_t rel = address - o->bias;
+    struct ht_func *f = find_func(o, rel);
+    const char *name = f ? ht_names_display(f, &syms->demangler, &syms->pool) : NULL;
+    if (!name) {
+        out->name = format_name(syms, o->basename, rel);
+        return;
+    }
+    out->name = name;
+    out->file = f->file;
+    out->line = f->file ? f->line : 0;
+}
+
+void ht_symbols_close(struct ht_symbols *syms)
+{
+    if (!syms)
+        return;
+    for (size_t i = 0; i < syms->nobjects; i++) {
+        free(syms->objects[i].path);
+        free(syms->objects[i].funcs);
+    }
+    free(syms->objects);
+    free(syms->segments);
+    ht_strpool_free(&syms->pool);
+    ht_demangler_close(&syms->demangler);
+    free(syms);
+}
