@@ -20,7 +20,8 @@ HT_TEST_LINK = -no-install
 
 check_PROGRAMS += test/programs/basic test/programs/basic_plain test/programs/recursion \
 	test/programs/threads test/programs/openmp test/programs/sharedlib_main \
-	test/programs/exit_deep test/programs/longjmp test/programs/cxx_names
+	test/programs/exit_deep test/programs/longjmp test/programs/cxx_names \
+	test/programs/late_thread
 check_LTLIBRARIES += test/programs/libsharedfix.la
 
 test_programs_basic_SOURCES = test/programs/basic.c
@@ -57,6 +58,10 @@ test_programs_longjmp_SOURCES = test/programs/longjmp.c
 test_programs_longjmp_CFLAGS = $(HT_TEST_CFLAGS)
 test_programs_longjmp_LDADD = libhooktrace.la
 test_programs_longjmp_LDFLAGS = $(HT_TEST_LINK)
+test_programs_late_thread_SOURCES = test/programs/late_thread.c
+test_programs_late_thread_CFLAGS = $(HT_TEST_CFLAGS) -pthread
+test_programs_late_thread_LDADD = libhooktrace.la
+test_programs_late_thread_LDFLAGS = $(HT_TEST_LINK) -pthread
 test_programs_cxx_names_SOURCES = test/programs/cxx_names.cpp
 test_programs_cxx_names_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
 test_programs_cxx_names_LDADD = libhooktrace.la

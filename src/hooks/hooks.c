@@ -9,6 +9,12 @@
 int ht_recording;
 uintptr_t ht_self_text_start, ht_self_text_size;
 
+/* A program linked with libhooktrace.a pulls in only the objects it
+ * references: the hooks.  This reference brings the start-up and shut-down
+ * code (and its constructor and destructor) along. */
+extern const char ht_lifecycle_anchor;
+__attribute__((used)) static const char *const lifecycle_anchor = &ht_lifecycle_anchor;
+
 /* The hook paths that call functions (attaching a new thread, reading
  * clock_gettime when there is no invariant TSC) live out of line, so the
  * common path saves no registers. */

@@ -15,6 +15,8 @@
 #include "hooks/hooks.h"
 #include "hooks/lifecycle.h"
 
+const char ht_lifecycle_anchor = 0; /* see hooks.c */
+
 static struct ht_config config;
 static bool started;
 static time_t start_time;

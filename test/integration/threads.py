@@ -35,4 +35,14 @@ for s in p.doc["stacks"]:
 check_eq(len(threads_with_kernel), 2, "kernel ran on two threads")
 check(any(s["path"][0] == "main" and s["path"][-1] == "kernel" for s in p.doc["stacks"]),
       "the master thread's kernel calls sit under main")
+# A thread still running when the process exits.
+for attempt in range(3):
+    r = run(program("late_thread"))
+    check_eq(r.returncode, 0, "late_thread exit status (run %d)" % attempt)
+    check("late_thread: returning" in r.stdout, "late_thread output")
+    p = r.profile()
+    check(p.calls("spinner") == 1, "the running thread's root is recorded")
+    check(p.calls("spinner;spin") >= 100000, "its calls up to the profile are counted")
+    check(p.calls("spinner;spin") == p.stack("spinner;spin")["threads"][0]["calls"],
+          "totals equal the one thread's figures")
 finish()
