@@ -1,1 +1,79 @@
-# (filled in below)
+# bench: the hook-cost benchmark (see BENCHMARKS.md).  Nothing here is built
+# by `make` or `make check`; `make bench` builds the kernels and the hook
+# libraries below and runs bench/hook_cost.py, bench/clock_cost and
+# bench/node_memory.
+# Extra driver options: make bench BENCH_ARGS='--rounds 3 --calls 5000000'
+#
+# One kernel source, four builds:
+#   hook_kernel_plain      without -finstrument-functions
+#   hook_kernel_empty      hooks that return at once (bench/hooks_empty.c)
+#   hook_kernel_rdtsc      hooks that read the TSC once each: the floor
+#   hook_kernel_hooktrace  libhooktrace (also run with HOOKTRACE_OFF=1)
+EXTRA_PROGRAMS = bench/hook_kernel_plain bench/hook_kernel_empty \
+	bench/hook_kernel_rdtsc bench/hook_kernel_hooktrace bench/node_memory \
+	bench/clock_cost
+EXTRA_LTLIBRARIES = bench/libhtbench_empty.la bench/libhtbench_rdtsc.la
+
+HT_BENCH_BINARIES = bench/hook_kernel_plain$(EXEEXT) bench/hook_kernel_empty$(EXEEXT) \
+	bench/hook_kernel_rdtsc$(EXEEXT) bench/hook_kernel_hooktrace$(EXEEXT) \
+	bench/node_memory$(EXEEXT) bench/clock_cost$(EXEEXT)
+HT_BENCH_KERNEL_INSTR_FLAGS = $(AM_CFLAGS) -pthread -finstrument-functions
+# -no-install: run the kernels from the build tree directly (no libtool
+# wrapper script), with the uninstalled libraries found through the rpath.
+HT_BENCH_KERNEL_LINK_FLAGS = -pthread -no-install
+
+bench_hook_kernel_plain_SOURCES = bench/hook_kernel.c
+bench_hook_kernel_plain_CPPFLAGS = $(AM_CPPFLAGS) -DHK_VARIANT='"uninstrumented"'
+bench_hook_kernel_plain_CFLAGS = $(AM_CFLAGS) -pthread
+bench_hook_kernel_plain_LDFLAGS = $(HT_BENCH_KERNEL_LINK_FLAGS)
+
+bench_hook_kernel_empty_SOURCES = bench/hook_kernel.c
+bench_hook_kernel_empty_CPPFLAGS = $(AM_CPPFLAGS) -DHK_VARIANT='"empty"'
+bench_hook_kernel_empty_CFLAGS = $(HT_BENCH_KERNEL_INSTR_FLAGS)
+bench_hook_kernel_empty_LDFLAGS = $(HT_BENCH_KERNEL_LINK_FLAGS)
+bench_hook_kernel_empty_LDADD = bench/libhtbench_empty.la
+
+bench_hook_kernel_rdtsc_SOURCES = bench/hook_kernel.c
+bench_hook_kernel_rdtsc_CPPFLAGS = $(AM_CPPFLAGS) -DHK_VARIANT='"rdtsc"'
+bench_hook_kernel_rdtsc_CFLAGS = $(HT_BENCH_KERNEL_INSTR_FLAGS)
+bench_hook_kernel_rdtsc_LDFLAGS = $(HT_BENCH_KERNEL_LINK_FLAGS)
+bench_hook_kernel_rdtsc_LDADD = bench/libhtbench_rdtsc.la
+
+bench_hook_kernel_hooktrace_SOURCES = bench/hook_kernel.c
+bench_hook_kernel_hooktrace_CPPFLAGS = $(AM_CPPFLAGS) -DHK_VARIANT='"hooktrace"'
+bench_hook_kernel_hooktrace_CFLAGS = $(HT_BENCH_KERNEL_INSTR_FLAGS)
+bench_hook_kernel_hooktrace_LDFLAGS = $(HT_BENCH_KERNEL_LINK_FLAGS)
+bench_hook_kernel_hooktrace_LDADD = libhooktrace.la
+
+# The comparison hook libraries are shared, like libhooktrace, so every
+# variant reaches its hooks through the PLT.  -rpath makes libtool build
+# them shared although they are never installed.
+HT_BENCH_HOOKLIB_LINK_FLAGS = -rpath $(abs_builddir)/bench -avoid-version
+bench_libhtbench_empty_la_SOURCES = bench/hooks_empty.c
+bench_libhtbench_empty_la_CFLAGS = $(AM_CFLAGS) $(HT_NOINSTR_CFLAGS)
+bench_libhtbench_empty_la_LDFLAGS = $(HT_BENCH_HOOKLIB_LINK_FLAGS)
+bench_libhtbench_rdtsc_la_SOURCES = bench/hooks_rdtsc.c
+bench_libhtbench_rdtsc_la_CFLAGS = $(AM_CFLAGS) $(HT_NOINSTR_CFLAGS)
+bench_libhtbench_rdtsc_la_LDFLAGS = $(HT_BENCH_HOOKLIB_LINK_FLAGS)
+
+# Memory per call-stack node, measured on the callstack module itself.
+bench_node_memory_SOURCES = bench/node_memory.c
+bench_node_memory_CFLAGS = $(HT_LIB_CFLAGS)
+bench_node_memory_LDADD = libht_callstack.la
+
+# The cost of one timestamp alone, for context.
+bench_clock_cost_SOURCES = bench/clock_cost.c
+
+EXTRA_DIST += bench/hook_cost.py
+CLEANFILES += $(HT_BENCH_BINARIES) bench/libhtbench_empty.la bench/libhtbench_rdtsc.la
+
+BENCH_ARGS =
+bench: $(HT_BENCH_BINARIES)
+	$(PYTHON3) $(srcdir)/bench/hook_cost.py --builddir $(top_builddir) $(BENCH_ARGS)
+	@echo
+	$(top_builddir)/bench/clock_cost$(EXEEXT)
+	@echo
+	@echo '## Memory per call-stack node'
+	@echo
+	$(top_builddir)/bench/node_memory$(EXEEXT)
+.PHONY: bench

@@ -45,9 +45,16 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     fprintf(out, "threads:         %d\n", p->nthreads);
     fprintf(out, "clock:           %s, %.0f ticks/s\n", run->clock_source, run->ticks_per_second);
     fprintf(out, "calls recorded:  %llu\n", (unsigned long long)p->instrumented_calls);
-    fprintf(out, "overhead:        %.6f s (%.1f ns per call, measured at exit; %.2f%% of wall time)\n",
+    /* The overhead is summed over threads, so it is compared with the time
+     * all threads spent in recorded functions, not with the wall time. */
+    double recorded = 0.0;
+    for (size_t i = 0; i < p->nstacks; i++)
+        if (p->stacks[i].parent < 0)
+            recorded += p->stacks[i].total.time_incl;
+    fprintf(out, "overhead:        %.6f s over all threads (%.1f ns per call, measured at exit;"
+                 " %.2f%% of the %.6f s recorded)\n",
             run->overhead_seconds, run->overhead_ns_per_call,
-            run->wall_seconds > 0 ? 100.0 * run->overhead_seconds / run->wall_seconds : 0.0);
+            recorded > 0 ? 100.0 * run->overhead_seconds / recorded : 0.0, recorded);
     fprintf(out, "call stacks:     %zu (%llu tree nodes, %.1f KiB)\n", p->nstacks,
             (unsigned long long)p->tree_nodes, (double)p->tree_bytes / 1024.0);
     fprintf(out, "config:          %s\n", cfg->source_file ? cfg->source_file : "(defaults)");
