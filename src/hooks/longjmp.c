@@ -20,6 +20,16 @@
 
 typedef void (*jump_fn)(struct __jmp_buf_tag *, int);
 
+#if defined(__SANITIZE_ADDRESS__)
+/* The jump skips our own frames' epilogues, which would unpoison their
+ * AddressSanitizer redzones; ASan's own longjmp interceptor calls this for
+ * the same reason, but before our frames existed. */
+void __asan_handle_no_return(void);
+#define BEFORE_NO_RETURN() __asan_handle_no_return()
+#else
+#define BEFORE_NO_RETURN() ((void)0)
+#endif
+
 static jump_fn real_longjmp, real_underscore_longjmp, real_siglongjmp, real_longjmp_chk;
 
 void ht_longjmp_resolve(void)
@@ -63,6 +73,7 @@ HT_NOINSTR static void jump(jump_fn *real, const char *name, struct __jmp_buf_ta
         *real = (jump_fn)dlsym(RTLD_NEXT, name);
     if (!*real)
         abort();
+    BEFORE_NO_RETURN();
     (*real)(env, val);
     abort(); /* not reached: the C library's longjmp does not return */
 }
