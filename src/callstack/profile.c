@@ -166,6 +166,16 @@ static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht
         }
         s->folded_calls += n->folded_calls;
         s->time_excl += (double)excl * spt;
+        const struct ht_mpi_stats *ms = __atomic_load_n(&n->mpi, __ATOMIC_ACQUIRE);
+        if (ms) {
+            s->mpi.messages_sent += ms->messages_sent;
+            s->mpi.messages_received += ms->messages_received;
+            s->mpi.bytes_sent += ms->bytes_sent;
+            s->mpi.bytes_received += ms->bytes_received;
+            s->mpi.ticks_sent += ms->ticks_sent;
+            s->mpi.ticks_received += ms->ticks_received;
+            p->has_mpi = true;
+        }
         if (m == 0)
             p->time_excluded_at_root += (double)excl * spt;
         p->instrumented_calls += n->calls + n->folded_calls;
@@ -275,6 +285,13 @@ static int number_stacks(struct builder *b, struct ht_profile *p)
             s->total.folded_calls += s->per_thread[t].folded_calls;
             s->total.time_incl += s->per_thread[t].time_incl;
             s->total.time_excl += s->per_thread[t].time_excl;
+            const struct ht_mpi_stats *ms = &s->per_thread[t].mpi;
+            s->total.mpi.messages_sent += ms->messages_sent;
+            s->total.mpi.messages_received += ms->messages_received;
+            s->total.mpi.bytes_sent += ms->bytes_sent;
+            s->total.mpi.bytes_received += ms->bytes_received;
+            s->total.mpi.ticks_sent += ms->ticks_sent;
+            s->total.mpi.ticks_received += ms->ticks_received;
         }
     }
     rc = 0;

@@ -29,6 +29,7 @@ struct ht_stack_stats {
     uint64_t folded_calls; /* calls below the depth limit, folded in here */
     double time_incl;
     double time_excl;
+    struct ht_mpi_stats mpi; /* messages issued from this stack (ticks) */
 };
 
 struct ht_stack {
@@ -58,6 +59,7 @@ struct ht_profile {
     uint64_t tree_nodes;
     size_t tree_bytes;
     bool out_of_memory;
+    bool has_mpi; /* some stack has message figures */
 };
 
 typedef const struct ht_function *(*ht_describe_fn)(uintptr_t address, void *ctx);

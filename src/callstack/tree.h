@@ -20,20 +20,36 @@
 
 #include "common/compiler.h"
 
+/* Messages issued from one node (an MPI routine on one path), recorded by
+ * src/mpi; the profile sums them like the other per-node figures. */
+struct ht_mpi_stats {
+    uint64_t messages_sent, messages_received;
+    uint64_t bytes_sent, bytes_received;
+    uint64_t ticks_sent, ticks_received; /* sums of message durations */
+};
+
+/* 128 bytes, cache-line aligned: everything a hook touches is in the first
+ * line (function, parent, last child, calls, the two tick fields and the
+ * entry stack address and call site); the rest is read at output. */
 struct ht_node {
+    /* hot: read or written by every enter/exit */
     uintptr_t function;       /* entry address as given to the hook; 0 = root */
     struct ht_node *parent;
-    struct ht_node *first_child;  /* children form a singly linked list */
-    struct ht_node *next_sibling;
     struct ht_node *last_child;   /* the child entered last: the fast path */
     uint64_t calls;
     uint64_t ticks_incl;      /* sum over completed activations */
     uint64_t enter_tick;      /* start of the activation in progress */
     uintptr_t enter_sp;       /* caller's stack pointer at that entry */
     uintptr_t enter_site;     /* call_site the hook was given at that entry */
+    /* cold */
+    struct ht_node *first_child;  /* children form a singly linked list */
+    struct ht_node *next_sibling;
     uint64_t folded_calls;    /* calls made beyond max depth, folded in here */
+    struct ht_mpi_stats *mpi; /* messages issued from this stack, or NULL */
     uint32_t depth;           /* root 0, its children 1, ... */
-};
+    uint32_t reserved;
+    uint64_t spare[2];
+} __attribute__((aligned(64)));
 
 struct ht_tree_chunk;
 

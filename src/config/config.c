@@ -33,7 +33,29 @@ void ht_config_defaults(struct ht_config *cfg)
     cfg->write_logfile = true;
     cfg->write_json = true;
     cfg->write_folded = true;
+    cfg->mpi.log_messages = true;
+    cfg->mpi.log_ranks.all = true;
+    cfg->mpi.poll_interval_us = 20;
+    cfg->mpi.poll_batch = 4;
     cfg->source_file = NULL;
+}
+
+void ht_rank_set_free(struct ht_rank_set *set)
+{
+    free(set->ranks);
+    set->ranks = NULL;
+    set->count = 0;
+    set->all = false;
+}
+
+bool ht_rank_set_contains(const struct ht_rank_set *set, int rank)
+{
+    if (set->all)
+        return true;
+    for (size_t i = 0; i < set->count; i++)
+        if (set->ranks[i] == rank)
+            return true;
+    return false;
 }
 
 static void free_string(char *s)
@@ -72,6 +94,8 @@ void ht_config_free(struct ht_config *cfg)
     free(cfg->source_file);
     ht_regex_list_free(&cfg->include_functions);
     ht_regex_list_free(&cfg->exclude_functions);
+    ht_rank_set_free(&cfg->mpi.log_ranks);
+    ht_rank_set_free(&cfg->mpi.rank_files);
     /* Back to the defaults so that a second free, or a use after free, is
      * harmless rather than a double free. */
     ht_config_defaults(cfg);

@@ -22,6 +22,21 @@ struct ht_regex_list {
     regex_t *compiled; /* POSIX extended, REG_NOSUB */
 };
 
+/* A set of MPI ranks: "all", "none", or a list. */
+struct ht_rank_set {
+    bool all;
+    size_t count;
+    int *ranks;
+};
+
+struct ht_mpi_config {
+    bool log_messages;            /* default true */
+    struct ht_rank_set log_ranks;  /* default all */
+    struct ht_rank_set rank_files; /* default none: ranks that write their own files */
+    unsigned poll_interval_us;    /* default 20: hooks poll open requests at most this often */
+    unsigned poll_batch;          /* default 4: requests checked per poll from a hook */
+};
+
 struct ht_config {
     bool off;
     char *output_directory; /* never NULL after loading; default "." */
@@ -33,6 +48,7 @@ struct ht_config {
     bool write_logfile;
     bool write_json;
     bool write_folded;
+    struct ht_mpi_config mpi;
     char *source_file; /* the config file read, or NULL for defaults only */
 };
 
@@ -59,6 +75,8 @@ int ht_config_from_environment(struct ht_config *cfg, char *err, size_t errlen);
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name);
 
 const char *ht_sort_column_name(enum ht_sort_column c);
+
+bool ht_rank_set_contains(const struct ht_rank_set *set, int rank);
 
 void ht_config_free(struct ht_config *cfg);
 

@@ -17,6 +17,7 @@ extern const char *const ht_sort_column_names[];
 int ht_config_set_string(char **field, const char *value);
 
 void ht_regex_list_free(struct ht_regex_list *list);
+void ht_rank_set_free(struct ht_rank_set *set);
 
 /* ht_config_load_file, where named_by (if not NULL) says where the file name
  * came from, for the message when the file cannot be read. */

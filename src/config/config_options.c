@@ -20,6 +20,7 @@ enum opt_kind {
     OPT_UINT, /* unsigned, within [min, max] */
     OPT_ENUM, /* an enum (int-sized), the index of the string in names */
     OPT_REGEX_LIST, /* struct ht_regex_list */
+    OPT_RANK_SET, /* struct ht_rank_set: "all", "none" or [ranks] */
     OPT_SECTION, /* a nested object, checked against its own table */
 };
 
@@ -56,6 +57,20 @@ static const struct opt outputs_opts[] = {
 };
 static const struct section outputs_section = {"outputs", outputs_opts};
 
+static const struct opt mpi_opts[] = {
+    {.key = "log_messages", .kind = OPT_BOOL, .offset = FIELD(mpi.log_messages)},
+    {.key = "log_ranks", .kind = OPT_RANK_SET, .offset = FIELD(mpi.log_ranks)},
+    {.key = "rank_files", .kind = OPT_RANK_SET, .offset = FIELD(mpi.rank_files)},
+    {.key = "poll_interval_us",
+     .kind = OPT_UINT,
+     .offset = FIELD(mpi.poll_interval_us),
+     .min = 0,
+     .max = 10000000},
+    {.key = "poll_batch", .kind = OPT_UINT, .offset = FIELD(mpi.poll_batch), .min = 1, .max = 1000000},
+    {.key = NULL},
+};
+static const struct section mpi_section = {"mpi", mpi_opts};
+
 static const struct opt top_opts[] = {
     {.key = "off", .kind = OPT_BOOL, .offset = FIELD(off)},
     {.key = "output_directory",
@@ -75,6 +90,7 @@ static const struct opt top_opts[] = {
      .min = 1,
      .max = HT_CONFIG_MAX_STACK_DEPTH_LIMIT},
     {.key = "outputs", .kind = OPT_SECTION, .section = &outputs_section},
+    {.key = "mpi", .kind = OPT_SECTION, .section = &mpi_section},
     {.key = NULL},
 };
 static const struct section top_section = {NULL, top_opts};
@@ -296,6 +312,51 @@ static int apply_regex_list(struct ht_config_load *ld, const struct opt *o, cons
     return 0;
 }
 
+static int apply_rank_set(struct ht_config_load *ld, const struct opt *o, const json_t *v)
+{
+    static const char expected[] = "\"all\", \"none\" or an array of ranks (integers >= 0)";
+    struct ht_rank_set set = {0};
+    if (json_is_string(v)) {
+        const char *word = json_string_value(v);
+        if (strcmp(word, "all") == 0)
+            set.all = true;
+        else if (strcmp(word, "none") != 0) {
+            char q[256];
+            ht_config_quote(q, sizeof q, word);
+            return ht_config_fail_at(ld, " must be %s, not %s", expected, q);
+        }
+    } else if (json_is_array(v)) {
+        size_t n = json_array_size(v);
+        set.ranks = calloc(n ? n : 1, sizeof *set.ranks);
+        if (!set.ranks)
+            return ht_config_out_of_memory(ld);
+        ld->path[ld->depth++] = (struct ht_config_path_step){.key = NULL, .index = 0};
+        for (size_t i = 0; i < n; i++) {
+            ld->path[ld->depth - 1].index = i;
+            const json_t *e = json_array_get(v, i);
+            if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+                json_integer_value(e) > 0x7fffffff) {
+                int rc = json_is_integer(e)
+                             ? ht_config_fail_at(ld, " must be a rank (an integer >= 0), not %" JSON_INTEGER_FORMAT,
+                                                 json_integer_value(e))
+                             : ht_config_fail_at(ld, " must be a rank (an integer >= 0), not %s",
+                                                 ht_config_type_name(e));
+                ld->depth--;
+                free(set.ranks);
+                return rc;
+            }
+            set.ranks[set.count++] = (int)json_integer_value(e);
+        }
+        ld->depth--;
+    } else {
+        return wrong_type(ld, v, expected);
+    }
+    struct ht_rank_set *dst = field(ld, o);
+    ht_rank_set_free(dst);
+    *dst = set;
+    return 0;
+}
+
 static int apply_section(struct ht_config_load *ld, const struct section *s, json_t *obj);
 
 static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
@@ -320,6 +381,8 @@ static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
         return apply_enum(ld, o, v);
     case OPT_REGEX_LIST:
         return apply_regex_list(ld, o, v);
+    case OPT_RANK_SET:
+        return apply_rank_set(ld, o, v);
     case OPT_SECTION:
         if (!json_is_object(v)) {
             char expected[512];

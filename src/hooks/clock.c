@@ -65,6 +65,23 @@ void ht_clock_calibrate(void)
     seconds_per_tick = (double)(ns - start_ns) * 1e-9 / (double)(ticks - start_ticks);
 }
 
+double ht_clock_ticks_per_second_estimate(void)
+{
+    if (!initialised)
+        ht_clock_init();
+    if (!ht_clock_uses_tsc)
+        return 1e9;
+    if (seconds_per_tick > 0.0)
+        return 1.0 / seconds_per_tick;
+    uint64_t ns = ht_clock_monotonic_ns(), ticks = __rdtsc();
+    while (ns - start_ns < 1000000u) { /* at least 1 ms of reference */
+        usleep(100);
+        ns = ht_clock_monotonic_ns();
+        ticks = __rdtsc();
+    }
+    return (double)(ticks - start_ticks) / ((double)(ns - start_ns) * 1e-9);
+}
+
 double ht_clock_seconds_per_tick(void)
 {
     ht_clock_calibrate();

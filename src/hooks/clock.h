@@ -39,6 +39,10 @@ void ht_clock_calibrate(void);
 double ht_clock_seconds_per_tick(void);
 double ht_clock_ticks_to_seconds(uint64_t ticks);
 
+/* The tick rate measured from start-up to now, without freezing the ratio
+ * used for output (for settings converted once, such as poll intervals). */
+double ht_clock_ticks_per_second_estimate(void);
+
 /* "tsc" or "clock_gettime(CLOCK_MONOTONIC)", for the logfile header. */
 const char *ht_clock_source_name(void);
 

@@ -11,6 +11,8 @@
 #include "hooks/hooks.h"
 #include "hooks/lifecycle.h"
 #include "output/function_table.h"
+#include "mpi/merge.h"
+#include "mpi/state.h"
 #include "output/output.h"
 
 /* /proc/self/cmdline holds the arguments separated by NULs. */
@@ -56,73 +58,126 @@ static struct ht_profile_thread *collect_threads(int *count)
     return threads;
 }
 
-static void write_profile(uint64_t end_tick, uint64_t end_ns)
+/* This process's profile and what the outputs say about the run. */
+struct local_profile {
+    struct ht_profile_thread *threads;
+    struct ht_symbols *symbols;
+    struct ht_function_table *table;
+    struct ht_profile profile;
+    bool built;
+    char *command;
+    char exe[PATH_MAX];
+    char basename[PATH_MAX];
+    struct ht_run_info run;
+};
+
+static void local_free(struct local_profile *lp)
+{
+    if (lp->built)
+        ht_profile_free(&lp->profile);
+    ht_function_table_free(lp->table);
+    if (lp->symbols)
+        ht_symbols_close(lp->symbols);
+    free(lp->threads);
+    free(lp->command);
+}
+
+/* Builds the profile as of end_tick: names every function once, merges the
+ * threads.  rank >= 0 appends "_<rank>" to the default basename. */
+static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end_ns, int rank)
 {
     const struct ht_config *cfg = ht_lifecycle_config();
     int nthreads = 0;
-    struct ht_profile_thread *threads = collect_threads(&nthreads);
-    struct ht_symbols *symbols = ht_symbols_open();
-    struct ht_function_table *table = ht_function_table_new(symbols, cfg);
-    if (!threads || !symbols || !table) {
-        fprintf(stderr, "hooktrace: out of memory at exit: no profile written\n");
-        goto out;
-    }
+    memset(lp, 0, sizeof *lp);
+    lp->threads = collect_threads(&nthreads);
+    lp->symbols = ht_symbols_open();
+    lp->table = ht_function_table_new(lp->symbols, cfg);
+    if (!lp->threads || !lp->symbols || !lp->table)
+        return -1;
     for (int i = 0; i < nthreads; i++)
-        ht_tree_visit_addresses(threads[i].tree, ht_function_table_add, table);
-    if (ht_function_table_resolve(table) != 0) {
-        fprintf(stderr, "hooktrace: out of memory at exit: no profile written\n");
-        goto out;
-    }
-
+        ht_tree_visit_addresses(lp->threads[i].tree, ht_function_table_add, lp->table);
+    if (ht_function_table_resolve(lp->table) != 0)
+        return -1;
     double spt = ht_clock_seconds_per_tick();
-    struct ht_profile profile;
-    if (ht_profile_build(&profile, threads, ht_thread_count(), end_tick, spt,
-                         ht_function_table_lookup, table) != 0) {
-        fprintf(stderr, "hooktrace: out of memory at exit: no profile written\n");
-        goto out;
-    }
+    if (ht_profile_build(&lp->profile, lp->threads, ht_thread_count(), end_tick, spt,
+                         ht_function_table_lookup, lp->table) != 0)
+        return -1;
+    lp->built = true;
 
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = '\0';
+    ssize_t n = readlink("/proc/self/exe", lp->exe, sizeof lp->exe - 1);
+    lp->exe[n > 0 ? n : 0] = '\0';
     char exe_copy[PATH_MAX];
-    memcpy(exe_copy, exe, sizeof exe_copy);
-    const char *basename_ = cfg->output_basename ? cfg->output_basename
-                            : exe[0]             ? basename(exe_copy)
-                                                 : "hooktrace";
-    char *command = read_command_line();
+    memcpy(exe_copy, lp->exe, sizeof exe_copy);
+    const char *base = cfg->output_basename ? cfg->output_basename
+                       : lp->exe[0]         ? basename(exe_copy)
+                                            : "hooktrace";
+    if (rank >= 0)
+        snprintf(lp->basename, sizeof lp->basename, "%s_%d", base, rank);
+    else
+        snprintf(lp->basename, sizeof lp->basename, "%s", base);
+    lp->command = read_command_line();
     double per_call = ht_overhead_seconds_per_call();
-    struct ht_run_info run = {
-        .command = command ? command : "(unknown)",
-        .executable = exe,
+    lp->run = (struct ht_run_info){
+        .command = lp->command ? lp->command : "(unknown)",
+        .executable = lp->exe,
         .start_time = ht_lifecycle_start_time(),
         .wall_seconds = (double)(end_ns - ht_lifecycle_start_ns()) * 1e-9,
         .clock_source = ht_clock_source_name(),
         .ticks_per_second = 1.0 / spt,
         .overhead_ns_per_call = per_call * 1e9,
-        .overhead_seconds = per_call * (double)profile.instrumented_calls,
+        .overhead_seconds = per_call * (double)lp->profile.instrumented_calls,
     };
-    ht_output_write_all(&profile, &run, cfg, basename_);
-    free(command);
-    ht_profile_free(&profile);
-out:
-    ht_function_table_free(table);
-    if (symbols)
-        ht_symbols_close(symbols);
-    free(threads);
+    return 0;
+}
+
+/* Stops recording; false if the profile was written already or profiling
+ * never started. */
+static bool begin_finish(uint64_t *end_tick, uint64_t *end_ns)
+{
+    static int finished;
+    if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
+        return false;
+    if (!ht_lifecycle_started())
+        return false;
+    *end_tick = ht_clock_now();
+    *end_ns = ht_clock_monotonic_ns();
+    __atomic_store_n(&ht_recording, 0, __ATOMIC_RELEASE);
+    ht_mpi_update_logging();
+    return true;
 }
 
 void ht_finish(void)
 {
-    static int finished;
-    if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
+    uint64_t end_tick, end_ns;
+    if (!begin_finish(&end_tick, &end_ns))
         return;
-    if (!ht_lifecycle_started())
-        return;
-    uint64_t end_tick = ht_clock_now();
-    uint64_t end_ns = ht_clock_monotonic_ns();
-    __atomic_store_n(&ht_recording, 0, __ATOMIC_RELEASE);
     int saved_errno = errno; /* the program may still look at it */
-    write_profile(end_tick, end_ns);
+    /* After MPI_Init without MPI_Finalize, other ranks may be gone or
+     * blocked: each rank writes its own files and talks to nobody. */
+    int rank = ht_mpi.initialized && !ht_mpi.finalized ? ht_mpi.world_rank : -1;
+    struct local_profile lp;
+    if (local_build(&lp, end_tick, end_ns, rank) == 0)
+        ht_output_write_all(&lp.profile, &lp.run, ht_lifecycle_config(), lp.basename);
+    else
+        fprintf(stderr, "hooktrace: out of memory at exit: no profile written\n");
+    local_free(&lp);
+    errno = saved_errno;
+}
+
+void ht_finish_mpi(void)
+{
+    uint64_t end_tick, end_ns;
+    if (!begin_finish(&end_tick, &end_ns))
+        return;
+    int saved_errno = errno;
+    struct local_profile lp;
+    /* Every rank takes part in the merge, even one that failed to build
+     * its profile (it contributes nothing), or the others would hang. */
+    bool ok = local_build(&lp, end_tick, end_ns, -1) == 0;
+    if (!ok)
+        fprintf(stderr, "hooktrace: rank %d: out of memory at MPI_Finalize: its profile is empty\n",
+                ht_mpi.world_rank);
+    ht_mpi_merge_and_write(ok ? &lp.profile : NULL, &lp.run, ht_lifecycle_config(), lp.basename);
+    local_free(&lp);
     errno = saved_errno;
 }

@@ -16,21 +16,28 @@ extern const char ht_lifecycle_anchor;
 __attribute__((used)) static const char *const lifecycle_anchor = &ht_lifecycle_anchor;
 
 /* The hook paths that call functions (attaching a new thread, reading
- * clock_gettime when there is no invariant TSC) live out of line, so the
- * common path saves no registers. */
+ * clock_gettime when there is no invariant TSC, polling open MPI requests)
+ * live out of line, so the common path saves no registers. */
 HT_COLD HT_NOINSTR static void enter_general(uintptr_t function, uintptr_t sp, uintptr_t site)
 {
     struct ht_thread *t = ht_thread_self;
     if (t == NULL && (t = ht_thread_attach()) == NULL)
         return;
-    ht_tree_enter(&t->tree, function, ht_clock_now(), sp, site);
+    uint64_t now = ht_clock_now();
+    ht_tree_enter(&t->tree, function, now, sp, site);
+    if (t->poll_requests)
+        ht_mpi_poll_from_hook(t, now);
 }
 
 HT_COLD HT_NOINSTR static void exit_general(uintptr_t function)
 {
     struct ht_thread *t = ht_thread_self;
-    if (t != NULL) /* else an exit without an enter on this thread */
-        ht_tree_exit(&t->tree, function, ht_clock_now());
+    if (t == NULL) /* an exit without an enter on this thread */
+        return;
+    uint64_t now = ht_clock_now();
+    ht_tree_exit(&t->tree, function, now);
+    if (t->poll_requests)
+        ht_mpi_poll_from_hook(t, now);
 }
 
 HT_EXPORT HT_NOINSTR void __cyg_profile_func_enter(void *function, void *call_site)
@@ -41,7 +48,7 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_enter(void *function, void *call_si
     if (HT_UNLIKELY(f - ht_self_text_start < ht_self_text_size))
         return;
     struct ht_thread *t = ht_thread_self;
-    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc)) {
+    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc || t->poll_requests)) {
         enter_general(f, HT_CALLER_SP(), (uintptr_t)call_site);
         return;
     }
@@ -57,7 +64,7 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
     if (HT_UNLIKELY(f - ht_self_text_start < ht_self_text_size))
         return;
     struct ht_thread *t = ht_thread_self;
-    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc)) {
+    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc || t->poll_requests)) {
         exit_general(f);
         return;
     }

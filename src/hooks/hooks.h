@@ -38,9 +38,19 @@ HT_NOINSTR static inline void ht_hook_exit(struct ht_thread *t, uintptr_t functi
     ht_tree_exit(&t->tree, function, ht_clock_now());
 }
 
-/* Writes the profile now (idempotent): the library's destructor calls it, and
- * later the MPI_Finalize wrapper. */
+/* Writes the profile now (idempotent).  The library's destructor calls it:
+ * without MPI it writes <basename>.*, after MPI_Init without MPI_Finalize
+ * each rank writes <basename>_<rank>.* on its own. */
 void ht_finish(void);
+
+/* From the MPI_Finalize wrapper, before PMPI_Finalize: the profile merged
+ * across ranks (rank 0 writes the summary), then idempotent like
+ * ht_finish. */
+void ht_finish_mpi(void);
+
+/* Polls the thread's open MPI requests (src/mpi), from the general path of
+ * a hook when the thread has any. */
+void ht_mpi_poll_from_hook(struct ht_thread *t, uint64_t now);
 
 /* Measured cost of one instrumented call (enter + exit hook) in seconds. */
 double ht_overhead_seconds_per_call(void);

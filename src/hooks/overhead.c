@@ -4,6 +4,7 @@
  * time per call is taken from CLOCK_MONOTONIC.  It leaves out the two call
  * instructions into the hooks themselves, a nanosecond or two. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hooks/hooks.h"
 
@@ -11,9 +12,11 @@
 
 double ht_overhead_seconds_per_call(void)
 {
-    struct ht_thread *t = calloc(1, sizeof *t);
+    /* Nodes are cache-line aligned, and so must be the tree holding the root. */
+    struct ht_thread *t = aligned_alloc(64, (sizeof *t + 63) & ~(size_t)63);
     if (!t)
         return 0.0;
+    memset(t, 0, sizeof *t);
     ht_tree_init(&t->tree, 64);
     /* Stack addresses must decrease with depth, as real ones do. */
     const uintptr_t outer_sp = (uintptr_t)1 << 40, inner_sp = outer_sp - 256;

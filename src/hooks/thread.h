@@ -11,8 +11,14 @@
 
 #include "callstack/tree.h"
 
+struct ht_mpi_thread;
+
 struct ht_thread {
     struct ht_tree tree;
+    /* Non-zero while this thread has open MPI requests: its hooks then take
+     * the general path, which polls them now and then. */
+    int poll_requests;
+    struct ht_mpi_thread *mpi; /* MPI data (src/mpi), NULL until first use */
     int index;                /* 0, 1, 2, ... in order of first hook */
     pid_t tid;                /* kernel thread id, for the logfile */
     struct ht_thread *next;   /* registry, newest first */

@@ -7,7 +7,7 @@
 
 #define TOP_KEYS                                                                                   \
     "off, output_directory, output_basename, sort_by, include_functions, "                         \
-    "exclude_functions, max_stack_depth, outputs"
+    "exclude_functions, max_stack_depth, outputs, mpi"
 
 static void test_defaults(void)
 {
@@ -166,7 +166,10 @@ static void test_unknown_keys(void)
               in_tmp("case.json:1: unknown key \"Off\" in the top level; valid keys are: " TOP_KEYS
                      " (did you mean \"off\"?)"));
     /* Sections that later issues add are unknown today. */
-    CHECK_CONTAINS(load_error("mpi.json", "{\"mpi\": {}}"), "unknown key \"mpi\" in the top level");
+    CHECK_CONTAINS(load_error("mpi.json", "{\"mpi\": {\"log_mesages\": true}}"),
+                   "unknown key \"log_mesages\" in \"mpi\"; valid keys are: log_messages, "
+                   "log_ranks, rank_files, poll_interval_us, poll_batch (did you mean "
+                   "\"log_messages\"?)");
     CHECK_CONTAINS(load_error("trace.json", "{\"trace\": {}}"), "unknown key \"trace\"");
     CHECK_CONTAINS(load_error("mpit.json", "{\"mpi_t\": {}}"), "unknown key \"mpi_t\"");
 
@@ -182,6 +185,38 @@ static void test_unknown_keys(void)
     CHECK_STR(load_error("escape.json", "{\"a\\tb\\\"\": 1}"),
               in_tmp("escape.json: unknown key \"a\\u0009b\\\"\" in the top level; valid keys "
                      "are: " TOP_KEYS));
+}
+
+static void test_mpi_section(void)
+{
+    struct ht_config cfg;
+    char err[1024];
+    ht_config_defaults(&cfg);
+    CHECK(cfg.mpi.log_messages);
+    CHECK(cfg.mpi.log_ranks.all && ht_rank_set_contains(&cfg.mpi.log_ranks, 7));
+    CHECK(!cfg.mpi.rank_files.all && !ht_rank_set_contains(&cfg.mpi.rank_files, 0));
+    CHECK_EQ_U64(cfg.mpi.poll_interval_us, 20);
+    CHECK_EQ_U64(cfg.mpi.poll_batch, 4);
+    const char *path = tmp_file("mpi_ok.json",
+                                 "{\"mpi\": {\"log_messages\": false, \"log_ranks\": [0, 3],\n"
+                                 " \"rank_files\": \"all\", \"poll_interval_us\": 0, \"poll_batch\": 16}}");
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
+    CHECK(!cfg.mpi.log_messages);
+    CHECK_EQ_U64(cfg.mpi.log_ranks.count, 2);
+    CHECK(ht_rank_set_contains(&cfg.mpi.log_ranks, 3) && !ht_rank_set_contains(&cfg.mpi.log_ranks, 1));
+    CHECK(cfg.mpi.rank_files.all);
+    CHECK_EQ_U64(cfg.mpi.poll_interval_us, 0);
+    CHECK_EQ_U64(cfg.mpi.poll_batch, 16);
+    ht_config_free(&cfg);
+
+    CHECK_STR(load_error("ranks1.json", "{\"mpi\": {\"log_ranks\": \"some\"}}"),
+              in_tmp("ranks1.json:1: \"mpi.log_ranks\" must be \"all\", \"none\" or an array of "
+                     "ranks (integers >= 0), not \"some\""));
+    CHECK_STR(load_error("ranks2.json", "{\"mpi\": {\"rank_files\": [0,\n -1]}}"),
+              in_tmp("ranks2.json:2: \"mpi.rank_files\"[1] must be a rank (an integer >= 0), not -1"));
+    CHECK_STR(load_error("ranks3.json", "{\"mpi\": {\"rank_files\": 3}}"),
+              in_tmp("ranks3.json:1: \"mpi.rank_files\" must be \"all\", \"none\" or an array of "
+                     "ranks (integers >= 0), not an integer"));
 }
 
 static void test_wrong_types(void)
@@ -348,6 +383,7 @@ int main(void)
     test_each_sort_value_and_limits();
     test_syntax_errors();
     test_unknown_keys();
+    test_mpi_section();
     test_wrong_types();
     test_bad_values();
     test_bad_regex();

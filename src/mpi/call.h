@@ -1,0 +1,116 @@
+/* The protocol every generated wrapper follows:
+ *
+ *     struct ht_mpi_call call;
+ *     if (!HT_MPI_CALL_BEGIN(&call, MPI_Send))
+ *         return PMPI_Send(...);          // logging off: nothing else
+ *     int rc = PMPI_Send(...);
+ *     ht_mpi_call_returned(&call);         // end timestamp
+ *     if (rc == MPI_SUCCESS) ...record...
+ *     ht_mpi_call_end(&call);
+ *     return rc;
+ *
+ * The routine becomes a node of the calling thread's tree under its caller,
+ * keyed by the wrapper's own address (so its name comes from our symbol
+ * table), and the messages it moves are attributed to that node. */
+#ifndef HT_MPI_CALL_H
+#define HT_MPI_CALL_H
+
+#include <stdbool.h>
+
+#include "hooks/hooks.h"
+#include "mpi/state.h"
+#include "mpi/thread_data.h"
+
+struct ht_mpi_call {
+    struct ht_thread *thread;
+    struct ht_mpi_thread *mpi;
+    struct ht_node *node;   /* where this call's messages go */
+    uintptr_t routine;
+    uint64_t start, end;
+};
+
+/* How many open requests a wrapper checks on its way in. */
+#define HT_MPI_WRAPPER_POLL_BUDGET 4
+
+HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t routine,
+                                                uintptr_t sp, uintptr_t site)
+{
+    if (!ht_mpi_logging)
+        return false;
+    struct ht_thread *t = ht_thread_self;
+    if (t == NULL && (t = ht_thread_attach()) == NULL)
+        return false;
+    struct ht_mpi_thread *m = t->mpi ? t->mpi : ht_mpi_thread_data(t);
+    /* A PMPI routine that calls another MPI routine: not the program's call. */
+    if (m == NULL || m->in_mpi)
+        return false;
+    if (HT_UNLIKELY(m->epoch != ht_mpi.epoch))
+        ht_request_forget_all(t);
+    uint64_t now = ht_clock_now();
+    if (m->requests.active)
+        ht_request_poll(t, now, HT_MPI_WRAPPER_POLL_BUDGET);
+    ht_tree_enter(&t->tree, routine, now, sp, site);
+    c->thread = t;
+    c->mpi = m;
+    c->node = t->tree.current;
+    c->routine = routine;
+    c->start = now;
+    m->in_mpi = 1;
+    return true;
+}
+
+/* MPI_Init and MPI_Finalize are nodes whenever functions are recorded,
+ * whether or not messages are logged. */
+HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uintptr_t routine,
+                                                     uintptr_t sp, uintptr_t site)
+{
+    if (!__atomic_load_n(&ht_recording, __ATOMIC_RELAXED))
+        return false;
+    struct ht_thread *t = ht_thread_self;
+    if (t == NULL && (t = ht_thread_attach()) == NULL)
+        return false;
+    uint64_t now = ht_clock_now();
+    ht_tree_enter(&t->tree, routine, now, sp, site);
+    c->thread = t;
+    c->mpi = NULL;
+    c->node = t->tree.current;
+    c->routine = routine;
+    c->start = now;
+    return true;
+}
+
+/* Expanded in the wrapper itself, so that the stack pointer and call site
+ * are the program's call to the MPI routine.  The stack pointer is that of
+ * the wrapper on entry (below the return address), as an instrumented
+ * callee's is below its caller's: see ht_tree_call_was_left. */
+#define HT_WRAPPER_SP() ((uintptr_t)__builtin_dwarf_cfa() - sizeof(void *))
+#define HT_MPI_CALL_BEGIN(call, routine)                                        \
+    ht_mpi_call_begin((call), (uintptr_t)&(routine), HT_WRAPPER_SP(),          \
+                      (uintptr_t)__builtin_return_address(0))
+
+#define HT_MPI_CALL_BEGIN_NODE(call, routine)                                   \
+    ht_mpi_call_begin_node((call), (uintptr_t)&(routine), HT_WRAPPER_SP(),     \
+                           (uintptr_t)__builtin_return_address(0))
+
+HT_NOINSTR static inline void ht_mpi_call_returned(struct ht_mpi_call *c)
+{
+    c->end = ht_clock_now();
+    if (c->mpi)
+        c->mpi->in_mpi = 0;
+}
+
+/* Gives up on a call after HT_MPI_CALL_BEGIN (out of memory): leaves the
+ * node as if the routine returned at once. */
+HT_NOINSTR static inline void ht_mpi_call_abandon(struct ht_mpi_call *c)
+{
+    ht_mpi_call_returned(c);
+    ht_tree_exit(&c->thread->tree, c->routine, c->end);
+}
+
+/* The node's time is the PMPI routine's; recording after it is the caller's. */
+HT_NOINSTR static inline void ht_mpi_call_end(struct ht_mpi_call *c)
+{
+    ht_tree_exit(&c->thread->tree, c->routine, c->end);
+}
+
+#endif

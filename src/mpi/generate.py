@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Generates the MPI wrappers from the table in routines.py.
+
+    generate.py c OUTPUT.c      the C wrappers (MPI_Send, ...)
+
+Every wrapper follows the protocol in call.h; what differs between
+routines is only what they record, given by the row's kind below.  Each kind
+is a few lines of C around the PMPI call, written in terms of the
+standard's parameter names."""
+
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from routines import ROUTINES  # noqa: E402
+
+
+def parse_params(params):
+    """[(type, name)] from a C parameter list."""
+    if params.strip() == "void":
+        return []
+    out = []
+    for p in params.split(","):
+        p = p.strip()
+        if p == "...":
+            out.append(("...", "..."))
+            continue
+        m = re.match(r"^(.*?)(\w+)\s*(\[\])?$", p)
+        if not m:
+            raise SystemExit("cannot parse parameter %r" % p)
+        ctype = (m.group(1) + ("*" if m.group(3) else "")).strip()
+        out.append((ctype, m.group(2)))
+    return out
+
+
+# Pieces of C per kind: `pre` runs before the PMPI call (after the logging
+# check), `post` after it when it returned MPI_SUCCESS, `after` in any case.
+# `status`/`statuses` ask for the status(es) to be made non-IGNORE.
+SEND = "ht_mpi_on_send(&call, count, datatype, dest, comm);"
+KINDS = {
+    "send": dict(post=SEND),
+    "recv": dict(status=True, post="ht_mpi_on_recv(&call, ht_st, comm);"),
+    "sendrecv": dict(status=True, post="ht_mpi_on_send(&call, sendcount, sendtype, dest, comm);\n"
+                     "ht_mpi_on_recv(&call, ht_st, comm);"),
+    "sendrecv_replace": dict(status=True, post=SEND + "\nht_mpi_on_recv(&call, ht_st, comm);"),
+    "isend": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, comm, *request, false);"),
+    "irecv": dict(post="ht_mpi_on_irecv(&call, source, comm, *request, false);"),
+    "mrecv": dict(status=True, pre="MPI_Message ht_message = *message;",
+                  post="ht_mpi_on_mrecv(&call, ht_message, ht_st);"),
+    "imrecv": dict(pre="MPI_Message ht_message = *message;",
+                   post="ht_mpi_on_imrecv(&call, ht_message, *request);"),
+    "probe": dict(),
+    "mprobe": dict(post="ht_mpi_on_mprobe(&call, comm, *message);"),
+    "improbe": dict(post="if (*flag)\n    ht_mpi_on_mprobe(&call, comm, *message);"),
+    "send_init": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, comm, *request, true);"),
+    "recv_init": dict(post="ht_mpi_on_irecv(&call, source, comm, *request, true);"),
+    "start": dict(post="ht_mpi_on_start(&call, *request);"),
+    "startall": dict(post="for (int i = 0; i < count; i++)\n    ht_mpi_on_start(&call, array_of_requests[i]);"),
+    "wait": dict(status=True, pre="MPI_Request ht_handle = *request;",
+                 post="ht_mpi_on_done(&call, ht_handle, ht_st);"),
+    "test": dict(status=True, pre="MPI_Request ht_handle = *request;",
+                 post="if (*flag)\n    ht_mpi_on_done(&call, ht_handle, ht_st);"),
+    "waitany": dict(status=True, handles="count",
+                    post="if (*index != MPI_UNDEFINED)\n    ht_mpi_on_done(&call, ht_scratch.handles[*index], ht_st);"),
+    "testany": dict(status=True, handles="count",
+                    post="if (*flag && *index != MPI_UNDEFINED)\n"
+                         "    ht_mpi_on_done(&call, ht_scratch.handles[*index], ht_st);"),
+    "waitall": dict(statuses="count", handles="count",
+                    post="ht_mpi_on_done_all(&call, count, ht_scratch.handles, ht_sts);"),
+    "testall": dict(statuses="count", handles="count",
+                    post="if (*flag)\n    ht_mpi_on_done_all(&call, count, ht_scratch.handles, ht_sts);"),
+    "waitsome": dict(statuses="incount", handles="incount",
+                     post="ht_mpi_on_done_some(&call, *outcount, array_of_indices, ht_scratch.handles, ht_sts);"),
+    "testsome": dict(statuses="incount", handles="incount",
+                     post="ht_mpi_on_done_some(&call, *outcount, array_of_indices, ht_scratch.handles, ht_sts);"),
+    "request_free": dict(pre="MPI_Request ht_handle = *request;",
+                         post="ht_mpi_on_request_free(&call, ht_handle);"),
+    "cancel": dict(post="ht_mpi_on_cancel(&call, *request);"),
+}
+
+
+def indent(code, n):
+    pad = " " * n
+    return "\n".join(pad + line if line else line for line in code.splitlines())
+
+
+def c_wrapper(row):
+    name, kind = row["name"], row["kind"]
+    params = parse_params(row["params"])
+    names = [n for _, n in params if n != "..."]
+    args = ", ".join(names)
+    proto = "HT_EXPORT int %s(%s)" % (name, row["params"])
+
+    if kind in ("init",):
+        return """%s
+{
+    struct ht_mpi_call call;
+    bool node = HT_MPI_CALL_BEGIN_NODE(&call, %s);
+    int rc = P%s(%s);
+    if (node)
+        ht_mpi_call_returned(&call);
+    if (rc == MPI_SUCCESS)
+        ht_mpi_after_init();
+    if (node)
+        ht_mpi_call_end(&call);
+    return rc;
+}
+""" % (proto, name, name, args)
+    if kind == "finalize":
+        return """%s
+{
+    struct ht_mpi_call call;
+    bool node = HT_MPI_CALL_BEGIN_NODE(&call, %s);
+    /* Collective: every rank merges its profile, logging or not. */
+    ht_mpi_before_finalize();
+    int rc = P%s();
+    if (node) {
+        ht_mpi_call_returned(&call);
+        ht_mpi_call_end(&call);
+    }
+    return rc;
+}
+""" % (proto, name, name)
+    if kind == "pcontrol":
+        return """%s
+{
+    ht_mpi_pcontrol(level);
+    return PMPI_Pcontrol(level);
+}
+""" % proto
+
+    if kind == "coll":
+        spec = dict(post="ht_coll_%s(&call, %s, %s);" % (
+            row["coll"], ", ".join(n for n in names if n != "request"),
+            "*request" if "request" in names else "MPI_REQUEST_NULL"))
+    elif kind == "rma":
+        spec = dict(post="ht_rma_%s(&call, %s, %s);" % (
+            row["rma"], ", ".join(n for n in names if n != "request"),
+            "*request" if "request" in names else "MPI_REQUEST_NULL"))
+    else:
+        spec = KINDS[kind]
+
+    call_args = list(names)
+    pre, after = [], []
+    if spec.get("status"):
+        pre.append("MPI_Status ht_status;\nMPI_Status *ht_st = status == MPI_STATUS_IGNORE ? &ht_status : status;")
+        call_args = ["ht_st" if a == "status" else a for a in call_args]
+    if spec.get("handles"):
+        count = spec["handles"]
+        statuses = "array_of_statuses" if spec.get("statuses") else "MPI_STATUSES_IGNORE"
+        pre.append("struct ht_scratch ht_scratch;\n"
+                   "if (!ht_scratch_init(&ht_scratch, %s, array_of_requests, %s)) {\n"
+                   "    ht_mpi_call_abandon(&call);\n"
+                   "    return P%s(%s);\n}" % (count, statuses, name, args))
+        after.append("ht_scratch_free(&ht_scratch);")
+        if spec.get("statuses"):
+            pre.append("MPI_Status *ht_sts = ht_scratch.statuses;")
+            call_args = ["ht_sts" if a == "array_of_statuses" else a for a in call_args]
+    if spec.get("pre"):
+        pre.append(spec["pre"])
+
+    body = ["struct ht_mpi_call call;",
+            "if (!HT_MPI_CALL_BEGIN(&call, %s))" % name,
+            "    return P%s(%s);" % (name, args)]
+    body += pre
+    body.append("int rc = P%s(%s);" % (name, ", ".join(call_args)))
+    body.append("ht_mpi_call_returned(&call);")
+    if spec.get("post"):
+        body.append("if (rc == MPI_SUCCESS) {\n%s\n}" % indent(spec["post"], 4))
+    body += after
+    body.append("ht_mpi_call_end(&call);")
+    body.append("return rc;")
+    return "%s\n{\n%s\n}\n" % (proto, indent("\n".join(body), 4))
+
+
+def generate_c(out):
+    out.write("/* Generated by src/mpi/generate.py from src/mpi/routines.py: do not edit. */\n")
+    out.write('#include "config.h"\n\n#include "mpi/call.h"\n#include "mpi/collectives.h"\n'
+              '#include "mpi/record.h"\n#include "mpi/rma.h"\n\n')
+    for row in ROUTINES:
+        out.write(c_wrapper(row))
+        out.write("\n")
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("c",):
+        raise SystemExit("usage: generate.py c OUTPUT")
+    tmp = sys.argv[2] + ".tmp"
+    with open(tmp, "w") as out:
+        generate_c(out)
+    os.replace(tmp, sys.argv[2])
+
+
+if __name__ == "__main__":
+    main()

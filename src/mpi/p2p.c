@@ -1,0 +1,206 @@
+/* Point-to-point messages, matched probes and the completion of requests. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/messages.h"
+#include "mpi/ranks.h"
+#include "mpi/record.h"
+
+void ht_mpi_on_send(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm)
+{
+    int peer = ht_mpi_world_rank(comm, dest);
+    ht_mpi_message(c->thread, c->node, true, false, peer, ht_mpi_bytes(count, type), c->start,
+                   c->end);
+}
+
+void ht_mpi_on_recv(struct ht_mpi_call *c, const MPI_Status *st, MPI_Comm comm)
+{
+    int peer = ht_mpi_world_rank(comm, st->MPI_SOURCE);
+    ht_mpi_message(c->thread, c->node, false, false, peer, ht_mpi_status_bytes(st), c->start,
+                   c->end);
+}
+
+void ht_mpi_on_isend(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm,
+                     MPI_Request request, bool persistent)
+{
+    int peer = ht_mpi_world_rank(comm, dest);
+    if (peer < 0 && !persistent) /* MPI_PROC_NULL: no message */
+        return;
+    struct ht_request *r = ht_request_add(c->thread, request);
+    if (!r)
+        return;
+    r->node = c->node;
+    r->kind = HT_REQUEST_SEND;
+    r->persistent = persistent;
+    r->peer = peer;
+    r->bytes = ht_mpi_bytes(count, type);
+    if (!persistent)
+        ht_request_activated(c->thread, r, c->start);
+}
+
+void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Request request,
+                     bool persistent)
+{
+    if (source == MPI_PROC_NULL && !persistent)
+        return;
+    struct ht_request *r = ht_request_add(c->thread, request);
+    if (!r)
+        return;
+    r->node = c->node;
+    r->kind = HT_REQUEST_RECV;
+    r->persistent = persistent;
+    /* The source comes from the status at completion; a wildcard needs the
+     * communicator's table then, which may outlive the communicator. */
+    if (source == MPI_ANY_SOURCE)
+        r->map = ht_mpi_rank_map_get(comm);
+    else
+        r->peer = ht_mpi_world_rank(comm, source);
+    if (!persistent)
+        ht_request_activated(c->thread, r, c->start);
+}
+
+void ht_mpi_on_start(struct ht_mpi_call *c, MPI_Request request)
+{
+    struct ht_request *r = ht_request_find(c->thread, request);
+    if (r && r->persistent)
+        ht_request_activated(c->thread, r, c->start);
+}
+
+/* Matched probes: remember which communicator each message handle came
+ * from, for the receive that consumes it.  A handful is plenty: a program
+ * receives a probed message before probing many more. */
+void ht_mpi_on_mprobe(struct ht_mpi_call *c, MPI_Comm comm, MPI_Message message)
+{
+    struct ht_mpi_thread *m = c->mpi;
+    if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC)
+        return;
+    struct ht_probed *p = &m->probed[m->probed_next++ % HT_PROBED_SLOTS];
+    p->message = message;
+    p->comm = comm;
+}
+
+static MPI_Comm probed_comm(struct ht_mpi_thread *m, MPI_Message message)
+{
+    for (int i = 0; i < HT_PROBED_SLOTS; i++) {
+        if (m->probed[i].message == message && message != MPI_MESSAGE_NULL) {
+            m->probed[i].message = MPI_MESSAGE_NULL;
+            return m->probed[i].comm;
+        }
+    }
+    return MPI_COMM_NULL;
+}
+
+void ht_mpi_on_mrecv(struct ht_mpi_call *c, MPI_Message message, const MPI_Status *st)
+{
+    if (message == MPI_MESSAGE_NO_PROC)
+        return;
+    MPI_Comm comm = probed_comm(c->mpi, message);
+    if (comm != MPI_COMM_NULL)
+        ht_mpi_on_recv(c, st, comm);
+}
+
+void ht_mpi_on_imrecv(struct ht_mpi_call *c, MPI_Message message, MPI_Request request)
+{
+    if (message == MPI_MESSAGE_NO_PROC)
+        return;
+    MPI_Comm comm = probed_comm(c->mpi, message);
+    if (comm != MPI_COMM_NULL)
+        ht_mpi_on_irecv(c, MPI_ANY_SOURCE, comm, request, false);
+}
+
+void ht_mpi_on_done(struct ht_mpi_call *c, MPI_Request handle, const MPI_Status *st)
+{
+    if (handle != MPI_REQUEST_NULL)
+        ht_request_handle_done(c->thread, handle, st, c->end);
+}
+
+void ht_mpi_on_done_all(struct ht_mpi_call *c, int count, const MPI_Request *handles,
+                        const MPI_Status *statuses)
+{
+    for (int i = 0; i < count; i++)
+        ht_mpi_on_done(c, handles[i], &statuses[i]);
+}
+
+void ht_mpi_on_done_some(struct ht_mpi_call *c, int outcount, const int *indices,
+                         const MPI_Request *handles, const MPI_Status *statuses)
+{
+    if (outcount == MPI_UNDEFINED)
+        return;
+    for (int k = 0; k < outcount; k++)
+        ht_mpi_on_done(c, handles[indices[k]], &statuses[k]);
+}
+
+/* A request freed while active still completes but can no longer be asked:
+ * a send (or collective) counts as done now; a receive, whose size and
+ * source would come from a status we will never see, is dropped. */
+void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
+{
+    struct ht_request *r = ht_request_find(c->thread, handle);
+    if (!r)
+        return;
+    if (r->active && !r->cancelled && r->kind != HT_REQUEST_RECV) {
+        MPI_Status unused;
+        memset(&unused, 0, sizeof unused);
+        r->persistent = false; /* so completing it also removes it */
+        ht_request_complete(c->thread, r, &unused, c->end);
+    } else {
+        ht_request_remove(c->thread, r);
+    }
+}
+
+void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle)
+{
+    struct ht_request *r = ht_request_find(c->thread, handle);
+    if (r)
+        r->cancelled = true;
+}
+
+void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t n,
+                         MPI_Request request)
+{
+    if (request == MPI_REQUEST_NULL) {
+        for (uint32_t i = 0; i < n; i++)
+            ht_mpi_message(c->thread, c->node, pairs[i].send, pairs[i].collective, pairs[i].peer,
+                           pairs[i].bytes, c->start, c->end);
+        free(pairs);
+        return;
+    }
+    struct ht_request *r = ht_request_add(c->thread, request);
+    if (!r) {
+        free(pairs);
+        return;
+    }
+    r->node = c->node;
+    r->kind = HT_REQUEST_PAIRS;
+    r->pairs = pairs;
+    r->npairs = n;
+    ht_request_activated(c->thread, r, c->start);
+}
+
+bool ht_scratch_init(struct ht_scratch *s, int count, const MPI_Request *requests,
+                     MPI_Status *user_statuses)
+{
+    size_t n = count > 0 ? (size_t)count : 0;
+    s->handles = n <= HT_SCRATCH_LOCAL ? s->local_handles : malloc(n * sizeof *s->handles);
+    s->own_statuses = user_statuses == MPI_STATUSES_IGNORE;
+    s->statuses = !s->own_statuses        ? user_statuses
+                  : n <= HT_SCRATCH_LOCAL ? s->local_statuses
+                                          : malloc(n * sizeof *s->statuses);
+    if (!s->handles || !s->statuses) {
+        ht_scratch_free(s);
+        return false;
+    }
+    if (n)
+        memcpy(s->handles, requests, n * sizeof *requests);
+    return true;
+}
+
+void ht_scratch_free(struct ht_scratch *s)
+{
+    if (s->handles && s->handles != s->local_handles)
+        free(s->handles);
+    if (s->own_statuses && s->statuses && s->statuses != s->local_statuses)
+        free(s->statuses);
+    s->handles = NULL;
+    s->statuses = NULL;
+}

@@ -1,0 +1,115 @@
+#include "mpi/ranks.h"
+
+#include <stdlib.h>
+
+#include "common/compiler.h"
+
+static int comm_keyval = MPI_KEYVAL_INVALID;
+
+void ht_mpi_rank_map_put(struct ht_rank_map *map)
+{
+    if (map && __atomic_sub_fetch(&map->refs, 1, __ATOMIC_ACQ_REL) == 0)
+        free(map);
+}
+
+/* MPI calls this when the communicator is freed (or MPI finalized). */
+static int delete_map(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    ht_mpi_rank_map_put(value);
+    return MPI_SUCCESS;
+}
+
+void ht_mpi_ranks_init(void)
+{
+    if (comm_keyval == MPI_KEYVAL_INVALID)
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_map, &comm_keyval, NULL);
+}
+
+static struct ht_rank_map *build_map(MPI_Comm comm)
+{
+    int inter = 0, size = 0;
+    MPI_Group group, world;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return NULL;
+    if ((inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) !=
+        MPI_SUCCESS)
+        return NULL;
+    PMPI_Group_size(group, &size);
+    struct ht_rank_map *map = malloc(sizeof *map + (size_t)(size > 0 ? size : 1) * 2 * sizeof(int));
+    if (map) {
+        map->refs = 1;
+        map->size = size;
+        map->inter = inter;
+        int *ranks = map->world + size;
+        for (int i = 0; i < size; i++)
+            ranks[i] = i;
+        PMPI_Comm_group(MPI_COMM_WORLD, &world);
+        PMPI_Group_translate_ranks(group, size, ranks, world, map->world);
+        PMPI_Group_free(&world);
+    }
+    PMPI_Group_free(&group);
+    return map;
+}
+
+struct ht_rank_map *ht_mpi_rank_map_get(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_NULL || comm_keyval == MPI_KEYVAL_INVALID)
+        return NULL;
+    struct ht_rank_map *map = NULL;
+    int found = 0;
+    if (PMPI_Comm_get_attr(comm, comm_keyval, &map, &found) != MPI_SUCCESS)
+        return NULL;
+    if (!found || !map) {
+        map = build_map(comm);
+        if (!map)
+            return NULL;
+        /* Two threads may build the same table at once; each attaches its
+         * own and the attribute's delete releases the replaced one. */
+        if (PMPI_Comm_set_attr(comm, comm_keyval, map) != MPI_SUCCESS) {
+            ht_mpi_rank_map_put(map);
+            return NULL;
+        }
+    }
+    __atomic_add_fetch(&map->refs, 1, __ATOMIC_ACQ_REL);
+    return map;
+}
+
+int ht_mpi_rank_map_world(const struct ht_rank_map *map, int rank)
+{
+    if (!map || rank < 0 || rank >= map->size)
+        return -1;
+    int w = map->world[rank];
+    return w == MPI_UNDEFINED ? -1 : w;
+}
+
+int ht_mpi_world_rank(MPI_Comm comm, int rank)
+{
+    if (rank < 0) /* MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ROOT are negative */
+        return -1;
+    if (comm == MPI_COMM_WORLD)
+        return rank;
+    struct ht_rank_map *map = ht_mpi_rank_map_get(comm);
+    int w = ht_mpi_rank_map_world(map, rank);
+    ht_mpi_rank_map_put(map);
+    return w;
+}
+
+uint64_t ht_mpi_bytes(int count, MPI_Datatype type)
+{
+    int size = 0;
+    if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
+        size < 0)
+        return 0;
+    return (uint64_t)count * (uint64_t)size;
+}
+
+uint64_t ht_mpi_status_bytes(const MPI_Status *st)
+{
+    int count = 0;
+    if (PMPI_Get_count(st, MPI_BYTE, &count) != MPI_SUCCESS || count == MPI_UNDEFINED || count < 0)
+        return 0;
+    return (uint64_t)count;
+}

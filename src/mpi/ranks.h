@@ -1,0 +1,40 @@
+/* Communicator ranks to MPI_COMM_WORLD ranks, and datatype sizes.
+ *
+ * The translation table of a communicator is cached on the communicator
+ * itself as an MPI attribute, so MPI frees it with the communicator and a
+ * reused handle can never see a stale table.  A table is reference counted:
+ * a pending wildcard receive keeps the table of its communicator even if
+ * the program frees the communicator before the receive completes. */
+#ifndef HT_MPI_RANKS_H
+#define HT_MPI_RANKS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+struct ht_rank_map {
+    int refs;          /* atomic */
+    int size;          /* local group, or remote group of an inter-communicator */
+    int inter;         /* 1 for an inter-communicator */
+    int world[];       /* world rank of each rank of that group */
+};
+
+/* Sets up the attribute key; after PMPI_Init. */
+void ht_mpi_ranks_init(void);
+
+/* World rank of `rank` in comm (for an inter-communicator: in its remote
+ * group, which is what peer arguments name).  -1 for MPI_PROC_NULL,
+ * MPI_ANY_SOURCE, MPI_ROOT or a rank out of range. */
+int ht_mpi_world_rank(MPI_Comm comm, int rank);
+
+/* The table of comm with a reference taken for the caller; NULL on error. */
+struct ht_rank_map *ht_mpi_rank_map_get(MPI_Comm comm);
+void ht_mpi_rank_map_put(struct ht_rank_map *map);
+int ht_mpi_rank_map_world(const struct ht_rank_map *map, int rank);
+
+/* count elements of type, in bytes (0 for MPI_DATATYPE_NULL or an error). */
+uint64_t ht_mpi_bytes(int count, MPI_Datatype type);
+
+/* Bytes of a received message, from its status. */
+uint64_t ht_mpi_status_bytes(const MPI_Status *st);
+
+#endif

@@ -1,0 +1,64 @@
+/* What the generated wrappers call after the PMPI routine returned
+ * MPI_SUCCESS: one function per kind of effect (see generate.py). */
+#ifndef HT_MPI_RECORD_H
+#define HT_MPI_RECORD_H
+
+#include <mpi.h>
+#include <stdbool.h>
+
+#include "mpi/call.h"
+#include "mpi/requests.h"
+
+/* Blocking point-to-point. */
+void ht_mpi_on_send(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm);
+void ht_mpi_on_recv(struct ht_mpi_call *c, const MPI_Status *st, MPI_Comm comm);
+
+/* Non-blocking and persistent point-to-point (persistent: registered
+ * inactive until MPI_Start). */
+void ht_mpi_on_isend(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm,
+                     MPI_Request request, bool persistent);
+void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Request request,
+                     bool persistent);
+void ht_mpi_on_start(struct ht_mpi_call *c, MPI_Request request);
+
+/* Matched probe and receive: the status of a matched receive names its
+ * source in the communicator of the probe. */
+void ht_mpi_on_mprobe(struct ht_mpi_call *c, MPI_Comm comm, MPI_Message message);
+void ht_mpi_on_mrecv(struct ht_mpi_call *c, MPI_Message message, const MPI_Status *st);
+void ht_mpi_on_imrecv(struct ht_mpi_call *c, MPI_Message message, MPI_Request request);
+
+/* Completion seen by Wait/Test (handles as they were before the call). */
+void ht_mpi_on_done(struct ht_mpi_call *c, MPI_Request handle, const MPI_Status *st);
+void ht_mpi_on_done_all(struct ht_mpi_call *c, int count, const MPI_Request *handles,
+                        const MPI_Status *statuses);
+void ht_mpi_on_done_some(struct ht_mpi_call *c, int outcount, const int *indices,
+                         const MPI_Request *handles, const MPI_Status *statuses);
+void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle);
+void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle);
+
+/* Collectives and one-sided operations: the messages this rank moves.
+ * With request == MPI_REQUEST_NULL they are recorded now with the call's
+ * start and end; otherwise they are registered and recorded when the
+ * request completes.  Takes ownership of pairs (malloc'ed, may be NULL when
+ * n == 0). */
+void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t n,
+                         MPI_Request request);
+
+/* Scratch space of the Wait/Test families: the handles as they were before
+ * the call (MPI overwrites completed ones), and statuses even when the
+ * program passed MPI_STATUSES_IGNORE. */
+#define HT_SCRATCH_LOCAL 16
+struct ht_scratch {
+    MPI_Request *handles;
+    MPI_Status *statuses;
+    MPI_Request local_handles[HT_SCRATCH_LOCAL];
+    MPI_Status local_statuses[HT_SCRATCH_LOCAL];
+    bool own_statuses;
+};
+
+/* false if out of memory (the wrapper then only calls PMPI). */
+bool ht_scratch_init(struct ht_scratch *s, int count, const MPI_Request *requests,
+                     MPI_Status *user_statuses);
+void ht_scratch_free(struct ht_scratch *s);
+
+#endif

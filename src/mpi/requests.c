@@ -1,0 +1,254 @@
+#include "mpi/requests.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hooks/hooks.h"
+#include "mpi/messages.h"
+#include "mpi/ranks.h"
+#include "mpi/state.h"
+#include "mpi/thread_data.h"
+
+/* MPI_Request is a pointer in Open MPI and an int in MPICH. */
+static uint64_t handle_key(MPI_Request h)
+{
+    uint64_t k = 0;
+    memcpy(&k, &h, sizeof h < sizeof k ? sizeof h : sizeof k);
+    k *= 0x9E3779B97F4A7C15ull;
+    return k ^ (k >> 29);
+}
+
+static bool same_handle(MPI_Request a, MPI_Request b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static struct ht_request_table *table_of(struct ht_thread *t)
+{
+    struct ht_mpi_thread *m = ht_mpi_thread_data(t);
+    return m ? &m->requests : NULL;
+}
+
+static void set_active_count(struct ht_thread *t, struct ht_request_table *tab, size_t active)
+{
+    tab->active = active;
+    t->poll_requests = active != 0;
+}
+
+static bool index_grow(struct ht_request_table *tab)
+{
+    size_t size = tab->index ? (tab->index_mask + 1) * 2 : 256;
+    uint32_t *index = calloc(size, sizeof *index);
+    if (!index)
+        return false;
+    free(tab->index);
+    tab->index = index;
+    tab->index_mask = size - 1;
+    for (size_t i = 0; i < tab->count; i++) {
+        size_t s = handle_key(tab->entries[i].handle) & tab->index_mask;
+        while (index[s])
+            s = (s + 1) & tab->index_mask;
+        index[s] = (uint32_t)i + 1;
+    }
+    return true;
+}
+
+/* The index slot holding position pos + 1, or of handle if pos is unknown. */
+static size_t slot_of(const struct ht_request_table *tab, MPI_Request handle)
+{
+    size_t s = handle_key(handle) & tab->index_mask;
+    while (tab->index[s] && !same_handle(tab->entries[tab->index[s] - 1].handle, handle))
+        s = (s + 1) & tab->index_mask;
+    return s;
+}
+
+struct ht_request *ht_request_find(struct ht_thread *t, MPI_Request handle)
+{
+    struct ht_request_table *tab = t->mpi ? &t->mpi->requests : NULL;
+    if (!tab || !tab->index || handle == MPI_REQUEST_NULL)
+        return NULL;
+    size_t s = slot_of(tab, handle);
+    return tab->index[s] ? &tab->entries[tab->index[s] - 1] : NULL;
+}
+
+struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle)
+{
+    struct ht_request_table *tab = table_of(t);
+    if (!tab || handle == MPI_REQUEST_NULL)
+        return NULL;
+    struct ht_request *old = ht_request_find(t, handle);
+    if (old) /* MPI reused a handle we never saw complete */
+        ht_request_remove(t, old);
+    if ((tab->count + 1) * 2 > (tab->index ? tab->index_mask + 1 : 0) && !index_grow(tab))
+        return NULL;
+    if (tab->count == tab->capacity) {
+        size_t cap = tab->capacity ? tab->capacity * 2 : 64;
+        struct ht_request *bigger = realloc(tab->entries, cap * sizeof *bigger);
+        if (!bigger)
+            return NULL;
+        tab->entries = bigger;
+        tab->capacity = cap;
+    }
+    struct ht_request *r = &tab->entries[tab->count];
+    memset(r, 0, sizeof *r);
+    r->handle = handle;
+    r->peer = -1;
+    tab->index[slot_of(tab, handle)] = (uint32_t)++tab->count;
+    return r;
+}
+
+void ht_request_activated(struct ht_thread *t, struct ht_request *r, uint64_t now)
+{
+    struct ht_request_table *tab = &t->mpi->requests;
+    r->start = now;
+    if (!r->active) {
+        r->active = true;
+        set_active_count(t, tab, tab->active + 1);
+    }
+}
+
+/* Removal keeps both the array dense (the last entry moves into the hole)
+ * and the index free of tombstones (backward-shift deletion). */
+void ht_request_remove(struct ht_thread *t, struct ht_request *r)
+{
+    struct ht_request_table *tab = &t->mpi->requests;
+    size_t pos = (size_t)(r - tab->entries);
+    if (r->active)
+        set_active_count(t, tab, tab->active - 1);
+    free(r->pairs);
+    ht_mpi_rank_map_put(r->map);
+
+    size_t hole = slot_of(tab, r->handle);
+    tab->index[hole] = 0;
+    for (size_t s = (hole + 1) & tab->index_mask; tab->index[s]; s = (s + 1) & tab->index_mask) {
+        size_t home = handle_key(tab->entries[tab->index[s] - 1].handle) & tab->index_mask;
+        /* Move s into the hole unless its home lies cyclically in (hole, s]. */
+        bool stays = hole <= s ? (home > hole && home <= s) : (home > hole || home <= s);
+        if (!stays) {
+            tab->index[hole] = tab->index[s];
+            tab->index[s] = 0;
+            hole = s;
+        }
+    }
+    size_t last = tab->count - 1;
+    if (pos != last) {
+        tab->entries[pos] = tab->entries[last];
+        tab->index[slot_of(tab, tab->entries[pos].handle)] = (uint32_t)pos + 1;
+    }
+    tab->count--;
+    if (tab->cursor >= tab->count)
+        tab->cursor = 0;
+}
+
+static void record(struct ht_thread *t, const struct ht_request *r, const MPI_Status *st,
+                   uint64_t now)
+{
+    switch (r->kind) {
+    case HT_REQUEST_SEND:
+        ht_mpi_message(t, r->node, true, false, r->peer, r->bytes, r->start, now);
+        break;
+    case HT_REQUEST_RECV: {
+        int peer = r->peer >= 0 ? r->peer : ht_mpi_rank_map_world(r->map, st->MPI_SOURCE);
+        ht_mpi_message(t, r->node, false, false, peer, ht_mpi_status_bytes(st), r->start, now);
+        break;
+    }
+    case HT_REQUEST_PAIRS:
+        for (uint32_t i = 0; i < r->npairs; i++) {
+            const struct ht_pair *p = &r->pairs[i];
+            ht_mpi_message(t, r->node, p->send, p->collective, p->peer, p->bytes, r->start, now);
+        }
+        break;
+    }
+}
+
+void ht_request_complete(struct ht_thread *t, struct ht_request *r, const MPI_Status *st,
+                         uint64_t now)
+{
+    if (!r->active)
+        return;
+    int cancelled = 0;
+    if (r->cancelled)
+        PMPI_Test_cancelled(st, &cancelled);
+    if (!cancelled)
+        record(t, r, st, now);
+    if (r->persistent) {
+        r->active = false;
+        r->cancelled = false;
+        set_active_count(t, &t->mpi->requests, t->mpi->requests.active - 1);
+    } else {
+        ht_request_remove(t, r);
+    }
+}
+
+void ht_request_handle_done(struct ht_thread *t, MPI_Request handle, const MPI_Status *st,
+                            uint64_t now)
+{
+    struct ht_request *r = ht_request_find(t, handle);
+    if (r)
+        ht_request_complete(t, r, st, now);
+}
+
+void ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
+{
+    struct ht_mpi_thread *m = t->mpi;
+    if (!m || m->in_mpi || !ht_mpi.initialized || ht_mpi.finalized)
+        return;
+    struct ht_request_table *tab = &m->requests;
+    m->last_poll = now;
+    m->in_mpi = 1; /* an instrumented callback inside MPI must not poll again */
+    for (size_t seen = 0; seen < tab->count && budget > 0 && tab->active > 0; seen++) {
+        if (tab->cursor >= tab->count)
+            tab->cursor = 0;
+        struct ht_request *r = &tab->entries[tab->cursor];
+        if (!r->active) {
+            tab->cursor++;
+            continue;
+        }
+        budget--;
+        int done = 0;
+        MPI_Status st;
+        if (PMPI_Request_get_status(r->handle, &done, &st) == MPI_SUCCESS && done) {
+            /* Completion removes the entry or moves another into its place:
+             * look at this position again next. */
+            ht_request_complete(t, r, &st, ht_clock_now());
+        } else {
+            tab->cursor++;
+        }
+    }
+    m->in_mpi = 0;
+}
+
+void ht_mpi_poll_from_hook(struct ht_thread *t, uint64_t now)
+{
+    struct ht_mpi_thread *m = t->mpi;
+    if (!m || !ht_mpi.hook_polling || !ht_mpi_logging || m->epoch != ht_mpi.epoch)
+        return;
+    if (now - m->last_poll < ht_mpi.poll_interval_ticks)
+        return;
+    ht_request_poll(t, now, ht_mpi.poll_batch);
+}
+
+void ht_request_forget_all(struct ht_thread *t)
+{
+    struct ht_mpi_thread *m = t->mpi;
+    if (!m)
+        return;
+    while (m->requests.count > 0)
+        ht_request_remove(t, &m->requests.entries[m->requests.count - 1]);
+    m->epoch = __atomic_load_n(&ht_mpi.epoch, __ATOMIC_ACQUIRE);
+    t->poll_requests = 0;
+}
+
+void ht_request_table_drain(struct ht_thread *t, uint64_t now)
+{
+    struct ht_mpi_thread *m = t->mpi;
+    if (!m)
+        return;
+    ht_request_poll(t, now, m->requests.count);
+    while (m->requests.count > 0)
+        ht_request_remove(t, &m->requests.entries[m->requests.count - 1]);
+    free(m->requests.entries);
+    free(m->requests.index);
+    memset(&m->requests, 0, sizeof m->requests);
+    t->poll_requests = 0;
+}

@@ -1,0 +1,94 @@
+/* The open-request table of one thread.
+ *
+ * Every non-blocking operation a wrapper starts is registered with the
+ * call stack that issued it and what it moves.  Completion is found either
+ * by the program's own Wait/Test (the wrapper looks up the handles it was
+ * given) or by polling with PMPI_Request_get_status, which does not free the
+ * request, from function hooks and wrappers.  A completed operation becomes
+ * messages attributed to the issuing stack, with its start and end times.
+ *
+ * Entries live in a dense array (polling walks it round-robin) with an
+ * open-addressing index from handle to position. */
+#ifndef HT_MPI_REQUESTS_H
+#define HT_MPI_REQUESTS_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ht_node;
+struct ht_thread;
+struct ht_rank_map;
+
+enum ht_request_kind {
+    HT_REQUEST_SEND,  /* p2p send: peer and bytes known at start */
+    HT_REQUEST_RECV,  /* p2p receive: peer, tag and bytes from the status */
+    HT_REQUEST_PAIRS, /* collective or one-sided: a list of messages */
+};
+
+/* One message of a collective or one-sided operation, as seen by this rank. */
+struct ht_pair {
+    int peer;          /* world rank */
+    bool send;         /* this rank sends (else receives) */
+    bool collective;   /* counted in coll_matrix (else comm_matrix) */
+    uint64_t bytes;
+};
+
+struct ht_request {
+    MPI_Request handle;
+    struct ht_node *node;     /* the stack that issued it */
+    uint8_t kind;
+    bool persistent;          /* from *_init: stays registered between Starts */
+    bool active;              /* started and not yet seen complete */
+    bool cancelled;           /* MPI_Cancel was called on it */
+    int peer;                 /* world rank; -1: take it from the status */
+    struct ht_rank_map *map;  /* for peer -1: the communicator's ranks */
+    uint64_t bytes;           /* send size; receives take it from the status */
+    uint64_t start;           /* tick of the (last) start */
+    uint32_t npairs;
+    struct ht_pair *pairs;    /* HT_REQUEST_PAIRS: owned by the entry */
+};
+
+struct ht_request_table {
+    struct ht_request *entries;
+    size_t count, capacity;
+    uint32_t *index;          /* position + 1, 0 = empty */
+    size_t index_mask;
+    size_t active;            /* entries with active set */
+    size_t cursor;            /* where the next poll starts */
+};
+
+/* A new entry for handle (an existing one for the same handle is replaced).
+ * NULL if out of memory.  The caller fills it in and then calls
+ * ht_request_activated if it is active. */
+struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle);
+struct ht_request *ht_request_find(struct ht_thread *t, MPI_Request handle);
+void ht_request_activated(struct ht_thread *t, struct ht_request *r, uint64_t now);
+void ht_request_remove(struct ht_thread *t, struct ht_request *r);
+
+/* The operation behind r completed with status st (never
+ * MPI_STATUS_IGNORE) at tick now: records its messages unless it was
+ * cancelled, then removes it, or deactivates a persistent one. */
+void ht_request_complete(struct ht_thread *t, struct ht_request *r, const MPI_Status *st,
+                         uint64_t now);
+
+/* The handle a Wait/Test wrapper saw complete (looked up; unknown or
+ * inactive handles are ignored). */
+void ht_request_handle_done(struct ht_thread *t, MPI_Request handle, const MPI_Status *st,
+                            uint64_t now);
+
+/* Checks up to `budget` active requests with PMPI_Request_get_status. */
+void ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget);
+
+/* ht_mpi_poll_from_hook (declared in hooks/hooks.h) polls ht_mpi.poll_batch
+ * requests if the poll interval has passed and the thread level allows MPI
+ * calls from hooks. */
+
+/* Drops every entry without recording (after a pause in logging). */
+void ht_request_forget_all(struct ht_thread *t);
+
+/* At MPI_Finalize: one last check of every active request, then drops all. */
+void ht_request_table_drain(struct ht_thread *t, uint64_t now);
+
+#endif

@@ -1,0 +1,59 @@
+#include "mpi/state.h"
+
+#include <stdlib.h>
+
+#include "hooks/hooks.h"
+#include "hooks/lifecycle.h"
+#include "mpi/call.h"
+#include "mpi/ranks.h"
+#include "mpi/requests.h"
+
+struct ht_mpi_state ht_mpi = {.pcontrol_level = 1, .rank_logged = true};
+int ht_mpi_logging;
+
+void ht_mpi_update_logging(void)
+{
+    const struct ht_config *cfg = ht_lifecycle_config();
+    bool on = ht_lifecycle_started() && __atomic_load_n(&ht_recording, __ATOMIC_RELAXED) &&
+              cfg->mpi.log_messages && ht_mpi.pcontrol_level > 0 && ht_mpi.rank_logged &&
+              !ht_mpi.finalized;
+    if (!on && ht_mpi_logging)
+        __atomic_add_fetch(&ht_mpi.epoch, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&ht_mpi_logging, on, __ATOMIC_RELEASE);
+}
+
+void ht_mpi_after_init(void)
+{
+    const struct ht_config *cfg = ht_lifecycle_config();
+    PMPI_Comm_rank(MPI_COMM_WORLD, &ht_mpi.world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &ht_mpi.world_size);
+    PMPI_Query_thread(&ht_mpi.thread_level);
+    ht_mpi.rank_logged = ht_rank_set_contains(&cfg->mpi.log_ranks, ht_mpi.world_rank);
+    ht_mpi.rank_file = ht_rank_set_contains(&cfg->mpi.rank_files, ht_mpi.world_rank);
+    /* MPI_THREAD_SERIALIZED lets any thread call MPI, one at a time: a hook
+     * on one thread must not call MPI while another is inside it.  With the
+     * other levels a thread polls only requests it made itself. */
+    ht_mpi.hook_polling = ht_mpi.thread_level != MPI_THREAD_SERIALIZED;
+    ht_mpi.poll_interval_ticks =
+        (uint64_t)((double)cfg->mpi.poll_interval_us * 1e-6 * ht_clock_ticks_per_second_estimate());
+    ht_mpi.poll_batch = cfg->mpi.poll_batch;
+    ht_mpi_ranks_init();
+    ht_mpi.initialized = true;
+    ht_mpi_update_logging();
+}
+
+void ht_mpi_pcontrol(int level)
+{
+    ht_mpi.pcontrol_level = level;
+    ht_mpi_update_logging();
+}
+
+void ht_mpi_before_finalize(void)
+{
+    struct ht_thread *t = ht_thread_self;
+    if (t && t->mpi)
+        ht_request_table_drain(t, ht_clock_now());
+    ht_finish_mpi();
+    ht_mpi.finalized = true;
+    ht_mpi_update_logging();
+}

@@ -1,0 +1,48 @@
+/* Process-wide MPI state: whether MPI is up, this rank, and whether message
+ * logging is on right now (config, rank selection, MPI_Pcontrol). */
+#ifndef HT_MPI_STATE_H
+#define HT_MPI_STATE_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/compiler.h"
+
+struct ht_mpi_state {
+    bool initialized;   /* MPI_Init(_thread) returned */
+    bool finalized;     /* our MPI_Finalize wrapper ran */
+    int world_rank, world_size;
+    int thread_level;   /* as provided */
+    int pcontrol_level; /* 1 unless the program called MPI_Pcontrol */
+    bool rank_logged;   /* this rank is selected by mpi.log_ranks */
+    bool rank_file;     /* this rank writes its own files (mpi.rank_files) */
+    bool hook_polling;  /* hooks may call MPI to poll requests */
+    uint64_t poll_interval_ticks;
+    unsigned poll_batch;
+    /* Bumped when logging pauses: requests registered before are forgotten,
+     * since their Wait/Test may pass by while no wrapper watches. */
+    unsigned epoch;
+    MPI_Group world_group;
+};
+
+extern struct ht_mpi_state ht_mpi;
+
+/* The one word a wrapper reads to decide whether to do anything besides
+ * calling PMPI: profiling on, MPI message logging on for this rank, and
+ * MPI_Pcontrol level > 0.  Recomputed whenever one of them changes. */
+extern int ht_mpi_logging;
+
+/* After PMPI_Init/PMPI_Init_thread succeeded. */
+void ht_mpi_after_init(void);
+
+/* In MPI_Finalize, before PMPI_Finalize: completes what can be completed,
+ * merges the profile across ranks and writes it. */
+void ht_mpi_before_finalize(void);
+
+void ht_mpi_pcontrol(int level);
+
+/* Recomputes ht_mpi_logging. */
+void ht_mpi_update_logging(void);
+
+#endif
