@@ -20,3 +20,9 @@ src/mpi/wrappers.c: $(HT_MPI_GENERATOR)
 BUILT_SOURCES += src/mpi/wrappers.c
 CLEANFILES += src/mpi/wrappers.c
 EXTRA_DIST += $(HT_MPI_GENERATOR)
+
+# --- collectives and one-sided patterns (collectives.c, rma.c, ...) ---------
+libht_mpi_la_SOURCES +=
+
+# --- cross-rank merge and the MPI parts of the outputs -----------------------
+libht_mpi_la_SOURCES +=

@@ -1,0 +1,1 @@
+# MPI tests (test/mpi): programs run under mpirun, checked from the JSON
