@@ -1,6 +1,8 @@
 #!/bin/sh
 # Installs everything hooktrace needs to build, test and run its examples,
-# from Debian 12 packages.  Run as root (or through sudo).
+# from Debian 12 packages.  Run as root (or through sudo).  MPICH is
+# installed beside Open MPI (which stays the default mpicc) so that the
+# library can be built and tested against both.
 set -e
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -11,6 +13,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     autoconf automake libtool \
     libelf-dev libdwarf-dev libjansson-dev \
     libopenmpi-dev openmpi-bin \
+    libmpich-dev mpich \
     libotf2-trace-dev otf2-tools \
     python3 >/dev/null
 echo "install-deps: dependencies installed"

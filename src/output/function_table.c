@@ -1,5 +1,7 @@
+#define _GNU_SOURCE
 #include "output/function_table.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +19,7 @@ struct ht_function_table {
     size_t nfunctions, capacity;
     struct ht_function **by_place; /* open addressing by (name, file, line) */
     size_t place_mask;
+    const char *self_object; /* libhooktrace's own file */
 };
 
 static size_t slot_of(const struct ht_function_table *t, uintptr_t a)
@@ -33,6 +36,9 @@ struct ht_function_table *ht_function_table_new(struct ht_symbols *symbols,
         return NULL;
     t->symbols = symbols;
     t->config = config;
+    Dl_info self;
+    if (dladdr((void *)&ht_function_table_new, &self) && self.dli_fname)
+        t->self_object = self.dli_fname;
     t->mask = 255;
     t->slots = calloc(t->mask + 1, sizeof *t->slots);
     if (!t->slots) {
@@ -76,6 +82,12 @@ void ht_function_table_add(uintptr_t address, void *table)
             return;
     t->slots[s].address = address;
     t->count++;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+    return strcmp(sa ? sa + 1 : a, sb ? sb + 1 : b) == 0;
 }
 
 static bool same_place(const struct ht_function *f, const struct ht_symbol *sym)
@@ -155,6 +167,12 @@ int ht_function_table_resolve(struct ht_function_table *t)
             continue;
         struct ht_symbol sym;
         ht_symbols_resolve(t->symbols, t->slots[i].address, &sym);
+        /* An MPI routine is recorded at its wrapper in libhooktrace: its
+         * "source" is our generated file, which means nothing to a user. */
+        if (sym.object && t->self_object && same_file(sym.object, t->self_object)) {
+            sym.file = NULL;
+            sym.line = 0;
+        }
         t->slots[i].function = intern(t, &sym);
         if (!t->slots[i].function)
             return -1;
