@@ -22,7 +22,7 @@ CLEANFILES += src/mpi/wrappers.c
 EXTRA_DIST += $(HT_MPI_GENERATOR)
 
 # --- collectives and one-sided patterns (collectives.c, rma.c, ...) ---------
-libht_mpi_la_SOURCES +=
+libht_mpi_la_SOURCES += src/mpi/collectives.c src/mpi/collectives_neighbor.c src/mpi/rma.c
 
 # --- cross-rank merge and the MPI parts of the outputs -----------------------
 libht_mpi_la_SOURCES +=

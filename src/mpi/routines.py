@@ -89,7 +89,76 @@ R("MPI_Finalize", "void", "finalize")
 R("MPI_Pcontrol", "const int level, ...", "pcontrol")
 
 # --- collectives (ht_coll_<coll> in collectives.c) ----------------------------
-# (rows added with the collective patterns)
+# Each blocking routine and its non-blocking form (the I-prefixed name, the
+# same parameters plus the request) share one pattern function.
+REQ = ", MPI_Request *request"
+
+
+def C(name, params, coll):
+    R("MPI_" + name, params, "coll", coll=coll)
+    R("MPI_I" + name[0].lower() + name[1:], params + REQ, "coll", coll=coll)
+
+
+SEND_RECV = ("const void *sendbuf, int sendcount, MPI_Datatype sendtype, "
+             "void *recvbuf, int recvcount, MPI_Datatype recvtype")
+SEND_RECVV = ("const void *sendbuf, int sendcount, MPI_Datatype sendtype, "
+              "void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype")
+SENDV_RECV = ("const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, "
+              "void *recvbuf, int recvcount, MPI_Datatype recvtype")
+SENDV_RECVV = ("const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, "
+               "void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype")
+SENDW_RECVW = ("const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], "
+               "void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[]")
+# Neighbor_alltoallw takes byte displacements as MPI_Aint, unlike Alltoallw.
+NSENDW_RECVW = ("const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], "
+                "const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], "
+                "const MPI_Aint rdispls[], const MPI_Datatype recvtypes[]")
+REDUCE = "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op"
+
+C("Barrier", "MPI_Comm comm", "Barrier")
+C("Bcast", "void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm", "Bcast")
+C("Gather", SEND_RECV + ", int root, MPI_Comm comm", "Gather")
+C("Gatherv", SEND_RECVV + ", int root, MPI_Comm comm", "Gatherv")
+C("Scatter", SEND_RECV + ", int root, MPI_Comm comm", "Scatter")
+C("Scatterv", SENDV_RECV + ", int root, MPI_Comm comm", "Scatterv")
+C("Allgather", SEND_RECV + ", MPI_Comm comm", "Allgather")
+C("Allgatherv", SEND_RECVV + ", MPI_Comm comm", "Allgatherv")
+C("Alltoall", SEND_RECV + ", MPI_Comm comm", "Alltoall")
+C("Alltoallv", SENDV_RECVV + ", MPI_Comm comm", "Alltoallv")
+C("Alltoallw", SENDW_RECVW + ", MPI_Comm comm", "Alltoallw")
+C("Reduce", REDUCE + ", int root, MPI_Comm comm", "Reduce")
+C("Allreduce", REDUCE + ", MPI_Comm comm", "Allreduce")
+C("Reduce_scatter", "const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, "
+  "MPI_Op op, MPI_Comm comm", "Reduce_scatter")
+C("Reduce_scatter_block", "const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, "
+  "MPI_Op op, MPI_Comm comm", "Reduce_scatter_block")
+C("Scan", REDUCE + ", MPI_Comm comm", "Scan")
+C("Exscan", REDUCE + ", MPI_Comm comm", "Exscan")
+
+# Neighbourhood collectives (collectives_neighbor.c): peers from the topology.
+C("Neighbor_allgather", SEND_RECV + ", MPI_Comm comm", "Neighbor_allgather")
+C("Neighbor_allgatherv", SEND_RECVV + ", MPI_Comm comm", "Neighbor_allgatherv")
+C("Neighbor_alltoall", SEND_RECV + ", MPI_Comm comm", "Neighbor_alltoall")
+C("Neighbor_alltoallv", SENDV_RECVV + ", MPI_Comm comm", "Neighbor_alltoallv")
+C("Neighbor_alltoallw", NSENDW_RECVW + ", MPI_Comm comm", "Neighbor_alltoallw")
 
 # --- one-sided (ht_rma_<rma> in rma.c) ----------------------------------------
-# (rows added with the one-sided patterns)
+# The request-based forms (MPI_R...) share the pattern of the plain ones.
+RMA = ("int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, "
+       "int target_count, MPI_Datatype target_datatype")
+R("MPI_Put", "const void *origin_addr, " + RMA + ", MPI_Win win", "rma", rma="Put")
+R("MPI_Rput", "const void *origin_addr, " + RMA + ", MPI_Win win" + REQ, "rma", rma="Put")
+R("MPI_Get", "void *origin_addr, " + RMA + ", MPI_Win win", "rma", rma="Get")
+R("MPI_Rget", "void *origin_addr, " + RMA + ", MPI_Win win" + REQ, "rma", rma="Get")
+R("MPI_Accumulate", "const void *origin_addr, " + RMA + ", MPI_Op op, MPI_Win win", "rma", rma="Accumulate")
+R("MPI_Raccumulate", "const void *origin_addr, " + RMA + ", MPI_Op op, MPI_Win win" + REQ, "rma",
+  rma="Accumulate")
+GET_ACC = ("const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, "
+           "void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, "
+           "MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win")
+R("MPI_Get_accumulate", GET_ACC, "rma", rma="Get_accumulate")
+R("MPI_Rget_accumulate", GET_ACC + REQ, "rma", rma="Get_accumulate")
+R("MPI_Fetch_and_op", "const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, "
+  "MPI_Aint target_disp, MPI_Op op, MPI_Win win", "rma", rma="Fetch_and_op")
+R("MPI_Compare_and_swap", "const void *origin_addr, const void *compare_addr, void *result_addr, "
+  "MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win", "rma", rma="Compare_and_swap")

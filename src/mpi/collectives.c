@@ -1,0 +1,480 @@
+/* Collectives on intra- and inter-communicators as the pairwise messages
+ * this rank moves (the rules, routine by routine, are in docs/mpi.md).
+ *
+ * What is recorded is the logical exchange the routine defines, not what
+ * the MPI library's algorithm (trees, rings, ...) happens to send: that
+ * way the counts are the same with every MPI and every message size, and
+ * the sends of one rank match the receives of the others.  A rank's block
+ * for itself moves no data between processes and is never a message. */
+#include "mpi/collectives.h"
+
+#include <stdlib.h>
+
+#include "mpi/ranks.h"
+
+/* --- blocks and pair lists ------------------------------------------------ */
+
+struct ht_blocks ht_blocks_same(int count, MPI_Datatype type)
+{
+    return (struct ht_blocks){.count = count, .type_size = ht_mpi_bytes(1, type)};
+}
+
+struct ht_blocks ht_blocks_counts(const int *counts, MPI_Datatype type)
+{
+    return (struct ht_blocks){.counts = counts, .type_size = ht_mpi_bytes(1, type)};
+}
+
+struct ht_blocks ht_blocks_typed(const int *counts, const MPI_Datatype *types)
+{
+    return (struct ht_blocks){.counts = counts, .types = types};
+}
+
+/* Only called for peers whose block is significant at this rank: the
+ * arrays of a v/w routine may be NULL where MPI ignores them. */
+uint64_t ht_blocks_bytes(const struct ht_blocks *b, int i)
+{
+    int n = b->counts ? b->counts[i] : b->count;
+    if (n <= 0)
+        return 0;
+    if (b->types)
+        return ht_mpi_bytes(n, b->types[i]);
+    return (uint64_t)n * b->type_size;
+}
+
+bool ht_pair_list_init(struct ht_pair_list *l, size_t max)
+{
+    l->n = 0;
+    l->cap = 0;
+    l->pairs = NULL;
+    if (max == 0)
+        return true;
+    if (max > UINT32_MAX)
+        max = UINT32_MAX;
+    l->pairs = malloc(max * sizeof *l->pairs);
+    if (!l->pairs)
+        return false;
+    l->cap = (uint32_t)max;
+    return true;
+}
+
+void ht_pair_list_add(struct ht_pair_list *l, int peer, bool send, uint64_t bytes)
+{
+    if (peer < 0 || bytes == 0 || l->n >= l->cap)
+        return;
+    l->pairs[l->n++] = (struct ht_pair){.peer = peer, .send = send, .collective = true, .bytes = bytes};
+}
+
+void ht_pair_list_emit(struct ht_mpi_call *c, struct ht_pair_list *l, MPI_Request request)
+{
+    ht_mpi_record_pairs(c, l->pairs, l->n, request);
+    l->pairs = NULL;
+    l->n = l->cap = 0;
+}
+
+/* --- the communicator ----------------------------------------------------- */
+
+/* The peers a collective can name: for an intra-communicator its group
+ * (rank is this process's rank in it), for an inter-communicator the remote
+ * group (this process is never in it). */
+struct group_view {
+    struct ht_rank_map *map;
+    int size;
+    int rank;   /* this rank in the local group */
+    bool inter;
+};
+
+static bool view_get(MPI_Comm comm, struct group_view *v)
+{
+    v->map = ht_mpi_rank_map_get(comm);
+    if (!v->map)
+        return false;
+    v->size = v->map->size;
+    v->inter = v->map->inter != 0;
+    if (PMPI_Comm_rank(comm, &v->rank) != MPI_SUCCESS) {
+        ht_mpi_rank_map_put(v->map);
+        return false;
+    }
+    return true;
+}
+
+static int view_world(const struct group_view *v, int rank)
+{
+    return ht_mpi_rank_map_world(v->map, rank);
+}
+
+static bool view_is_self(const struct group_view *v, int rank)
+{
+    return !v->inter && rank == v->rank;
+}
+
+/* Records nothing, but the call stays a node and a non-blocking call's
+ * request is still tracked (so that its handle is not mistaken later). */
+static void emit_nothing(struct ht_mpi_call *c, MPI_Request request)
+{
+    ht_mpi_record_pairs(c, NULL, 0, request);
+}
+
+/* --- the three shapes ----------------------------------------------------- */
+
+/* One-to-all (Bcast, Scatter, Scatterv): the root sends block i to every
+ * peer i; every other rank receives recv_bytes from the root.  On an
+ * inter-communicator root is MPI_ROOT in the root itself, MPI_PROC_NULL in
+ * the rest of its group (which takes no part) and the root's rank in the
+ * remote group on the receiving side. */
+static void one_to_all(struct ht_mpi_call *c, MPI_Comm comm, int root, struct ht_blocks send,
+                       uint64_t recv_bytes, MPI_Request request)
+{
+    struct group_view v;
+    struct ht_pair_list l;
+    if (!view_get(comm, &v)) {
+        emit_nothing(c, request);
+        return;
+    }
+    bool is_root = v.inter ? root == MPI_ROOT : root == v.rank;
+    if (ht_pair_list_init(&l, is_root ? (size_t)v.size : 1)) {
+        if (is_root) {
+            for (int i = 0; i < v.size; i++)
+                if (!view_is_self(&v, i))
+                    ht_pair_list_add(&l, view_world(&v, i), true, ht_blocks_bytes(&send, i));
+        } else if (root != MPI_PROC_NULL) {
+            ht_pair_list_add(&l, view_world(&v, root), false, recv_bytes);
+        }
+    }
+    ht_mpi_rank_map_put(v.map);
+    ht_pair_list_emit(c, &l, request);
+}
+
+/* All-to-one (Gather, Gatherv, Reduce): every other rank sends send_bytes
+ * to the root, which receives block i from every peer i.  Roots on
+ * inter-communicators as in one_to_all. */
+static void all_to_one(struct ht_mpi_call *c, MPI_Comm comm, int root, uint64_t send_bytes,
+                       struct ht_blocks recv, MPI_Request request)
+{
+    struct group_view v;
+    struct ht_pair_list l;
+    if (!view_get(comm, &v)) {
+        emit_nothing(c, request);
+        return;
+    }
+    bool is_root = v.inter ? root == MPI_ROOT : root == v.rank;
+    if (ht_pair_list_init(&l, is_root ? (size_t)v.size : 1)) {
+        if (is_root) {
+            for (int i = 0; i < v.size; i++)
+                if (!view_is_self(&v, i))
+                    ht_pair_list_add(&l, view_world(&v, i), false, ht_blocks_bytes(&recv, i));
+        } else if (root != MPI_PROC_NULL) {
+            ht_pair_list_add(&l, view_world(&v, root), true, send_bytes);
+        }
+    }
+    ht_mpi_rank_map_put(v.map);
+    ht_pair_list_emit(c, &l, request);
+}
+
+/* All-to-all (Allgather(v), Alltoall(v,w), Allreduce, Reduce_scatter on
+ * intra-communicators): block i of send goes to every other peer i, block
+ * i of recv comes from it.  On an inter-communicator the peers are the
+ * remote group, indexed by their rank there. */
+static void all_to_all(struct ht_mpi_call *c, MPI_Comm comm, struct ht_blocks send,
+                       struct ht_blocks recv, MPI_Request request)
+{
+    struct group_view v;
+    struct ht_pair_list l;
+    if (!view_get(comm, &v)) {
+        emit_nothing(c, request);
+        return;
+    }
+    if (ht_pair_list_init(&l, 2 * (size_t)v.size)) {
+        for (int i = 0; i < v.size; i++) {
+            if (view_is_self(&v, i))
+                continue;
+            int peer = view_world(&v, i);
+            ht_pair_list_add(&l, peer, true, ht_blocks_bytes(&send, i));
+            ht_pair_list_add(&l, peer, false, ht_blocks_bytes(&recv, i));
+        }
+    }
+    ht_mpi_rank_map_put(v.map);
+    ht_pair_list_emit(c, &l, request);
+}
+
+/* --- the routines --------------------------------------------------------- */
+
+void ht_coll_Barrier(struct ht_mpi_call *c, MPI_Comm comm, MPI_Request request)
+{
+    (void)comm;
+    emit_nothing(c, request);
+}
+
+void ht_coll_Bcast(struct ht_mpi_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
+                   MPI_Comm comm, MPI_Request request)
+{
+    (void)buffer;
+    one_to_all(c, comm, root, ht_blocks_same(count, datatype), ht_mpi_bytes(count, datatype),
+               request);
+}
+
+/* The root's own block, in place or not, is a copy to itself. */
+void ht_coll_Gather(struct ht_mpi_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request request)
+{
+    (void)sendbuf;
+    (void)recvbuf;
+    all_to_one(c, comm, root, ht_mpi_bytes(sendcount, sendtype),
+               ht_blocks_same(recvcount, recvtype), request);
+}
+
+void ht_coll_Gatherv(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                     const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     MPI_Request request)
+{
+    (void)sendbuf;
+    (void)recvbuf;
+    (void)displs;
+    all_to_one(c, comm, root, ht_mpi_bytes(sendcount, sendtype),
+               ht_blocks_counts(recvcounts, recvtype), request);
+}
+
+void ht_coll_Scatter(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     int root, MPI_Comm comm, MPI_Request request)
+{
+    (void)sendbuf;
+    (void)recvbuf;
+    one_to_all(c, comm, root, ht_blocks_same(sendcount, sendtype),
+               ht_mpi_bytes(recvcount, recvtype), request);
+}
+
+void ht_coll_Scatterv(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
+                      const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request request)
+{
+    (void)sendbuf;
+    (void)recvbuf;
+    (void)displs;
+    one_to_all(c, comm, root, ht_blocks_counts(sendcounts, sendtype),
+               ht_mpi_bytes(recvcount, recvtype), request);
+}
+
+/* In place, a rank's contribution is its own block of the receive buffer,
+ * recvcount elements of recvtype (MPI_IN_PLACE exists only on
+ * intra-communicators, so "its own block" is well defined). */
+void ht_coll_Allgather(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       MPI_Comm comm, MPI_Request request)
+{
+    (void)recvbuf;
+    struct ht_blocks send = sendbuf == MPI_IN_PLACE ? ht_blocks_same(recvcount, recvtype)
+                                                    : ht_blocks_same(sendcount, sendtype);
+    all_to_all(c, comm, send, ht_blocks_same(recvcount, recvtype), request);
+}
+
+void ht_coll_Allgatherv(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Request request)
+{
+    (void)recvbuf;
+    (void)displs;
+    struct ht_blocks send = ht_blocks_same(sendcount, sendtype);
+    if (sendbuf == MPI_IN_PLACE) {
+        int rank = 0;
+        PMPI_Comm_rank(comm, &rank);
+        send = ht_blocks_same(recvcounts[rank], recvtype);
+    }
+    all_to_all(c, comm, send, ht_blocks_counts(recvcounts, recvtype), request);
+}
+
+/* In place, what goes to peer i is what comes from it: the receive
+ * arguments describe both directions. */
+void ht_coll_Alltoall(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      MPI_Comm comm, MPI_Request request)
+{
+    (void)recvbuf;
+    struct ht_blocks recv = ht_blocks_same(recvcount, recvtype);
+    all_to_all(c, comm, sendbuf == MPI_IN_PLACE ? recv : ht_blocks_same(sendcount, sendtype), recv,
+               request);
+}
+
+void ht_coll_Alltoallv(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
+                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                       MPI_Comm comm, MPI_Request request)
+{
+    (void)sdispls;
+    (void)recvbuf;
+    (void)rdispls;
+    struct ht_blocks recv = ht_blocks_counts(recvcounts, recvtype);
+    all_to_all(c, comm, sendbuf == MPI_IN_PLACE ? recv : ht_blocks_counts(sendcounts, sendtype),
+               recv, request);
+}
+
+void ht_coll_Alltoallw(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
+                       const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                       const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                       MPI_Comm comm, MPI_Request request)
+{
+    (void)sdispls;
+    (void)recvbuf;
+    (void)rdispls;
+    struct ht_blocks recv = ht_blocks_typed(recvcounts, recvtypes);
+    all_to_all(c, comm, sendbuf == MPI_IN_PLACE ? recv : ht_blocks_typed(sendcounts, sendtypes),
+               recv, request);
+}
+
+/* Reductions: count elements of datatype in each direction, in place or
+ * not (in place changes where the data sits, not what moves). */
+void ht_coll_Reduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request request)
+{
+    (void)sendbuf;
+    (void)recvbuf;
+    (void)op;
+    all_to_one(c, comm, root, ht_mpi_bytes(count, datatype), ht_blocks_same(count, datatype),
+               request);
+}
+
+/* The logical exchange of an allreduce: every rank's vector to every other
+ * rank (on an inter-communicator: to every rank of the remote group, whose
+ * result it is). */
+void ht_coll_Allreduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request)
+{
+    (void)sendbuf;
+    (void)recvbuf;
+    (void)op;
+    struct ht_blocks b = ht_blocks_same(count, datatype);
+    all_to_all(c, comm, b, b, request);
+}
+
+/* Element j of the split of `total` elements into `parts` blocks as even as
+ * possible (the first total % parts blocks one larger). */
+static int even_block(uint64_t total, int parts, int j)
+{
+    uint64_t q = total / (uint64_t)parts, r = total % (uint64_t)parts;
+    uint64_t b = q + ((uint64_t)j < r ? 1 : 0);
+    return b > (uint64_t)INT32_MAX ? INT32_MAX : (int)b;
+}
+
+/* Reduce_scatter on an inter-communicator: the reduction of this group's
+ * vectors (total elements each) is scattered over the remote group by the
+ * remote group's counts, which this rank cannot see.  It sends its vector
+ * split over the remote ranks, evenly (exact whenever the remote counts
+ * are equal, as in Reduce_scatter_block), and receives its own block,
+ * recv_count elements, from every remote rank.  Sum of what a rank sends:
+ * its whole vector; sum of what it receives: its block from each remote
+ * rank's vector. */
+static void reduce_scatter_inter(struct ht_mpi_call *c, MPI_Comm comm, uint64_t total,
+                                 int recv_count, MPI_Datatype datatype, MPI_Request request)
+{
+    struct group_view v;
+    struct ht_pair_list l;
+    if (!view_get(comm, &v)) {
+        emit_nothing(c, request);
+        return;
+    }
+    uint64_t type_size = ht_mpi_bytes(1, datatype);
+    if (v.size > 0 && ht_pair_list_init(&l, 2 * (size_t)v.size)) {
+        for (int j = 0; j < v.size; j++) {
+            int peer = view_world(&v, j);
+            ht_pair_list_add(&l, peer, true, (uint64_t)even_block(total, v.size, j) * type_size);
+            ht_pair_list_add(&l, peer, false, ht_mpi_bytes(recv_count, datatype));
+        }
+    } else {
+        ht_pair_list_init(&l, 0);
+    }
+    ht_mpi_rank_map_put(v.map);
+    ht_pair_list_emit(c, &l, request);
+}
+
+static bool is_inter(MPI_Comm comm)
+{
+    int inter = 0;
+    return PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter;
+}
+
+/* Intra: rank r sends block i (recvcounts[i]) of its vector to each rank
+ * i != r, and receives its own block (recvcounts[r]) from each. */
+void ht_coll_Reduce_scatter(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf,
+                            const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm, MPI_Request request)
+{
+    (void)sendbuf;
+    (void)recvbuf;
+    (void)op;
+    int rank = 0, size = 0;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size); /* the local group */
+    if (is_inter(comm)) {
+        uint64_t total = 0;
+        for (int i = 0; i < size; i++)
+            total += recvcounts[i] > 0 ? (uint64_t)recvcounts[i] : 0;
+        reduce_scatter_inter(c, comm, total, recvcounts[rank], datatype, request);
+        return;
+    }
+    all_to_all(c, comm, ht_blocks_counts(recvcounts, datatype),
+               ht_blocks_same(recvcounts[rank], datatype), request);
+}
+
+void ht_coll_Reduce_scatter_block(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf,
+                                  int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                  MPI_Request request)
+{
+    (void)sendbuf;
+    (void)recvbuf;
+    (void)op;
+    if (is_inter(comm)) {
+        int size = 0;
+        PMPI_Comm_size(comm, &size);
+        uint64_t total = recvcount > 0 ? (uint64_t)size * (uint64_t)recvcount : 0;
+        reduce_scatter_inter(c, comm, total, recvcount, datatype, request);
+        return;
+    }
+    struct ht_blocks b = ht_blocks_same(recvcount, datatype);
+    all_to_all(c, comm, b, b, request);
+}
+
+/* Prefix reductions: rank r's vector goes into the result of every rank
+ * j > r, and r's result takes the vector of every rank j < r.  Exscan
+ * follows the same rule (rank r's own vector is not part of its result,
+ * which changes nothing between processes).  Not defined on
+ * inter-communicators: nothing is recorded there. */
+static void prefix(struct ht_mpi_call *c, int count, MPI_Datatype datatype, MPI_Comm comm,
+                   MPI_Request request)
+{
+    struct group_view v;
+    struct ht_pair_list l;
+    if (!view_get(comm, &v)) {
+        emit_nothing(c, request);
+        return;
+    }
+    uint64_t bytes = ht_mpi_bytes(count, datatype);
+    if (!v.inter && ht_pair_list_init(&l, (size_t)v.size)) {
+        for (int j = 0; j < v.size; j++)
+            if (j != v.rank)
+                ht_pair_list_add(&l, view_world(&v, j), j > v.rank, bytes);
+    } else {
+        ht_pair_list_init(&l, 0);
+    }
+    ht_mpi_rank_map_put(v.map);
+    ht_pair_list_emit(c, &l, request);
+}
+
+void ht_coll_Scan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request)
+{
+    (void)sendbuf;
+    (void)recvbuf;
+    (void)op;
+    prefix(c, count, datatype, comm, request);
+}
+
+void ht_coll_Exscan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request)
+{
+    (void)sendbuf;
+    (void)recvbuf;
+    (void)op;
+    prefix(c, count, datatype, comm, request);
+}
