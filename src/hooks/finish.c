@@ -156,9 +156,13 @@ void ht_finish(void)
      * blocked: each rank writes its own files and talks to nobody. */
     int rank = ht_mpi.initialized && !ht_mpi.finalized ? ht_mpi.world_rank : -1;
     struct local_profile lp;
-    if (local_build(&lp, end_tick, end_ns, rank) == 0)
-        ht_output_write_all(&lp.profile, &lp.run, ht_lifecycle_config(), lp.basename);
-    else
+    if (local_build(&lp, end_tick, end_ns, rank) == 0) {
+        if (rank >= 0) /* with this rank's messages and matrix rows */
+            ht_mpi_write_own_files(&lp.profile, &lp.run, ht_lifecycle_config(), lp.basename,
+                                   false);
+        else
+            ht_output_write_all(&lp.profile, &lp.run, ht_lifecycle_config(), lp.basename);
+    } else
         fprintf(stderr, "hooktrace: out of memory at exit: no profile written\n");
     local_free(&lp);
     errno = saved_errno;

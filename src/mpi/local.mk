@@ -25,4 +25,4 @@ EXTRA_DIST += $(HT_MPI_GENERATOR)
 libht_mpi_la_SOURCES += src/mpi/collectives.c src/mpi/collectives_neighbor.c src/mpi/rma.c
 
 # --- cross-rank merge and the MPI parts of the outputs -----------------------
-libht_mpi_la_SOURCES +=
+libht_mpi_la_SOURCES += src/mpi/merge_internal.h src/mpi/merge_paths.c src/mpi/merge_tree.c src/mpi/merge_local.c src/mpi/merge_summary.c

@@ -1,16 +1,279 @@
-/* Placeholder until the cross-rank merge lands: each rank writes its own
- * files, named <basename>_<rank>. */
+/* The cross-rank merge, inside the MPI_Finalize wrapper before
+ * PMPI_Finalize, on every rank (docs/output.md, "How the ranks are merged"):
+ *
+ *   1. rank 0 checks it can take the per-rank records (one broadcast), then
+ *      gathers a fixed-size record from every rank (PMPI_Gather, O(P));
+ *   2. stack IDs are unified by path up a binomial tree, and the global
+ *      table is broadcast (merge_tree.c);
+ *   3. every rank maps its stacks to global IDs and fills dense arrays
+ *      indexed by global ID; one PMPI_Allreduce agrees that every rank got
+ *      this far (else every rank writes its own files instead);
+ *   4. PMPI_Reduce sums the dense arrays at rank 0 and finds the minimum and
+ *      maximum inclusive time of each stack with the rank (MINLOC/MAXLOC);
+ *   5. PMPI_Gatherv brings rank 0 the per-rank figures of the stacks that
+ *      moved messages, and each rank's nonzero matrix cells;
+ *   6. rank 0 writes the summary; ranks named by mpi.rank_files write their
+ *      own files.
+ *
+ * Every rank calls the same collectives in the same order whatever
+ * happened to it (no profile, out of memory), so the merge cannot hang. */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "hooks/hooks.h"
 #include "mpi/merge.h"
+#include "mpi/merge_internal.h"
 #include "mpi/state.h"
+
+#define REDUCE_CHUNK ((size_t)1 << 24) /* elements per PMPI_Reduce */
+
+struct merge {
+    MPI_Comm comm;
+    int rank, size;
+    const struct ht_profile *profile;
+    struct ht_mpi_local local;
+    bool have_local;
+    struct ht_merge_rank_info info, *infos; /* infos: rank 0 only */
+    int nthreads_max;
+    int *gid_of;
+    struct ht_global_paths global;
+    uint64_t *u64;
+    double *f64;
+    struct ht_double_int *min, *max; /* max: rank 0 only */
+    /* rank 0: the gathers */
+    int *counts, *displs;
+    struct ht_mpi_rank_figures *figures;
+    struct ht_mpi_cell *cells;
+    size_t nfigures, ncells;
+};
+
+static void describe_self(struct merge *m, const struct ht_run_info *run)
+{
+    const struct ht_profile *p = m->profile;
+    struct ht_merge_rank_info *i = &m->info;
+    memset(i, 0, sizeof *i);
+    if (m->have_local) {
+        i->nfigures = m->local.start[p ? p->nstacks : 0];
+        i->ncomm = m->local.view.ncomm;
+        i->ncoll = m->local.view.ncoll;
+    }
+    if (!p)
+        return;
+    i->profiled = 1;
+    i->nthreads = p->nthreads;
+    i->instrumented_calls = p->instrumented_calls;
+    i->folded_calls = p->folded_calls;
+    i->mismatched_exits = p->mismatched_exits;
+    i->tree_nodes = p->tree_nodes;
+    i->tree_bytes = p->tree_bytes;
+    i->out_of_memory = p->out_of_memory;
+    i->has_mpi = p->has_mpi;
+    i->wall_seconds = run->wall_seconds;
+    i->overhead_seconds = run->overhead_seconds;
+    i->time_excluded_at_root = p->time_excluded_at_root;
+}
+
+/* Step 3: this rank's figures in the dense arrays, and rank 0's buffers for
+ * the gathers.  Returns false if out of memory. */
+static bool prepare_arrays(struct merge *m)
+{
+    size_t g = m->global.set.count;
+    int t = m->global.nthreads > 0 ? m->global.nthreads : 1;
+    size_t us = HT_MERGE_U64_STRIDE(t), fs = HT_MERGE_F64_STRIDE(t);
+    m->u64 = calloc(g * us + 1, sizeof *m->u64);
+    m->f64 = calloc(g * fs + 1, sizeof *m->f64);
+    m->min = malloc((g + 1) * sizeof *m->min);
+    if (m->rank == 0)
+        m->max = malloc((g + 1) * sizeof *m->max);
+    if (!m->u64 || !m->f64 || !m->min || (m->rank == 0 && !m->max))
+        return false;
+    for (size_t k = 0; k < g; k++)
+        m->min[k] = (struct ht_double_int){0.0, m->rank};
+    const struct ht_profile *p = m->profile;
+    double spt = ht_clock_seconds_per_tick();
+    for (size_t id = 0; p && id < p->nstacks; id++) {
+        const struct ht_stack *s = &p->stacks[id];
+        size_t k = (size_t)m->gid_of[id];
+        uint64_t *u = m->u64 + k * us;
+        double *f = m->f64 + k * fs;
+        for (int th = 0; th < p->nthreads && th < t; th++) {
+            u[2 * th] = s->per_thread[th].calls;
+            u[2 * th + 1] = s->per_thread[th].folded_calls;
+            f[2 * th] = s->per_thread[th].time_incl;
+            f[2 * th + 1] = s->per_thread[th].time_excl;
+        }
+        u[2 * t] = s->total.mpi.messages_sent;
+        u[2 * t + 1] = s->total.mpi.messages_received;
+        u[2 * t + 2] = s->total.mpi.bytes_sent;
+        u[2 * t + 3] = s->total.mpi.bytes_received;
+        f[2 * t] = (double)s->total.mpi.ticks_sent * spt;
+        f[2 * t + 1] = (double)s->total.mpi.ticks_received * spt;
+        m->min[k].value = s->total.time_incl;
+    }
+    if (m->have_local)
+        for (size_t i = 0; i < m->info.nfigures; i++)
+            m->local.figures[i].stack = m->gid_of[m->local.figures[i].stack];
+    if (m->rank != 0)
+        return true;
+    memcpy(m->max, m->min, (g + 1) * sizeof *m->max);
+    size_t nfig = 0, ncell = 0;
+    for (int r = 0; r < m->size; r++) {
+        nfig += m->infos[r].nfigures;
+        ncell += m->infos[r].ncomm + m->infos[r].ncoll;
+    }
+    if (nfig > INT_MAX || ncell > INT_MAX) {
+        fprintf(stderr, "hooktrace: too many per-rank records to gather (%zu, %zu)\n", nfig, ncell);
+        return false;
+    }
+    m->nfigures = nfig;
+    m->ncells = ncell;
+    m->counts = malloc((size_t)m->size * sizeof *m->counts);
+    m->displs = malloc((size_t)m->size * sizeof *m->displs);
+    m->figures = malloc((nfig + 1) * sizeof *m->figures);
+    m->cells = malloc((ncell + 1) * sizeof *m->cells);
+    return m->counts && m->displs && m->figures && m->cells;
+}
+
+static void reduce(struct merge *m, void *buf, size_t count, size_t elem, MPI_Datatype type,
+                   MPI_Op op)
+{
+    for (size_t off = 0; off < count; off += REDUCE_CHUNK) {
+        size_t n = count - off < REDUCE_CHUNK ? count - off : REDUCE_CHUNK;
+        char *p = (char *)buf + off * elem;
+        if (m->rank == 0)
+            PMPI_Reduce(MPI_IN_PLACE, p, (int)n, type, op, 0, m->comm);
+        else
+            PMPI_Reduce(p, NULL, (int)n, type, op, 0, m->comm);
+    }
+}
+
+static void gatherv(struct merge *m, const void *send, int count, void *recv, size_t elem,
+                    int which)
+{
+    MPI_Datatype type;
+    PMPI_Type_contiguous((int)elem, MPI_BYTE, &type);
+    PMPI_Type_commit(&type);
+    if (m->rank == 0) {
+        int off = 0;
+        for (int r = 0; r < m->size; r++) {
+            const struct ht_merge_rank_info *i = &m->infos[r];
+            m->counts[r] = (int)(which == 0 ? i->nfigures : i->ncomm + i->ncoll);
+            m->displs[r] = off;
+            off += m->counts[r];
+        }
+    }
+    PMPI_Gatherv(send, count, type, recv, m->counts, m->displs, type, 0, m->comm);
+    PMPI_Type_free(&type);
+}
+
+/* Steps 4 and 5. */
+static void reduce_and_gather(struct merge *m)
+{
+    size_t g = m->global.set.count;
+    int t = m->global.nthreads > 0 ? m->global.nthreads : 1;
+    reduce(m, m->u64, g * HT_MERGE_U64_STRIDE(t), sizeof *m->u64, MPI_UINT64_T, MPI_SUM);
+    reduce(m, m->f64, g * HT_MERGE_F64_STRIDE(t), sizeof *m->f64, MPI_DOUBLE, MPI_SUM);
+    reduce(m, m->min, g, sizeof *m->min, MPI_DOUBLE_INT, MPI_MINLOC);
+    reduce(m, m->rank == 0 ? (void *)m->max : (void *)m->min, g, sizeof *m->min, MPI_DOUBLE_INT,
+           MPI_MAXLOC);
+    int nfig = m->have_local ? (int)m->info.nfigures : 0;
+    int ncell = m->have_local ? (int)(m->info.ncomm + m->info.ncoll) : 0;
+    gatherv(m, m->have_local ? m->local.figures : NULL, nfig, m->figures, sizeof *m->figures, 0);
+    gatherv(m, m->have_local ? m->local.cells : NULL, ncell, m->cells, sizeof *m->cells, 1);
+}
+
+static void merge_free(struct merge *m)
+{
+    ht_mpi_local_free(&m->local);
+    ht_pathset_free(&m->global.set);
+    free(m->infos);
+    free(m->gid_of);
+    free(m->u64);
+    free(m->f64);
+    free(m->min);
+    free(m->max);
+    free(m->counts);
+    free(m->displs);
+    free(m->figures);
+    free(m->cells);
+}
+
+static void write_own(const struct ht_profile *profile, const struct ht_run_info *run,
+                      const struct ht_config *config, const char *basename, bool failed)
+{
+    if (!profile)
+        return;
+    char name[PATH_MAX];
+    snprintf(name, sizeof name, "%s_%d", basename, ht_mpi.world_rank);
+    ht_mpi_write_own_files(profile, run, config, name, failed);
+}
 
 void ht_mpi_merge_and_write(const struct ht_profile *profile, const struct ht_run_info *run,
                             const struct ht_config *config, const char *basename)
 {
-    if (!profile)
+    struct merge m;
+    memset(&m, 0, sizeof m);
+    m.profile = profile;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &m.comm) != MPI_SUCCESS) {
+        fprintf(stderr, "hooktrace: rank %d: cannot merge the ranks' profiles (MPI_Comm_dup"
+                        " failed)\n", ht_mpi.world_rank);
+        write_own(profile, run, config, basename, true);
         return;
-    char name[4096];
-    snprintf(name, sizeof name, "%s_%d", basename, ht_mpi.world_rank);
-    ht_output_write_all(profile, run, config, name);
+    }
+    PMPI_Comm_rank(m.comm, &m.rank);
+    PMPI_Comm_size(m.comm, &m.size);
+    m.have_local = ht_mpi_local_build(&m.local, profile, m.rank, m.size,
+                                      ht_clock_seconds_per_tick()) == 0;
+    if (!m.have_local)
+        fprintf(stderr, "hooktrace: rank %d: out of memory: its messages are left out\n", m.rank);
+    describe_self(&m, run);
+
+    /* Step 1. */
+    int root_ok = 1;
+    if (m.rank == 0)
+        root_ok = (m.infos = calloc((size_t)m.size, sizeof *m.infos)) != NULL;
+    PMPI_Bcast(&root_ok, 1, MPI_INT, 0, m.comm);
+    bool failed = !root_ok;
+    if (root_ok) {
+        PMPI_Gather(&m.info, (int)sizeof m.info, MPI_BYTE, m.infos, (int)sizeof m.info, MPI_BYTE,
+                    0, m.comm);
+        for (int r = 0; m.rank == 0 && r < m.size; r++)
+            if (m.infos[r].nthreads > m.nthreads_max)
+                m.nthreads_max = m.infos[r].nthreads;
+        /* Steps 2 and 3. */
+        size_t n = profile ? profile->nstacks : 0;
+        m.gid_of = malloc((n + 1) * sizeof *m.gid_of);
+        ht_merge_paths(m.comm, m.gid_of ? profile : NULL, m.gid_of, m.nthreads_max, &m.global);
+        int bad = m.global.failed || (n && !m.gid_of) || !prepare_arrays(&m), any_bad = 0;
+        PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, m.comm);
+        failed = any_bad != 0;
+    }
+    if (!failed) {
+        reduce_and_gather(&m);
+        if (m.rank == 0) {
+            struct ht_merge_result r = {
+                .global = &m.global,
+                .nranks = m.size,
+                .infos = m.infos,
+                .u64 = m.u64,
+                .f64 = m.f64,
+                .min = m.min,
+                .max = m.max,
+                .figures = m.figures,
+                .nfigures = m.nfigures,
+                .cells = m.cells,
+                .ncells = m.ncells,
+            };
+            ht_merge_write_summary(&r, profile, run, config, basename);
+        }
+    } else if (m.rank == 0) {
+        fprintf(stderr, "hooktrace: the profiles of the %d ranks could not be merged (out of"
+                        " memory); each rank writes %s_<rank>.* instead\n", m.size, basename);
+    }
+    merge_free(&m);
+    PMPI_Comm_free(&m.comm);
+    if (failed || ht_mpi.rank_file)
+        write_own(profile, run, config, basename, failed);
 }

@@ -60,6 +60,13 @@ static int finish_file(FILE *f, const char *path)
 int ht_output_write_all(const struct ht_profile *profile, const struct ht_run_info *run,
                         const struct ht_config *config, const char *basename)
 {
+    return ht_output_write_all_mpi(profile, run, config, basename, NULL);
+}
+
+int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_run_info *run,
+                            const struct ht_config *config, const char *basename,
+                            const struct ht_mpi_view *mpi)
+{
     const char *dir = config->output_directory;
     if (ht_output_make_directory(dir) != 0) {
         fprintf(stderr, "hooktrace: cannot write the profile to output directory '%s': %s\n",
@@ -71,7 +78,7 @@ int ht_output_write_all(const struct ht_profile *profile, const struct ht_run_in
     FILE *f;
     if (config->write_logfile) {
         if ((f = open_output(dir, basename, ".log", path, sizeof path)) != NULL) {
-            ht_output_logfile(f, profile, run, config);
+            ht_output_logfile(f, profile, run, config, mpi);
             failures += finish_file(f, path);
         } else {
             fprintf(stderr, "hooktrace: cannot create %s: %s\n", path, strerror(errno));
@@ -79,7 +86,7 @@ int ht_output_write_all(const struct ht_profile *profile, const struct ht_run_in
         }
     }
     if (config->write_json) {
-        json_t *doc = ht_output_json(profile, run);
+        json_t *doc = ht_output_json(profile, run, mpi);
         if ((f = open_output(dir, basename, ".json", path, sizeof path)) != NULL && doc) {
             json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
             fputc('\n', f);

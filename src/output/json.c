@@ -4,6 +4,7 @@
 
 #include "config.h"
 #include "output/output.h"
+#include "output/output_mpi.h"
 
 static json_t *stats_fields(json_t *obj, const struct ht_stack_stats *st)
 {
@@ -15,7 +16,8 @@ static json_t *stats_fields(json_t *obj, const struct ht_stack_stats *st)
     return obj;
 }
 
-static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, int *path)
+static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, int *path,
+                          const struct ht_mpi_view *mpi)
 {
     json_t *obj = json_object();
     const struct ht_function *f = s->function;
@@ -40,10 +42,13 @@ static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, 
         json_array_append_new(threads, stats_fields(th, st));
     }
     json_object_set_new(obj, "threads", threads);
+    if (mpi)
+        ht_output_json_mpi_stack(obj, s, mpi);
     return obj;
 }
 
-json_t *ht_output_json(const struct ht_profile *p, const struct ht_run_info *run)
+json_t *ht_output_json(const struct ht_profile *p, const struct ht_run_info *run,
+                       const struct ht_mpi_view *mpi)
 {
     int *path = malloc((p->nstacks ? p->nstacks : 1) * sizeof *path);
     json_t *doc = json_object();
@@ -76,14 +81,18 @@ json_t *ht_output_json(const struct ht_profile *p, const struct ht_run_info *run
     for (int t = 0; t < p->nthreads; t++)
         json_array_append_new(tids, json_integer(p->thread_tids[t]));
     json_object_set_new(doc, "thread_tids", tids);
+    if (mpi)
+        ht_output_json_mpi_top(doc, mpi);
     json_object_set_new(doc, "folded_calls", json_integer((json_int_t)p->folded_calls));
     json_object_set_new(doc, "mismatched_exits", json_integer((json_int_t)p->mismatched_exits));
     json_object_set_new(doc, "time_excluded_at_root_s", json_real(p->time_excluded_at_root));
 
     json_t *stacks = json_array();
     for (size_t i = 0; i < p->nstacks; i++)
-        json_array_append_new(stacks, stack_json(p, &p->stacks[i], path));
+        json_array_append_new(stacks, stack_json(p, &p->stacks[i], path, mpi));
     json_object_set_new(doc, "stacks", stacks);
+    if (mpi)
+        ht_output_json_mpi_matrices(doc, mpi);
     free(path);
     return doc;
 }

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "output/output.h"
+#include "output/output_mpi.h"
 
 #define NAME_COLUMN_MAX 60
 
@@ -31,7 +32,7 @@ static const char *caller_name(const struct ht_profile *p, const struct ht_stack
 }
 
 static void print_header(FILE *out, const struct ht_profile *p, const struct ht_run_info *run,
-                         const struct ht_config *cfg)
+                         const struct ht_config *cfg, const struct ht_mpi_view *mpi)
 {
     char date[64];
     struct tm tm;
@@ -43,6 +44,8 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     fprintf(out, "started:         %s\n", date);
     fprintf(out, "wall time:       %.6f s\n", run->wall_seconds);
     fprintf(out, "threads:         %d\n", p->nthreads);
+    if (mpi)
+        ht_output_logfile_mpi_header(out, mpi, cfg);
     fprintf(out, "clock:           %s, %.0f ticks/s\n", run->clock_source, run->ticks_per_second);
     fprintf(out, "calls recorded:  %llu\n", (unsigned long long)p->instrumented_calls);
     /* The overhead is summed over threads, so it is compared with the time
@@ -79,7 +82,7 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
 }
 
 static void print_table(FILE *out, const struct ht_profile *p, const int *order, int thread,
-                        enum ht_sort_column column)
+                        enum ht_sort_column column, bool all_ranks)
 {
     double total_excl = 0.0;
     int fw = (int)strlen("function"), cw = (int)strlen("caller");
@@ -95,7 +98,10 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
             cw = name_width(caller_name(p, s));
     }
     if (thread < 0)
-        fprintf(out, "Runtime profile, all threads (sorted by %s)\n\n", ht_sort_column_name(column));
+        fprintf(out, "Runtime profile, all threads%s (sorted by %s)\n\n",
+                all_ranks ? " of all ranks" : "", ht_sort_column_name(column));
+    else if (all_ranks)
+        fprintf(out, "Runtime profile, thread %d, summed over ranks\n\n", thread);
     else
         fprintf(out, "Runtime profile, thread %d (tid %d)\n\n", thread, (int)p->thread_tids[thread]);
     fprintf(out, "%12s %12s %9s %12s  %-*s  %-*s  %8s\n", "calls", "t_excl[s]", "t_excl[%]",
@@ -144,18 +150,21 @@ static void print_stack_list(FILE *out, const struct ht_profile *p)
 }
 
 void ht_output_logfile(FILE *out, const struct ht_profile *p, const struct ht_run_info *run,
-                       const struct ht_config *cfg)
+                       const struct ht_config *cfg, const struct ht_mpi_view *mpi)
 {
-    print_header(out, p, run, cfg);
+    bool all_ranks = mpi && mpi->rank < 0;
+    print_header(out, p, run, cfg, mpi);
     int *order = ht_output_sorted_ids(p, cfg->sort_by);
     if (!order) {
         fprintf(out, "(out of memory: no table)\n");
         return;
     }
-    print_table(out, p, order, -1, cfg->sort_by);
+    print_table(out, p, order, -1, cfg->sort_by, all_ranks);
     if (p->nthreads > 1)
         for (int t = 0; t < p->nthreads; t++)
-            print_table(out, p, order, t, cfg->sort_by);
+            print_table(out, p, order, t, cfg->sort_by, all_ranks);
+    if (mpi)
+        ht_output_logfile_mpi_tables(out, p, order, mpi);
     free(order);
     print_stack_list(out, p);
 }

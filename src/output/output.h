@@ -10,6 +10,8 @@
 #include "callstack/profile.h"
 #include "config/config.h"
 
+struct ht_mpi_view; /* output_mpi.h */
+
 struct ht_run_info {
     const char *command;      /* the command line, arguments joined by spaces */
     const char *executable;   /* absolute path of the executable */
@@ -27,9 +29,18 @@ struct ht_run_info {
 int ht_output_write_all(const struct ht_profile *profile, const struct ht_run_info *run,
                         const struct ht_config *config, const char *basename);
 
+/* The same for an MPI run: mpi adds the MPI figures (NULL: a serial run,
+ * exactly ht_output_write_all). */
+int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_run_info *run,
+                            const struct ht_config *config, const char *basename,
+                            const struct ht_mpi_view *mpi);
+
+/* mpi: NULL for a serial run. */
 void ht_output_logfile(FILE *out, const struct ht_profile *profile,
-                       const struct ht_run_info *run, const struct ht_config *config);
-json_t *ht_output_json(const struct ht_profile *profile, const struct ht_run_info *run);
+                       const struct ht_run_info *run, const struct ht_config *config,
+                       const struct ht_mpi_view *mpi);
+json_t *ht_output_json(const struct ht_profile *profile, const struct ht_run_info *run,
+                       const struct ht_mpi_view *mpi);
 void ht_output_folded(FILE *out, const struct ht_profile *profile);
 
 /* Creates `directory` and its parents as needed.  Returns 0 or -1 with errno

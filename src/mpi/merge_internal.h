@@ -1,0 +1,151 @@
+/* The pieces of the cross-rank merge (merge.c runs them in order):
+ *
+ *   merge_paths.c    a set of call paths keyed by function (name, file,
+ *                    line) and parent, its wire form, and the numbering of
+ *                    stack IDs (depth first, callees in name order)
+ *   merge_tree.c     the path sets merged up a binomial tree to rank 0, the
+ *                    global table broadcast back, local IDs mapped to it
+ *   merge_local.c    one rank's own MPI view (per-rank files) and its row
+ *                    of the communication matrices
+ *   merge_summary.c  on rank 0: the merged profile and view, written
+ */
+#ifndef HT_MPI_MERGE_INTERNAL_H
+#define HT_MPI_MERGE_INTERNAL_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callstack/profile.h"
+#include "output/output.h"
+#include "output/output_mpi.h"
+
+/* --- merge_paths.c -------------------------------------------------------- */
+
+/* A node of a path set: one function called from the node `parent` (-1: a
+ * root).  Strings belong to the set, or to the profile it was filled from. */
+struct ht_path_node {
+    int parent;
+    unsigned line;
+    const char *name;
+    const char *file; /* NULL if unknown */
+};
+
+struct ht_pathset {
+    struct ht_path_node *nodes; /* every parent before its children */
+    size_t count, capacity;
+    int *slots;                 /* node index + 1; 0 = empty */
+    size_t slot_mask;
+    char **buffers;             /* wire buffers the strings point into */
+    size_t nbuffers, buffer_capacity;
+};
+
+void ht_pathset_init(struct ht_pathset *set);
+void ht_pathset_free(struct ht_pathset *set);
+
+/* The node (parent, function), added if missing: its index, or -1 if out of
+ * memory. */
+int ht_pathset_add(struct ht_pathset *set, int parent, const char *name, const char *file,
+                   unsigned line);
+/* The node, or -1 if the set has none. */
+int ht_pathset_find(const struct ht_pathset *set, int parent, const char *name,
+                    const char *file, unsigned line);
+
+/* Adds every stack of the profile; index_of[id] receives the stack's node.
+ * Returns 0 or -1. */
+int ht_pathset_add_profile(struct ht_pathset *set, const struct ht_profile *profile,
+                           int *index_of);
+
+/* The wire form of the set, nodes in the order given (order[k] = the node
+ * at position k, parents first; NULL: the set's own order).  Returns 0 or
+ * -1; *buf is malloc'ed. */
+int ht_pathset_serialize(const struct ht_pathset *set, const int *order, char **buf,
+                         uint64_t *len);
+
+/* Adds the nodes of a wire buffer and takes ownership of it (freed even on
+ * failure).  Into an empty set, node k of the buffer becomes node k.
+ * Returns the number of nodes in the buffer, or -1 if out of memory or the
+ * buffer is malformed. */
+long ht_pathset_merge_wire(struct ht_pathset *set, char *buf, uint64_t len);
+
+/* The order of the stack IDs: order[id] = node, depth first from the roots,
+ * callees sorted by name, file, line, as ht_profile_build numbers a local
+ * profile.  Returns a malloc'ed array of set->count entries, or NULL. */
+int *ht_pathset_number(const struct ht_pathset *set);
+
+/* --- merge_tree.c --------------------------------------------------------- */
+
+/* The global path table on every rank: node index = global stack ID. */
+struct ht_global_paths {
+    struct ht_pathset set;
+    int nthreads;     /* the most threads any rank had */
+    bool failed;      /* the merge cannot go on: on every rank if rank 0
+                         says so, else on this rank only (the caller agrees
+                         with the others before going on) */
+};
+
+/* Collective over comm.  profile may be NULL.  gid_of[local id] receives
+ * the global ID of each local stack.  nthreads_max is read on rank 0 only
+ * and broadcast in global->nthreads. */
+void ht_merge_paths(MPI_Comm comm, const struct ht_profile *profile, int *gid_of,
+                    int nthreads_max, struct ht_global_paths *global);
+
+/* --- merge_local.c -------------------------------------------------------- */
+
+struct ht_mpi_local {
+    struct ht_mpi_view view;
+    double *seconds;            /* [2 * nstacks]: sent, then received */
+    struct ht_mpi_rank_figures *figures;
+    size_t *start;
+    struct ht_mpi_cell *cells;  /* comm cells, then coll cells */
+};
+
+/* This rank's view of its own profile (p may be NULL: no figures).
+ * Returns 0, or -1 if out of memory (lv is then empty but freeable). */
+int ht_mpi_local_build(struct ht_mpi_local *lv, const struct ht_profile *p, int rank,
+                       int nranks, double seconds_per_tick);
+void ht_mpi_local_free(struct ht_mpi_local *lv);
+
+/* --- merge_summary.c ------------------------------------------------------ */
+
+/* What every rank tells rank 0 about itself (fixed size, gathered). */
+struct ht_merge_rank_info {
+    int32_t profiled, nthreads;
+    uint64_t instrumented_calls, folded_calls, mismatched_exits, tree_nodes, tree_bytes;
+    uint64_t out_of_memory, has_mpi;
+    uint64_t nfigures, ncomm, ncoll;
+    double wall_seconds, overhead_seconds, time_excluded_at_root;
+};
+
+/* Dense per-stack arrays: stride u64: calls and folded calls per thread,
+ * then messages sent, received, bytes sent, received; stride f64: inclusive
+ * and exclusive seconds per thread, then message seconds sent, received. */
+#define HT_MERGE_U64_STRIDE(nthreads) (2 * (size_t)(nthreads) + 4)
+#define HT_MERGE_F64_STRIDE(nthreads) (2 * (size_t)(nthreads) + 2)
+
+struct ht_double_int {
+    double value;
+    int rank;
+};
+
+/* Everything rank 0 has after the reductions and gathers. */
+struct ht_merge_result {
+    const struct ht_global_paths *global;
+    int nranks;
+    const struct ht_merge_rank_info *infos;   /* [nranks] */
+    const uint64_t *u64;                      /* [nstacks * u64 stride] */
+    const double *f64;                        /* [nstacks * f64 stride] */
+    const struct ht_double_int *min, *max;    /* [nstacks] */
+    struct ht_mpi_rank_figures *figures;      /* gathered, rank-major */
+    size_t nfigures;
+    const struct ht_mpi_cell *cells;          /* gathered: per rank comm, then coll */
+    size_t ncells;
+};
+
+/* On rank 0: builds the merged profile and view and writes them. */
+void ht_merge_write_summary(const struct ht_merge_result *r, const struct ht_profile *own,
+                            const struct ht_run_info *run, const struct ht_config *config,
+                            const char *basename);
+
+#endif

@@ -1,0 +1,130 @@
+/* One rank's own MPI view: the message figures of its stacks and its row of
+ * the communication matrices, for its own files (mpi.rank_files, a program
+ * that never reached MPI_Finalize) and as its share of the merge. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hooks/hooks.h"
+#include "mpi/merge.h"
+#include "mpi/merge_internal.h"
+#include "mpi/state.h"
+#include "mpi/thread_data.h"
+
+void ht_mpi_local_free(struct ht_mpi_local *lv)
+{
+    free(lv->seconds);
+    free(lv->figures);
+    free(lv->start);
+    free(lv->cells);
+    memset(lv, 0, sizeof *lv);
+}
+
+/* Sums every thread's per-peer counts: this rank's row. */
+static int collect_cells(struct ht_mpi_local *lv, int rank, int nranks)
+{
+    size_t n = nranks > 0 ? (size_t)nranks : 0;
+    uint64_t *sum = calloc(4 * n + 1, sizeof *sum);
+    if (!sum)
+        return -1;
+    for (struct ht_thread *t = ht_thread_registry(); t; t = t->next) {
+        struct ht_mpi_thread *m = __atomic_load_n(&t->mpi, __ATOMIC_ACQUIRE);
+        if (!m || !__atomic_load_n(&m->peers.p2p_messages, __ATOMIC_ACQUIRE))
+            continue;
+        /* The arrays have world-size entries, the same on every thread. */
+        for (size_t r = 0; r < n; r++) {
+            sum[r] += m->peers.p2p_messages[r];
+            sum[n + r] += m->peers.p2p_bytes[r];
+            sum[2 * n + r] += m->peers.coll_messages[r];
+            sum[3 * n + r] += m->peers.coll_bytes[r];
+        }
+    }
+    size_t ncomm = 0, ncoll = 0;
+    for (size_t r = 0; r < n; r++) {
+        ncomm += sum[r] != 0;
+        ncoll += sum[2 * n + r] != 0;
+    }
+    lv->cells = malloc((ncomm + ncoll + 1) * sizeof *lv->cells);
+    if (!lv->cells) {
+        free(sum);
+        return -1;
+    }
+    size_t k = 0;
+    for (int part = 0; part < 2; part++)
+        for (size_t r = 0; r < n; r++)
+            if (sum[2 * n * part + r])
+                lv->cells[k++] = (struct ht_mpi_cell){rank, (int32_t)r, sum[2 * n * part + r],
+                                                      sum[2 * n * part + n + r]};
+    lv->view.comm = lv->cells;
+    lv->view.ncomm = ncomm;
+    lv->view.coll = lv->cells + ncomm;
+    lv->view.ncoll = ncoll;
+    free(sum);
+    return 0;
+}
+
+int ht_mpi_local_build(struct ht_mpi_local *lv, const struct ht_profile *p, int rank,
+                       int nranks, double spt)
+{
+    memset(lv, 0, sizeof *lv);
+    lv->view.rank = rank;
+    lv->view.nranks = nranks;
+    size_t n = p ? p->nstacks : 0, nfig = 0;
+    for (size_t id = 0; id < n; id++)
+        nfig += ht_output_stack_has_messages(&p->stacks[id]);
+    lv->seconds = calloc(2 * n + 1, sizeof *lv->seconds);
+    lv->figures = malloc((nfig + 1) * sizeof *lv->figures);
+    lv->start = calloc(n + 1, sizeof *lv->start);
+    if (!lv->seconds || !lv->figures || !lv->start || collect_cells(lv, rank, nranks) != 0) {
+        ht_mpi_local_free(lv);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t id = 0; id < n; id++) {
+        const struct ht_stack *s = &p->stacks[id];
+        const struct ht_mpi_stats *m = &s->total.mpi;
+        lv->start[id] = k;
+        lv->seconds[id] = (double)m->ticks_sent * spt;
+        lv->seconds[n + id] = (double)m->ticks_received * spt;
+        if (!ht_output_stack_has_messages(s))
+            continue;
+        lv->figures[k++] = (struct ht_mpi_rank_figures){
+            .rank = rank,
+            .stack = (int32_t)id,
+            .calls = s->total.calls,
+            .time_incl = s->total.time_incl,
+            .time_excl = s->total.time_excl,
+            .messages_sent = m->messages_sent,
+            .messages_received = m->messages_received,
+            .bytes_sent = m->bytes_sent,
+            .bytes_received = m->bytes_received,
+            .seconds_sent = lv->seconds[id],
+            .seconds_received = lv->seconds[n + id],
+        };
+    }
+    lv->start[n] = k;
+    lv->view.seconds_sent = lv->seconds;
+    lv->view.seconds_received = lv->seconds + n;
+    lv->view.figures = lv->figures;
+    lv->view.figures_start = lv->start;
+    return 0;
+}
+
+int ht_mpi_write_own_files(const struct ht_profile *profile, const struct ht_run_info *run,
+                           const struct ht_config *config, const char *basename,
+                           bool merge_failed)
+{
+    struct ht_mpi_local lv;
+    int rc;
+    if (ht_mpi_local_build(&lv, profile, ht_mpi.world_rank, ht_mpi.world_size,
+                           ht_clock_seconds_per_tick()) == 0) {
+        lv.view.merge_failed = merge_failed;
+        rc = ht_output_write_all_mpi(profile, run, config, basename, &lv.view);
+    } else {
+        fprintf(stderr, "hooktrace: rank %d: out of memory: its files have no MPI figures\n",
+                ht_mpi.world_rank);
+        rc = ht_output_write_all(profile, run, config, basename);
+    }
+    ht_mpi_local_free(&lv);
+    return rc;
+}

@@ -1,0 +1,92 @@
+/* What the outputs show about an MPI run besides the profile itself: the
+ * message figures of each rank on each stack, the spread of times over
+ * ranks, and the communication matrices.  src/mpi fills it (the summary on
+ * rank 0 after the cross-rank merge, or one rank's own view); the outputs
+ * only read it.  Every field is documented in docs/output.md. */
+#ifndef HT_OUTPUT_OUTPUT_MPI_H
+#define HT_OUTPUT_OUTPUT_MPI_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "callstack/profile.h"
+#include "config/config.h"
+
+/* One rank's figures on one stack (summed over its threads).  Also the
+ * record the merge sends to rank 0, so plain data only. */
+struct ht_mpi_rank_figures {
+    int32_t rank;
+    int32_t stack; /* ID in the profile the view goes with */
+    uint64_t calls;
+    double time_incl, time_excl;
+    uint64_t messages_sent, messages_received;
+    uint64_t bytes_sent, bytes_received;
+    double seconds_sent, seconds_received; /* summed message durations */
+};
+
+/* One cell of a communication matrix, in world ranks, counted by the
+ * sender.  Also a wire record. */
+struct ht_mpi_cell {
+    int32_t sender, receiver;
+    uint64_t messages, bytes;
+};
+
+/* Inclusive time of one stack over the ranks: a rank that never entered the
+ * stack counts as 0.  Ties go to the lowest rank. */
+struct ht_mpi_spread {
+    double min, max;
+    int32_t min_rank, max_rank;
+};
+
+/* What rank 0 knows about each rank for the per-rank table. */
+struct ht_mpi_rank_summary {
+    bool profiled;      /* false: the rank could not build a profile */
+    int threads;
+    double wall_seconds;
+    uint64_t calls_recorded;
+};
+
+struct ht_mpi_view {
+    int nranks;              /* MPI_COMM_WORLD size */
+    int rank;                /* -1: all ranks merged; else this rank's own files */
+    /* [nstacks]: summed message durations of each stack, seconds */
+    const double *seconds_sent, *seconds_received;
+    /* Per-rank figures of the stacks with messages, ordered by stack then
+     * rank; those of stack s are figures[figures_start[s] .. figures_start[s+1]). */
+    const struct ht_mpi_rank_figures *figures;
+    const size_t *figures_start; /* [nstacks + 1] */
+    const struct ht_mpi_spread *spread;       /* [nstacks], or NULL */
+    const struct ht_mpi_rank_summary *ranks;  /* [nranks], or NULL */
+    /* Nonzero cells, ordered by sender then receiver. */
+    const struct ht_mpi_cell *comm, *coll;
+    size_t ncomm, ncoll;
+    bool merge_failed;       /* the summary could not be built (the per-rank view) */
+};
+
+/* Whether a stack moved any message. */
+static inline bool ht_output_stack_has_messages(const struct ht_stack *s)
+{
+    return s->total.mpi.messages_sent != 0 || s->total.mpi.messages_received != 0;
+}
+
+/* JSON (json_mpi.c): the top-level fields before "stacks", the fields of one
+ * stack, and the matrices after "stacks". */
+void ht_output_json_mpi_top(json_t *doc, const struct ht_mpi_view *mpi);
+void ht_output_json_mpi_stack(json_t *obj, const struct ht_stack *s, const struct ht_mpi_view *mpi);
+void ht_output_json_mpi_matrices(json_t *doc, const struct ht_mpi_view *mpi);
+
+/* Logfile (logfile_mpi.c): the header line(s), and the MPI tables that go
+ * between the runtime tables and the stack list. */
+void ht_output_logfile_mpi_header(FILE *out, const struct ht_mpi_view *mpi,
+                                  const struct ht_config *config);
+void ht_output_logfile_mpi_tables(FILE *out, const struct ht_profile *p, const int *order,
+                                  const struct ht_mpi_view *mpi);
+
+/* Bandwidth in MB/s (10^6 bytes per second, 4 significant digits) into
+ * buf: "0" if no bytes moved, "-" if bytes moved in no measurable time. */
+const char *ht_output_bandwidth(char *buf, size_t size, uint64_t bytes, double seconds);
+
+#endif
