@@ -1,7 +1,8 @@
 #!/bin/sh
 # For a newcomer: installs the dependencies, builds and installs hooktrace
-# into ./_install, builds examples/heat.c exactly as a user would
-# (-finstrument-functions plus pkg-config), runs it, and prints its profile.
+# into ./_install, builds the MPI example examples/halo.c exactly as a user
+# would (mpicc -finstrument-functions plus pkg-config), runs it on 4 ranks,
+# and prints its profile.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -14,13 +15,15 @@ cd _build/demo
 make -s -j"$(nproc)" >/dev/null
 make -s install >/dev/null
 export PKG_CONFIG_PATH="$top/_install/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-echo "== building examples/heat.c with -finstrument-functions \$(pkg-config --cflags --libs hooktrace)"
+echo "== building examples/halo.c with mpicc -finstrument-functions \$(pkg-config --cflags --libs hooktrace)"
 mkdir -p "$top/_demo"
 cd "$top/_demo"
-cc -g -O2 -finstrument-functions -pthread "$top/examples/heat.c" -o heat \
-   $(pkg-config --cflags --libs hooktrace) -lm
-echo "== running ./heat in _demo/"
-./heat
-echo "== _demo/heat.log"
-cat heat.log
-echo "== also written: _demo/heat.json (for scripts) and _demo/heat.folded (for flame graphs)"
+mpicc -g -O2 -finstrument-functions "$top/examples/halo.c" -o halo \
+      $(pkg-config --cflags --libs hooktrace) -lm
+echo "== running mpirun -np 4 ./halo in _demo/"
+# Open MPI refuses to run as root unless told it is fine (a container).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpirun -np 4 --oversubscribe ./halo
+echo "== _demo/halo.log"
+cat halo.log
+echo "== also written: _demo/halo.json (for scripts) and _demo/halo.folded (for flame graphs)"

@@ -77,8 +77,22 @@ struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle)
     if (!tab || handle == MPI_REQUEST_NULL)
         return NULL;
     struct ht_request *old = ht_request_find(t, handle);
-    if (old) /* MPI reused a handle we never saw complete */
-        ht_request_remove(t, old);
+    if (old) {
+        /* Handles are not unique: for a send it finished on the spot, Open
+         * MPI returns one shared, already complete request
+         * (ompi_request_empty), and MPICH has built-in complete requests
+         * too.  A handle we hold already therefore means that operation is
+         * complete: count it now.  A receive never comes back this way;
+         * if one does, its status is unknown and it is dropped. */
+        if (old->kind != HT_REQUEST_RECV && old->active) {
+            MPI_Status unused;
+            memset(&unused, 0, sizeof unused);
+            old->persistent = false;
+            ht_request_complete(t, old, &unused, ht_clock_now());
+        } else {
+            ht_request_remove(t, old);
+        }
+    }
     if ((tab->count + 1) * 2 > (tab->index ? tab->index_mask + 1 : 0) && !index_grow(tab))
         return NULL;
     if (tab->count == tab->capacity) {

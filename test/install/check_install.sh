@@ -1,7 +1,8 @@
 #!/bin/sh
-# Installs hooktrace into a temporary prefix and builds examples/heat.c the
-# way the README tells users to: with pkg-config against the shared library,
-# and against the static one.  Checks exact call counts in both profiles.
+# Installs hooktrace into a temporary prefix and builds the examples the way
+# the README tells users to: examples/heat.c with pkg-config against the
+# shared and the static library, examples/halo.c with mpicc on 4 ranks.
+# Checks exact call counts, and messages per stack and per pair of ranks.
 # Usage: test/install/check_install.sh BUILDDIR
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,5 +42,37 @@ sys.exit(1 if bad else 0)
 PY
 done
 cmp out_shared.txt out_static.txt || { echo "FAIL: the two builds print different results"; status=1; }
-[ "$status" -eq 0 ] && echo "install check: 2 passed, 0 failed" || echo "install check: FAILED"
+
+# The MPI example, built with mpicc the same way, on 4 ranks: exact
+# messages per stack and in the matrices of rank 0's summary.
+mpicc -g -O2 -finstrument-functions "$top/examples/halo.c" -o halo \
+      $(pkg_config --cflags --libs hooktrace) -lm
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    timeout 120 mpirun -np 4 --oversubscribe ./halo > out_halo.txt || status=1
+python3 - halo.json <<'PY' || status=1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+st = {";".join(s["path"]): s for s in doc["stacks"]}
+def fields(path):
+    s = st.get(path, {})
+    return tuple(s.get(k) for k in ("calls", "messages_sent", "messages_received", "bytes_sent", "bytes_received"))
+# 200 steps; ranks 0 and 3 have one neighbour, 1 and 2 two: 6 halo messages a step.
+expected = {
+    "main;exchange_halo;MPI_Isend": (1600, 1200, 0, 9600, 0),
+    "main;exchange_halo;MPI_Irecv": (1600, 0, 1200, 0, 9600),
+    "main;global_residual;MPI_Allreduce": (80, 240, 240, 1920, 1920),
+    "main;collect;MPI_Reduce": (4, 3, 3, 24, 24),
+}
+bad = {p: (fields(p), e) for p, e in expected.items() if fields(p) != e}
+comm = {(c["sender"], c["receiver"]): (c["messages"], c["bytes"]) for c in doc["comm_matrix"]}
+want_comm = {(a, b): (200, 1600) for a in range(4) for b in range(4) if abs(a - b) == 1}
+coll = {(c["sender"], c["receiver"]): c["messages"] for c in doc["coll_matrix"]}
+want_coll = {(a, b): 20 + (b == 0) for a in range(4) for b in range(4) if a != b}
+if doc.get("ranks") != 4: bad["ranks"] = (doc.get("ranks"), 4)
+if comm != want_comm: bad["comm_matrix"] = (comm, want_comm)
+if coll != want_coll: bad["coll_matrix"] = (coll, want_coll)
+print("mpi: %s" % ("ok" if not bad else "FAIL %r" % bad))
+sys.exit(1 if bad else 0)
+PY
+[ "$status" -eq 0 ] && echo "install check: 3 passed, 0 failed" || echo "install check: FAILED"
 exit $status
