@@ -78,4 +78,4 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
 	test/integration/exit_paths.py test/integration/names.py \
 	test/integration/config_runtime.py
-EXTRA_DIST += test/integration/htlib.py
+EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))

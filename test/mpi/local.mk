@@ -1,1 +1,67 @@
-# MPI tests (test/mpi): programs run under mpirun, checked from the JSON
+# MPI tests (test/mpi): small deterministic MPI programs, built like a user
+# would build them (mpi.h, -finstrument-functions, linked with libhooktrace),
+# run under the launcher configure found ($(MPIEXEC), exported to the
+# scripts as HT_MPIEXEC) by Python scripts that assert exact message counts,
+# bytes and peers from the JSON profile (helpers: test/mpi/mpilib.py).
+# Each program also has a *_plain copy built without hooktrace: the
+# reference for its standard output.
+HT_MPI_TEST_CFLAGS = $(MPI_CFLAGS) -g -finstrument-functions $(HT_WARN_CFLAGS)
+HT_MPI_PLAIN_CFLAGS = $(MPI_CFLAGS) -g $(HT_WARN_CFLAGS)
+HT_MPI_TEST_LDADD = libhooktrace.la $(MPI_LIBS)
+
+check_PROGRAMS += test/mpi/p2p test/mpi/requests test/mpi/collectives test/mpi/rma \
+	test/mpi/control \
+	test/mpi/p2p_plain test/mpi/requests_plain test/mpi/collectives_plain \
+	test/mpi/rma_plain test/mpi/control_plain
+
+test_mpi_p2p_SOURCES = test/mpi/p2p.c test/mpi/common.h
+test_mpi_p2p_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_p2p_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_p2p_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_p2p_plain_SOURCES = test/mpi/p2p.c test/mpi/common.h
+test_mpi_p2p_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_p2p_plain_LDADD = $(MPI_LIBS)
+
+test_mpi_requests_SOURCES = test/mpi/requests.c test/mpi/common.h
+test_mpi_requests_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_requests_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_requests_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_requests_plain_SOURCES = test/mpi/requests.c test/mpi/common.h
+test_mpi_requests_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_requests_plain_LDADD = $(MPI_LIBS)
+
+test_mpi_collectives_SOURCES = test/mpi/collectives.c test/mpi/common.h
+test_mpi_collectives_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_collectives_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_collectives_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_collectives_plain_SOURCES = test/mpi/collectives.c test/mpi/common.h
+test_mpi_collectives_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_collectives_plain_LDADD = $(MPI_LIBS)
+
+test_mpi_rma_SOURCES = test/mpi/rma.c test/mpi/common.h
+test_mpi_rma_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_rma_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_rma_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_rma_plain_SOURCES = test/mpi/rma.c test/mpi/common.h
+test_mpi_rma_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_rma_plain_LDADD = $(MPI_LIBS)
+
+test_mpi_control_SOURCES = test/mpi/control.c test/mpi/common.h
+test_mpi_control_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_control_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_control_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_control_plain_SOURCES = test/mpi/control.c test/mpi/common.h
+test_mpi_control_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_control_plain_LDADD = $(MPI_LIBS)
+
+# One script per program; each runs its program once per configuration
+# (60 s limit per launch) and ends with "N passed, N failed".
+HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
+	test/mpi/control.py
+TESTS += $(HT_MPI_TESTS)
+EXTRA_DIST += test/mpi/mpilib.py $(HT_MPI_TESTS)
+
+# Only the MPI tests: make check-mpi
+check-mpi:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(HT_MPI_TESTS)'
+.PHONY: check-mpi
