@@ -28,28 +28,37 @@ void ht_mpi_ranks_init(void)
         PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_map, &comm_keyval, NULL);
 }
 
+struct ht_rank_map *ht_mpi_rank_map_from_group(MPI_Group group, int inter)
+{
+    MPI_Group world;
+    int size = 0;
+    PMPI_Group_size(group, &size);
+    /* world[] and, after it, the identity ranks translate_ranks reads. */
+    struct ht_rank_map *map = malloc(sizeof *map + (size_t)(size > 0 ? size : 1) * 2 * sizeof(int));
+    if (!map)
+        return NULL;
+    map->refs = 1;
+    map->size = size;
+    map->inter = inter;
+    int *ranks = map->world + size;
+    for (int i = 0; i < size; i++)
+        ranks[i] = i;
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    PMPI_Group_translate_ranks(group, size, ranks, world, map->world);
+    PMPI_Group_free(&world);
+    return map;
+}
+
 static struct ht_rank_map *build_map(MPI_Comm comm)
 {
-    int inter = 0, size = 0;
-    MPI_Group group, world;
+    int inter = 0;
+    MPI_Group group;
     if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
         return NULL;
     if ((inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) !=
         MPI_SUCCESS)
         return NULL;
-    PMPI_Group_size(group, &size);
-    struct ht_rank_map *map = malloc(sizeof *map + (size_t)(size > 0 ? size : 1) * 2 * sizeof(int));
-    if (map) {
-        map->refs = 1;
-        map->size = size;
-        map->inter = inter;
-        int *ranks = map->world + size;
-        for (int i = 0; i < size; i++)
-            ranks[i] = i;
-        PMPI_Comm_group(MPI_COMM_WORLD, &world);
-        PMPI_Group_translate_ranks(group, size, ranks, world, map->world);
-        PMPI_Group_free(&world);
-    }
+    struct ht_rank_map *map = ht_mpi_rank_map_from_group(group, inter);
     PMPI_Group_free(&group);
     return map;
 }

@@ -29,6 +29,9 @@ int ht_mpi_world_rank(MPI_Comm comm, int rank);
 /* The table of comm with a reference taken for the caller; NULL on error. */
 struct ht_rank_map *ht_mpi_rank_map_get(MPI_Comm comm);
 void ht_mpi_rank_map_put(struct ht_rank_map *map);
+
+/* A new table (one reference) for the ranks of group; for windows too. */
+struct ht_rank_map *ht_mpi_rank_map_from_group(MPI_Group group, int inter);
 int ht_mpi_rank_map_world(const struct ht_rank_map *map, int rank);
 
 /* count elements of type, in bytes (0 for MPI_DATATYPE_NULL or an error). */

@@ -34,23 +34,10 @@ static void create_keyval(void)
 
 static struct ht_rank_map *build_map(MPI_Win win)
 {
-    MPI_Group group, world;
-    int size = 0;
+    MPI_Group group;
     if (PMPI_Win_get_group(win, &group) != MPI_SUCCESS)
         return NULL;
-    PMPI_Group_size(group, &size);
-    struct ht_rank_map *map = malloc(sizeof *map + (size_t)(size > 0 ? size : 1) * 2 * sizeof(int));
-    if (map) {
-        map->refs = 1;
-        map->size = size;
-        map->inter = 0;
-        int *ranks = map->world + size;
-        for (int i = 0; i < size; i++)
-            ranks[i] = i;
-        PMPI_Comm_group(MPI_COMM_WORLD, &world);
-        PMPI_Group_translate_ranks(group, size, ranks, world, map->world);
-        PMPI_Group_free(&world);
-    }
+    struct ht_rank_map *map = ht_mpi_rank_map_from_group(group, 0);
     PMPI_Group_free(&group);
     return map;
 }
