@@ -1,7 +1,8 @@
-# bench: the hook-cost benchmark (see BENCHMARKS.md).  Nothing here is built
-# by `make` or `make check`; `make bench` builds the kernels and the hook
-# libraries below and runs bench/hook_cost.py, bench/clock_cost and
-# bench/node_memory.
+# bench: the hook-cost benchmark and the MPI benchmarks (see BENCHMARKS.md).
+# Nothing here is built by `make` or `make check`; `make bench` builds the
+# kernels and the hook libraries below and runs bench/hook_cost.py,
+# bench/clock_cost and bench/node_memory; `make bench-mpi` (at the end of
+# this file) builds and runs the MPI benchmarks.
 # Extra driver options: make bench BENCH_ARGS='--rounds 3 --calls 5000000'
 #
 # One kernel source, four builds:
@@ -77,3 +78,51 @@ bench: $(HT_BENCH_BINARIES)
 	@echo
 	$(top_builddir)/bench/node_memory$(EXEEXT)
 .PHONY: bench
+
+# --- MPI benchmarks (see BENCHMARKS.md, "MPI") -------------------------------
+# `make bench-mpi` builds these and runs bench/mpi_cost.py, which runs them
+# under $(MPIEXEC) with 2 ranks.  Extra driver options:
+#   make bench-mpi BENCH_MPI_ARGS='--rounds 3 --skip-sweep'
+#
+# One source for the per-call cost, three builds:
+#   mpi_calls_plain          MPI only
+#   mpi_calls_hooktrace      linked with libhooktrace, not instrumented
+#   mpi_calls_instrumented   the same with -finstrument-functions
+# and the hook cost with open requests (instrumented, libhooktrace):
+#   open_requests
+HT_BENCH_MPI_BINARIES = bench/mpi_calls_plain$(EXEEXT) bench/mpi_calls_hooktrace$(EXEEXT) \
+	bench/mpi_calls_instrumented$(EXEEXT) bench/open_requests$(EXEEXT)
+EXTRA_PROGRAMS += bench/mpi_calls_plain bench/mpi_calls_hooktrace \
+	bench/mpi_calls_instrumented bench/open_requests
+HT_BENCH_MPI_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+
+bench_mpi_calls_plain_SOURCES = bench/mpi_calls.c
+bench_mpi_calls_plain_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
+bench_mpi_calls_plain_LDFLAGS = -no-install
+bench_mpi_calls_plain_LDADD = $(MPI_LIBS)
+
+bench_mpi_calls_hooktrace_SOURCES = bench/mpi_calls.c
+bench_mpi_calls_hooktrace_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
+bench_mpi_calls_hooktrace_LDFLAGS = -no-install
+bench_mpi_calls_hooktrace_LDADD = libhooktrace.la $(MPI_LIBS)
+
+bench_mpi_calls_instrumented_SOURCES = bench/mpi_calls.c
+bench_mpi_calls_instrumented_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
+bench_mpi_calls_instrumented_CFLAGS = $(AM_CFLAGS) -finstrument-functions
+bench_mpi_calls_instrumented_LDFLAGS = -no-install
+bench_mpi_calls_instrumented_LDADD = libhooktrace.la $(MPI_LIBS)
+
+bench_open_requests_SOURCES = bench/open_requests.c
+bench_open_requests_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
+bench_open_requests_CFLAGS = $(AM_CFLAGS) -finstrument-functions
+bench_open_requests_LDFLAGS = -no-install
+bench_open_requests_LDADD = libhooktrace.la $(MPI_LIBS)
+
+EXTRA_DIST += bench/mpi_cost.py
+CLEANFILES += $(HT_BENCH_MPI_BINARIES)
+
+BENCH_MPI_ARGS =
+bench-mpi: $(HT_BENCH_MPI_BINARIES)
+	$(PYTHON3) $(srcdir)/bench/mpi_cost.py --builddir $(top_builddir) \
+	  --mpiexec '$(MPIEXEC)' $(BENCH_MPI_ARGS)
+.PHONY: bench-mpi
