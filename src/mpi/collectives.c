@@ -114,15 +114,16 @@ static void emit_nothing(struct ht_mpi_call *c, MPI_Request request)
     ht_mpi_record_pairs(c, NULL, 0, request);
 }
 
-/* --- the three shapes ----------------------------------------------------- */
+/* --- the shapes ----------------------------------------------------- */
 
-/* One-to-all (Bcast, Scatter, Scatterv): the root sends block i to every
- * peer i; every other rank receives recv_bytes from the root.  On an
- * inter-communicator root is MPI_ROOT in the root itself, MPI_PROC_NULL in
- * the rest of its group (which takes no part) and the root's rank in the
- * remote group on the receiving side. */
-static void one_to_all(struct ht_mpi_call *c, MPI_Comm comm, int root, struct ht_blocks send,
-                       uint64_t recv_bytes, MPI_Request request)
+/* Rooted (Bcast, Scatter(v) with root_sends; Gather(v), Reduce without):
+ * the root moves block i of root_blocks to (or from) every peer i; every
+ * other rank moves leaf_bytes the other way.  On an inter-communicator root
+ * is MPI_ROOT in the root itself, MPI_PROC_NULL in the rest of its group
+ * (which takes no part) and the root's rank in the remote group on the
+ * other side. */
+static void rooted(struct ht_mpi_call *c, MPI_Comm comm, int root, bool root_sends,
+                   struct ht_blocks root_blocks, uint64_t leaf_bytes, MPI_Request request)
 {
     struct group_view v;
     struct ht_pair_list l;
@@ -135,39 +136,26 @@ static void one_to_all(struct ht_mpi_call *c, MPI_Comm comm, int root, struct ht
         if (is_root) {
             for (int i = 0; i < v.size; i++)
                 if (!view_is_self(&v, i))
-                    ht_pair_list_add(&l, view_world(&v, i), true, ht_blocks_bytes(&send, i));
+                    ht_pair_list_add(&l, view_world(&v, i), root_sends,
+                                     ht_blocks_bytes(&root_blocks, i));
         } else if (root != MPI_PROC_NULL) {
-            ht_pair_list_add(&l, view_world(&v, root), false, recv_bytes);
+            ht_pair_list_add(&l, view_world(&v, root), !root_sends, leaf_bytes);
         }
     }
     ht_mpi_rank_map_put(v.map);
     ht_pair_list_emit(c, &l, request);
 }
 
-/* All-to-one (Gather, Gatherv, Reduce): every other rank sends send_bytes
- * to the root, which receives block i from every peer i.  Roots on
- * inter-communicators as in one_to_all. */
+static void one_to_all(struct ht_mpi_call *c, MPI_Comm comm, int root, struct ht_blocks send,
+                       uint64_t recv_bytes, MPI_Request request)
+{
+    rooted(c, comm, root, true, send, recv_bytes, request);
+}
+
 static void all_to_one(struct ht_mpi_call *c, MPI_Comm comm, int root, uint64_t send_bytes,
                        struct ht_blocks recv, MPI_Request request)
 {
-    struct group_view v;
-    struct ht_pair_list l;
-    if (!view_get(comm, &v)) {
-        emit_nothing(c, request);
-        return;
-    }
-    bool is_root = v.inter ? root == MPI_ROOT : root == v.rank;
-    if (ht_pair_list_init(&l, is_root ? (size_t)v.size : 1)) {
-        if (is_root) {
-            for (int i = 0; i < v.size; i++)
-                if (!view_is_self(&v, i))
-                    ht_pair_list_add(&l, view_world(&v, i), false, ht_blocks_bytes(&recv, i));
-        } else if (root != MPI_PROC_NULL) {
-            ht_pair_list_add(&l, view_world(&v, root), true, send_bytes);
-        }
-    }
-    ht_mpi_rank_map_put(v.map);
-    ht_pair_list_emit(c, &l, request);
+    rooted(c, comm, root, false, recv, send_bytes, request);
 }
 
 /* All-to-all (Allgather(v), Alltoall(v,w), Allreduce, Reduce_scatter on
