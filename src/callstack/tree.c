@@ -189,8 +189,14 @@ void ht_tree_enter_slow(struct ht_tree *tree, uintptr_t function, uint64_t now, 
     struct ht_node *child = NULL;
     if (cur->depth < tree->max_depth) {
         child = cur->last_child;
-        if (child == NULL || child->function != function)
-            child = ht_tree_find_or_add_child(tree, cur, function);
+        if (child == NULL || child->function != function) {
+            struct ht_node *second = cur->second_child;
+            child = second && second->function == function
+                        ? second
+                        : ht_tree_find_or_add_child(tree, cur, function);
+            if (child)
+                cur->second_child = cur->last_child;
+        }
     }
     if (child == NULL) { /* beyond the depth limit, or out of memory */
         tree->overflow++;

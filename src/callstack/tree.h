@@ -48,7 +48,10 @@ struct ht_node {
     struct ht_mpi_stats *mpi; /* messages issued from this stack, or NULL */
     uint32_t depth;           /* root 0, its children 1, ... */
     uint32_t reserved;
-    uint64_t spare[2];
+    struct ht_node *second_child; /* the child entered before last_child:
+                                     a caller alternating two callees
+                                     (send, receive) finds both here */
+    uint64_t spare;
 } __attribute__((aligned(64)));
 
 struct ht_tree_chunk;

@@ -6,9 +6,13 @@
 
 static int comm_keyval = MPI_KEYVAL_INVALID;
 
+/* MPI_COMM_WORLD's table: identity, made once, never freed, and handed out
+ * without reference counting (most messages go through it). */
+static struct ht_rank_map *world_map;
+
 void ht_mpi_rank_map_put(struct ht_rank_map *map)
 {
-    if (map && __atomic_sub_fetch(&map->refs, 1, __ATOMIC_ACQ_REL) == 0)
+    if (map && map != world_map && __atomic_sub_fetch(&map->refs, 1, __ATOMIC_ACQ_REL) == 0)
         free(map);
 }
 
@@ -26,6 +30,12 @@ void ht_mpi_ranks_init(void)
 {
     if (comm_keyval == MPI_KEYVAL_INVALID)
         PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_map, &comm_keyval, NULL);
+    if (!world_map) {
+        MPI_Group world;
+        PMPI_Comm_group(MPI_COMM_WORLD, &world);
+        world_map = ht_mpi_rank_map_from_group(world, 0);
+        PMPI_Group_free(&world);
+    }
 }
 
 struct ht_rank_map *ht_mpi_rank_map_from_group(MPI_Group group, int inter)
@@ -65,6 +75,8 @@ static struct ht_rank_map *build_map(MPI_Comm comm)
 
 struct ht_rank_map *ht_mpi_rank_map_get(MPI_Comm comm)
 {
+    if (comm == MPI_COMM_WORLD && world_map)
+        return world_map;
     if (comm == MPI_COMM_NULL || comm_keyval == MPI_KEYVAL_INVALID)
         return NULL;
     struct ht_rank_map *map = NULL;
