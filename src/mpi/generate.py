@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Generates the MPI wrappers from the table in routines.py.
 
-    generate.py c OUTPUT.c      the C wrappers (MPI_Send, ...)
+    generate.py c OUTPUT.c        the C wrappers (MPI_Send, ...)
+    generate.py fortran OUTPUT.c  the Fortran wrappers (mpi_send_, mpi_send_f08_, ...),
+                                  C code with the Fortran ABI (src/fortran/generate_fortran.py)
 
 Every wrapper follows the protocol in call.h; what differs between
 routines is only what they record, given by the row's kind below.  Each kind
@@ -95,6 +97,8 @@ def c_wrapper(row):
     if kind in ("init",):
         return """%s
 {
+    if (ht_mpi_fortran_env)  /* called by the Fortran binding we wrapped */
+        return P%s(%s);
     struct ht_mpi_call call;
     bool node = HT_MPI_CALL_BEGIN_NODE(&call, %s);
     int rc = P%s(%s);
@@ -106,10 +110,12 @@ def c_wrapper(row):
         ht_mpi_call_end(&call);
     return rc;
 }
-""" % (proto, name, name, args)
+""" % (proto, name, args, name, name, args)
     if kind == "finalize":
         return """%s
 {
+    if (ht_mpi_fortran_env)  /* called by the Fortran binding we wrapped */
+        return P%s();
     struct ht_mpi_call call;
     bool node = HT_MPI_CALL_BEGIN_NODE(&call, %s);
     /* Collective: every rank merges its profile, logging or not. */
@@ -121,7 +127,7 @@ def c_wrapper(row):
     }
     return rc;
 }
-""" % (proto, name, name)
+""" % (proto, name, name, name)
     if kind == "pcontrol":
         return """%s
 {
@@ -184,11 +190,17 @@ def generate_c(out):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("c",):
-        raise SystemExit("usage: generate.py c OUTPUT")
+    if len(sys.argv) != 3 or sys.argv[1] not in ("c", "fortran"):
+        raise SystemExit("usage: generate.py c|fortran OUTPUT")
     tmp = sys.argv[2] + ".tmp"
     with open(tmp, "w") as out:
-        generate_c(out)
+        if sys.argv[1] == "c":
+            generate_c(out)
+        else:
+            here = os.path.dirname(os.path.abspath(__file__))
+            sys.path.insert(0, os.path.join(here, "..", "fortran"))
+            from generate_fortran import generate_fortran
+            generate_fortran(out, ROUTINES, parse_params, indent)
     os.replace(tmp, sys.argv[2])
 
 

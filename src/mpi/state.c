@@ -10,6 +10,7 @@
 
 struct ht_mpi_state ht_mpi = {.pcontrol_level = 1, .rank_logged = true};
 int ht_mpi_logging;
+int ht_mpi_fortran_env;
 
 void ht_mpi_update_logging(void)
 {

@@ -33,6 +33,11 @@ extern struct ht_mpi_state ht_mpi;
  * MPI_Pcontrol level > 0.  Recomputed whenever one of them changes. */
 extern int ht_mpi_logging;
 
+/* Set while a Fortran MPI_Init/MPI_Init_thread/MPI_Finalize wrapper runs:
+ * the library's Fortran binding may call the C routine (MPICH's does),
+ * whose wrapper must then pass through rather than record the call again. */
+extern int ht_mpi_fortran_env;
+
 /* After PMPI_Init/PMPI_Init_thread succeeded. */
 void ht_mpi_after_init(void);
 
