@@ -26,10 +26,10 @@ struct ht_f_sentinel {
 #define HT_F_VARIANTS(lower, upper) lower "_", lower, lower "__", upper
 static const char *const in_place_names[] = {
     HT_F_VARIANTS("mpi_fortran_in_place", "MPI_FORTRAN_IN_PLACE"),     /* Open MPI */
-    "MPIR_F_MPI_IN_PLACE", "MPIR_F08_MPI_IN_PLACE", NULL};             /* MPICH */
+    "*MPIR_F_MPI_IN_PLACE", "MPIR_F08_MPI_IN_PLACE", NULL};            /* MPICH */
 static const char *const bottom_names[] = {
     HT_F_VARIANTS("mpi_fortran_bottom", "MPI_FORTRAN_BOTTOM"),
-    "MPIR_F_MPI_BOTTOM", "MPIR_F08_MPI_BOTTOM", NULL};
+    "*MPIR_F_MPI_BOTTOM", "MPIR_F08_MPI_BOTTOM", NULL};
 static const char *const status_names[] = {
     HT_F_VARIANTS("mpi_fortran_status_ignore", "MPI_FORTRAN_STATUS_IGNORE"),
     "MPIR_F08_MPI_STATUS_IGNORE_OBJ", NULL};
@@ -43,15 +43,26 @@ static struct ht_f_sentinel status_ignore = {status_names, {0}, 0};
 static struct ht_f_sentinel statuses_ignore = {statuses_names, {0}, 0};
 static int sentinels_ready;
 
-static void lookup(struct ht_f_sentinel *s)
+/* A name starting with '*' is a pointer variable holding the sentinel's
+ * address: MPICH's MPIR_F_MPI_IN_PLACE points into the common block
+ * /MPIPRIV1/, and its Fortran binding fills it in on its first call.
+ * Returns false if such a pointer is still NULL (look again later). */
+static bool lookup(struct ht_f_sentinel *s)
 {
     int n = 0;
+    bool complete = true;
     for (const char *const *name = s->names; *name && n < HT_F_MAX_ADDRS; name++) {
-        const void *a = dlsym(RTLD_DEFAULT, *name);
+        bool indirect = (*name)[0] == '*';
+        const void *a = dlsym(RTLD_DEFAULT, *name + indirect);
+        if (a && indirect) {
+            a = *(const void *const *)a;
+            complete &= a != NULL;
+        }
         if (a)
             s->addrs[n++] = a;
     }
     s->n = n;
+    return complete;
 }
 
 /* Only after MPI_Init can MPICH's Fortran sentinels be known, and the
@@ -59,11 +70,12 @@ static void lookup(struct ht_f_sentinel *s)
  * here store the same values. */
 static void sentinels_lookup(void)
 {
-    lookup(&in_place);
-    lookup(&bottom);
-    lookup(&status_ignore);
-    lookup(&statuses_ignore);
-    __atomic_store_n(&sentinels_ready, 1, __ATOMIC_RELEASE);
+    bool complete = lookup(&in_place);
+    complete &= lookup(&bottom);
+    complete &= lookup(&status_ignore);
+    complete &= lookup(&statuses_ignore);
+    if (complete)
+        __atomic_store_n(&sentinels_ready, 1, __ATOMIC_RELEASE);
 }
 
 static bool is_sentinel(struct ht_f_sentinel *s, const void *p)
