@@ -2,7 +2,8 @@
 # Nothing here is built by `make` or `make check`; `make bench` builds the
 # kernels and the hook libraries below and runs bench/hook_cost.py,
 # bench/clock_cost and bench/node_memory; `make bench-mpi` (at the end of
-# this file) builds and runs the MPI benchmarks.
+# this file) builds and runs the MPI benchmarks, `make bench-fortran` (at
+# the very end) the Fortran-against-C MPI call cost.
 # Extra driver options: make bench BENCH_ARGS='--rounds 3 --calls 5000000'
 #
 # One kernel source, four builds:
@@ -126,3 +127,67 @@ bench-mpi: $(HT_BENCH_MPI_BINARIES)
 	$(PYTHON3) $(srcdir)/bench/mpi_cost.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' $(BENCH_MPI_ARGS)
 .PHONY: bench-mpi
+
+# --- Fortran against C: added cost per MPI call (see BENCHMARKS.md) ----------
+# `make bench-fortran` builds these and runs bench/fortran_cost.py, which
+# runs them under $(MPIEXEC) with 1 rank.  Extra driver options:
+#   make bench-fortran BENCH_FORTRAN_ARGS='--rounds 3 --iterations 200000'
+#
+# Two sources doing the same MPI calls (MPI_Send to MPI_PROC_NULL, 8-byte
+# MPI_Allreduce), each built without hooktrace (*_plain) and linked with
+# libhooktrace (*_hooktrace, not instrumented):
+#   fortran_calls_c_*     bench/fortran_calls_c.c
+#   fortran_calls_f90_*   bench/fortran_calls.F90, `use mpi`
+#   fortran_calls_f08_*   bench/fortran_calls.F90, `use mpi_f08` (-DHT_F08)
+EXTRA_DIST += bench/fortran_cost.py bench/fortran_calls.F90 bench/fortran_calls_c.c
+BENCH_FORTRAN_ARGS =
+if HT_FORTRAN_TESTS
+HT_BENCH_FORTRAN_BINARIES = bench/fortran_calls_c_plain$(EXEEXT) \
+	bench/fortran_calls_c_hooktrace$(EXEEXT) bench/fortran_calls_f90_plain$(EXEEXT) \
+	bench/fortran_calls_f90_hooktrace$(EXEEXT) bench/fortran_calls_f08_plain$(EXEEXT) \
+	bench/fortran_calls_f08_hooktrace$(EXEEXT)
+EXTRA_PROGRAMS += bench/fortran_calls_c_plain bench/fortran_calls_c_hooktrace \
+	bench/fortran_calls_f90_plain bench/fortran_calls_f90_hooktrace \
+	bench/fortran_calls_f08_plain bench/fortran_calls_f08_hooktrace
+# MPICH's `use mpi` checks buffer types ($(HT_FC_MISMATCH), -w as in
+# test/fortran/local.mk).  The program defines no module, so the builds
+# write no .mod file and need no module directory of their own.
+HT_BENCH_F_FCFLAGS = $(HT_MPI_FCFLAGS) $(HT_FC_MISMATCH) -g -O2
+
+bench_fortran_calls_c_plain_SOURCES = bench/fortran_calls_c.c
+bench_fortran_calls_c_plain_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
+bench_fortran_calls_c_plain_LDFLAGS = -no-install
+bench_fortran_calls_c_plain_LDADD = $(MPI_LIBS)
+bench_fortran_calls_c_hooktrace_SOURCES = bench/fortran_calls_c.c
+bench_fortran_calls_c_hooktrace_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
+bench_fortran_calls_c_hooktrace_LDFLAGS = -no-install
+bench_fortran_calls_c_hooktrace_LDADD = libhooktrace.la $(MPI_LIBS)
+
+bench_fortran_calls_f90_plain_SOURCES = bench/fortran_calls.F90
+bench_fortran_calls_f90_plain_FCFLAGS = $(HT_BENCH_F_FCFLAGS) -w
+bench_fortran_calls_f90_plain_LDFLAGS = -no-install
+bench_fortran_calls_f90_plain_LDADD = $(MPI_FORT_LIBS)
+bench_fortran_calls_f90_hooktrace_SOURCES = bench/fortran_calls.F90
+bench_fortran_calls_f90_hooktrace_FCFLAGS = $(HT_BENCH_F_FCFLAGS) -w
+bench_fortran_calls_f90_hooktrace_LDFLAGS = -no-install
+bench_fortran_calls_f90_hooktrace_LDADD = libhooktrace.la $(MPI_FORT_LIBS)
+
+bench_fortran_calls_f08_plain_SOURCES = bench/fortran_calls.F90
+bench_fortran_calls_f08_plain_FCFLAGS = $(HT_BENCH_F_FCFLAGS) -DHT_F08
+bench_fortran_calls_f08_plain_LDFLAGS = -no-install
+bench_fortran_calls_f08_plain_LDADD = $(MPI_FORT_LIBS)
+bench_fortran_calls_f08_hooktrace_SOURCES = bench/fortran_calls.F90
+bench_fortran_calls_f08_hooktrace_FCFLAGS = $(HT_BENCH_F_FCFLAGS) -DHT_F08
+bench_fortran_calls_f08_hooktrace_LDFLAGS = -no-install
+bench_fortran_calls_f08_hooktrace_LDADD = libhooktrace.la $(MPI_FORT_LIBS)
+
+CLEANFILES += $(HT_BENCH_FORTRAN_BINARIES)
+
+bench-fortran: $(HT_BENCH_FORTRAN_BINARIES)
+	$(PYTHON3) $(srcdir)/bench/fortran_cost.py --builddir $(top_builddir) \
+	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' $(BENCH_FORTRAN_ARGS)
+else
+bench-fortran:
+	@echo 'bench-fortran: needs a Fortran compiler and the MPI Fortran bindings (see configure)' >&2; exit 1
+endif
+.PHONY: bench-fortran
