@@ -36,6 +36,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import cpu_model, loadavg, mpi_version  # noqa: E402
+
 SHARE_WARN = 0.95
 TESTS = [("send", "MPI_Send to MPI_PROC_NULL (8 bytes)"),
          ("ar8", "8-byte MPI_Allreduce (1 rank)")]
@@ -46,34 +49,6 @@ LANGS = [("C", "fortran_calls_c"),
 PLAIN = "plain"
 ON = "hooktrace, logging on"
 VARIANTS = [(PLAIN, "_plain", False), (ON, "_hooktrace", True)]
-
-
-def cpu_model():
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name:"):
-                return line.split(":", 1)[1].strip()
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    return platform.processor() or "unknown"
-
-
-def loadavg():
-    try:
-        with open("/proc/loadavg") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "unknown"
-
-
-def mpi_version(mpiexec):
-    try:
-        out = subprocess.run([mpiexec, "--version"], capture_output=True, text=True,
-                             timeout=30).stdout
-        return out.strip().splitlines()[0] if out.strip() else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
 def run(args, scratch, prog):

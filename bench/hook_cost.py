@@ -14,13 +14,15 @@ working directory that is removed afterwards, so nothing is left behind.
 import argparse
 import datetime
 import os
-import platform
 import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import cpu_model, loadavg  # noqa: E402
 
 TARGET_RATIO = 1.5
 SHARE_WARN = 0.95
@@ -36,25 +38,6 @@ VARIANTS = [
 FLOOR = "rdtsc x2 (floor)"
 ON = "hooktrace on"
 OFF = "hooktrace HOOKTRACE_OFF=1"
-
-
-def cpu_model():
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name:"):
-                return line.split(":", 1)[1].strip()
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    return platform.processor() or "unknown"
-
-
-def loadavg():
-    try:
-        with open("/proc/loadavg") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "unknown"
 
 
 def run_once(path, threads, calls, pattern, extra_env, scratch):

@@ -66,7 +66,7 @@ bench_node_memory_LDADD = libht_callstack.la
 # The cost of one timestamp alone, for context.
 bench_clock_cost_SOURCES = bench/clock_cost.c
 
-EXTRA_DIST += bench/hook_cost.py
+EXTRA_DIST += bench/hook_cost.py bench/benchlib.py
 CLEANFILES += $(HT_BENCH_BINARIES) bench/libhtbench_empty.la bench/libhtbench_rdtsc.la
 
 BENCH_ARGS =

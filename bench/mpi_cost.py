@@ -31,7 +31,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import re
 import shlex
 import shutil
@@ -39,6 +38,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import cpu_model, loadavg, mpi_version  # noqa: E402
 
 CALL_TARGET_NS = 60.0
 OPEN_TARGET_RATIO = 2.0
@@ -67,34 +69,6 @@ CALL_VARIANTS = [
 
 # Poll settings tried by the sweep: (poll_interval_us, poll_batch).
 SWEEP = [(20, 4), (20, 1), (50, 4), (100, 4), (200, 4), (1000, 4)]
-
-
-def cpu_model():
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name:"):
-                return line.split(":", 1)[1].strip()
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    return platform.processor() or "unknown"
-
-
-def loadavg():
-    try:
-        with open("/proc/loadavg") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "unknown"
-
-
-def mpi_version(mpiexec):
-    try:
-        out = subprocess.run([mpiexec, "--version"], capture_output=True, text=True,
-                             timeout=30).stdout
-        return out.strip().splitlines()[0] if out.strip() else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
 class Runner:
