@@ -1,0 +1,1 @@
+# hooktrace-analyze: the OTF2 analyzer program (issue 6).

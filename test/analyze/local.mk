@@ -1,0 +1,1 @@
+# Tests of hooktrace-analyze: synthetic OTF2 archives with known answers.
