@@ -37,6 +37,7 @@ void ht_config_defaults(struct ht_config *cfg)
     cfg->mpi.log_ranks.all = true;
     cfg->mpi.poll_interval_us = 20;
     cfg->mpi.poll_batch = 4;
+    cfg->trace.buffer_mib = HT_CONFIG_DEFAULT_TRACE_BUFFER_MIB;
     cfg->source_file = NULL;
 }
 
@@ -96,6 +97,10 @@ void ht_config_free(struct ht_config *cfg)
     ht_regex_list_free(&cfg->exclude_functions);
     ht_rank_set_free(&cfg->mpi.log_ranks);
     ht_rank_set_free(&cfg->mpi.rank_files);
+    free(cfg->trace.folder);
+    free(cfg->trace.name);
+    ht_regex_list_free(&cfg->trace.include_functions);
+    ht_regex_list_free(&cfg->trace.exclude_functions);
     /* Back to the defaults so that a second free, or a use after free, is
      * harmless rather than a double free. */
     ht_config_defaults(cfg);
@@ -116,13 +121,24 @@ static bool matches_any(const struct ht_regex_list *list, const char *name)
     return false;
 }
 
-bool ht_config_function_kept(const struct ht_config *cfg, const char *name)
+static bool passes(const struct ht_regex_list *include, const struct ht_regex_list *exclude,
+                   const char *name)
 {
     if (!name)
         return false;
-    if (cfg->include_functions.count > 0 && !matches_any(&cfg->include_functions, name))
+    if (include->count > 0 && !matches_any(include, name))
         return false;
-    return !matches_any(&cfg->exclude_functions, name);
+    return !matches_any(exclude, name);
+}
+
+bool ht_config_function_kept(const struct ht_config *cfg, const char *name)
+{
+    return passes(&cfg->include_functions, &cfg->exclude_functions, name);
+}
+
+bool ht_config_function_traced(const struct ht_config *cfg, const char *name)
+{
+    return passes(&cfg->trace.include_functions, &cfg->trace.exclude_functions, name);
 }
 
 /* Returns 1 for "off", 0 for "leave on", -1 for a value we do not accept:

@@ -37,6 +37,18 @@ struct ht_mpi_config {
     unsigned poll_batch;          /* default 4: requests checked per poll from a hook */
 };
 
+/* Trace mode (docs/trace.md): an OTF2 archive of every call and message. */
+struct ht_trace_config {
+    bool enabled;              /* default false */
+    char *folder;              /* NULL: output_directory */
+    char *name;                /* NULL: <output basename>_trace */
+    struct ht_regex_list include_functions; /* empty: every function */
+    struct ht_regex_list exclude_functions;
+    unsigned buffer_mib;       /* per-thread event memory before a flush to disk */
+};
+
+#define HT_CONFIG_DEFAULT_TRACE_BUFFER_MIB 16u
+
 struct ht_config {
     bool off;
     char *output_directory; /* never NULL after loading; default "." */
@@ -49,6 +61,7 @@ struct ht_config {
     bool write_json;
     bool write_folded;
     struct ht_mpi_config mpi;
+    struct ht_trace_config trace;
     char *source_file; /* the config file read, or NULL for defaults only */
 };
 
@@ -73,6 +86,9 @@ int ht_config_from_environment(struct ht_config *cfg, char *err, size_t errlen);
 /* Whether a function with this display name appears in the output: it must
  * match an include pattern (if there are any) and no exclude pattern. */
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name);
+
+/* The same rule with the trace section's own lists. */
+bool ht_config_function_traced(const struct ht_config *cfg, const char *name);
 
 const char *ht_sort_column_name(enum ht_sort_column c);
 

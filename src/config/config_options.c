@@ -71,6 +71,17 @@ static const struct opt mpi_opts[] = {
 };
 static const struct section mpi_section = {"mpi", mpi_opts};
 
+static const struct opt trace_opts[] = {
+    {.key = "enabled", .kind = OPT_BOOL, .offset = FIELD(trace.enabled)},
+    {.key = "folder", .kind = OPT_STRING, .offset = FIELD(trace.folder), .check = check_directory},
+    {.key = "name", .kind = OPT_STRING, .offset = FIELD(trace.name), .check = check_basename},
+    {.key = "include_functions", .kind = OPT_REGEX_LIST, .offset = FIELD(trace.include_functions)},
+    {.key = "exclude_functions", .kind = OPT_REGEX_LIST, .offset = FIELD(trace.exclude_functions)},
+    {.key = "buffer_mib", .kind = OPT_UINT, .offset = FIELD(trace.buffer_mib), .min = 1, .max = 65536},
+    {.key = NULL},
+};
+static const struct section trace_section = {"trace", trace_opts};
+
 static const struct opt top_opts[] = {
     {.key = "off", .kind = OPT_BOOL, .offset = FIELD(off)},
     {.key = "output_directory",
@@ -91,6 +102,7 @@ static const struct opt top_opts[] = {
      .max = HT_CONFIG_MAX_STACK_DEPTH_LIMIT},
     {.key = "outputs", .kind = OPT_SECTION, .section = &outputs_section},
     {.key = "mpi", .kind = OPT_SECTION, .section = &mpi_section},
+    {.key = "trace", .kind = OPT_SECTION, .section = &trace_section},
     {.key = NULL},
 };
 static const struct section top_section = {NULL, top_opts};

@@ -48,7 +48,7 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_enter(void *function, void *call_si
     if (HT_UNLIKELY(f - ht_self_text_start < ht_self_text_size))
         return;
     struct ht_thread *t = ht_thread_self;
-    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc || t->poll_requests)) {
+    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc || t->general_path)) {
         enter_general(f, HT_CALLER_SP(), (uintptr_t)call_site);
         return;
     }
@@ -64,7 +64,7 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
     if (HT_UNLIKELY(f - ht_self_text_start < ht_self_text_size))
         return;
     struct ht_thread *t = ht_thread_self;
-    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc || t->poll_requests)) {
+    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc || t->general_path)) {
         exit_general(f);
         return;
     }

@@ -7,17 +7,27 @@
 #ifndef HT_HOOKS_THREAD_H
 #define HT_HOOKS_THREAD_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "callstack/tree.h"
 
 struct ht_mpi_thread;
+struct ht_trace_buffer;
 
 struct ht_thread {
     struct ht_tree tree;
-    /* Non-zero while this thread has open MPI requests: its hooks then take
-     * the general path, which polls them now and then. */
-    int poll_requests;
+    /* Either non-zero sends this thread's hooks down the general path,
+     * which the fast path tests as one word: open MPI requests to poll
+     * now and then, or events to append to the trace buffer. */
+    union {
+        struct {
+            uint16_t poll_requests;
+            uint16_t tracing;
+        };
+        uint32_t general_path;
+    };
+    struct ht_trace_buffer *trace; /* src/trace, NULL unless tracing */
     struct ht_mpi_thread *mpi; /* MPI data (src/mpi), NULL until first use */
     int index;                /* 0, 1, 2, ... in order of first hook */
     pid_t tid;                /* kernel thread id, for the logfile */

@@ -18,8 +18,10 @@
 #include <stdbool.h>
 
 #include "hooks/hooks.h"
+#include "mpi/mpit.h"
 #include "mpi/state.h"
 #include "mpi/thread_data.h"
+#include "trace/trace.h"
 
 struct ht_mpi_call {
     struct ht_thread *thread;
@@ -27,6 +29,10 @@ struct ht_mpi_call {
     struct ht_node *node;   /* where this call's messages go */
     uintptr_t routine;
     uint64_t start, end;
+    /* Set by the collective patterns, for trace mode: the communicator
+     * and root (-1: none) of the collective. */
+    MPI_Comm comm;
+    int root;
 };
 
 /* How many open requests a wrapper checks on its way in. */
@@ -49,13 +55,20 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
     uint64_t now = ht_clock_now();
     if (m->requests.active)
         ht_request_poll(t, now, HT_MPI_WRAPPER_POLL_BUDGET);
-    ht_tree_enter(&t->tree, routine, now, sp, site);
+    if (HT_UNLIKELY(t->tracing))
+        ht_trace_enter(t, routine, now, sp, site);
+    else
+        ht_tree_enter(&t->tree, routine, now, sp, site);
     c->thread = t;
     c->mpi = m;
     c->node = t->tree.current;
     c->routine = routine;
     c->start = now;
+    c->comm = MPI_COMM_NULL;
+    c->root = -1;
     m->in_mpi = 1;
+    if (HT_UNLIKELY(ht_mpit_pvars_active))
+        ht_mpit_call_begin(c);
     return true;
 }
 
@@ -70,12 +83,17 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
     if (t == NULL && (t = ht_thread_attach()) == NULL)
         return false;
     uint64_t now = ht_clock_now();
-    ht_tree_enter(&t->tree, routine, now, sp, site);
+    if (HT_UNLIKELY(t->tracing))
+        ht_trace_enter(t, routine, now, sp, site);
+    else
+        ht_tree_enter(&t->tree, routine, now, sp, site);
     c->thread = t;
     c->mpi = NULL;
     c->node = t->tree.current;
     c->routine = routine;
     c->start = now;
+    c->comm = MPI_COMM_NULL;
+    c->root = -1;
     return true;
 }
 
@@ -95,22 +113,29 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
 HT_NOINSTR static inline void ht_mpi_call_returned(struct ht_mpi_call *c)
 {
     c->end = ht_clock_now();
-    if (c->mpi)
+    if (c->mpi) {
+        if (HT_UNLIKELY(ht_mpit_pvars_active))
+            ht_mpit_call_end(c);
         c->mpi->in_mpi = 0;
+    }
 }
 
 /* Gives up on a call after HT_MPI_CALL_BEGIN (out of memory): leaves the
  * node as if the routine returned at once. */
+HT_NOINSTR static inline void ht_mpi_call_end(struct ht_mpi_call *c);
 HT_NOINSTR static inline void ht_mpi_call_abandon(struct ht_mpi_call *c)
 {
     ht_mpi_call_returned(c);
-    ht_tree_exit(&c->thread->tree, c->routine, c->end);
+    ht_mpi_call_end(c);
 }
 
 /* The node's time is the PMPI routine's; recording after it is the caller's. */
 HT_NOINSTR static inline void ht_mpi_call_end(struct ht_mpi_call *c)
 {
-    ht_tree_exit(&c->thread->tree, c->routine, c->end);
+    if (HT_UNLIKELY(c->thread->tracing))
+        ht_trace_exit(c->thread, c->routine, c->end);
+    else
+        ht_tree_exit(&c->thread->tree, c->routine, c->end);
 }
 
 #endif

@@ -26,3 +26,6 @@ libht_mpi_la_SOURCES += src/mpi/collectives.c src/mpi/collectives_neighbor.c src
 
 # --- cross-rank merge and the MPI parts of the outputs -----------------------
 libht_mpi_la_SOURCES += src/mpi/merge_internal.h src/mpi/merge_paths.c src/mpi/merge_tree.c src/mpi/merge_local.c src/mpi/merge_summary.c
+
+# --- MPI_T: control and performance variables (mpit*.c) ----------------------
+libht_mpi_la_SOURCES += src/mpi/mpit.h src/mpi/mpit.c

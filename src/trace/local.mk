@@ -1,0 +1,10 @@
+# trace: trace mode.  Per-thread event buffers filled while the program runs
+# (calls.c, mpi_events.c, buffer.c), turned into an OTF2 archive at the end
+# (archive*.c).  Part of libhooktrace.
+noinst_LTLIBRARIES += libht_trace.la
+libht_trace_la_SOURCES = \
+	src/trace/trace.h src/trace/calls.c
+libht_trace_la_CPPFLAGS = $(HT_LIB_CPPFLAGS) $(OTF2_CFLAGS)
+libht_trace_la_CFLAGS = $(HT_LIB_CFLAGS)
+libht_trace_la_LIBADD = $(OTF2_LIBS)
+libhooktrace_la_LIBADD += libht_trace.la $(OTF2_LIBS)

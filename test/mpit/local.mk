@@ -1,0 +1,1 @@
+# MPI_T tests (issue 7).
