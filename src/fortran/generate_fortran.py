@@ -23,17 +23,18 @@ import re
 # in src/fortran/support.c.
 FORTRAN_SKIP = {"MPI_Pcontrol": "handwritten"}
 
-SEND = "ht_mpi_on_send(&call, count, datatype, dest, comm);"
+SEND = "ht_mpi_on_send(&call, count, datatype, dest, tag, comm);"
 # What each kind records, in terms of the C parameter names (converted from
 # the Fortran arguments f_<name> on demand: only names the code uses) or of
 # the Fortran arguments themselves.  status / handles as in generate.py.
 FKINDS = {
     "send": dict(post=SEND),
     "recv": dict(status=True, post="ht_mpi_on_recv(&call, ht_st, comm);"),
-    "sendrecv": dict(status=True, post="ht_mpi_on_send(&call, sendcount, sendtype, dest, comm);\n"
+    "sendrecv": dict(status=True, post="ht_mpi_on_send(&call, sendcount, sendtype, dest, sendtag, comm);\n"
                      "ht_mpi_on_recv(&call, ht_st, comm);"),
-    "sendrecv_replace": dict(status=True, post=SEND + "\nht_mpi_on_recv(&call, ht_st, comm);"),
-    "isend": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, comm, *request, false);"),
+    "sendrecv_replace": dict(status=True, post="ht_mpi_on_send(&call, count, datatype, dest, sendtag, comm);\n"
+                             "ht_mpi_on_recv(&call, ht_st, comm);"),
+    "isend": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, tag, comm, *request, false);"),
     "irecv": dict(post="ht_mpi_on_irecv(&call, source, comm, *request, false);"),
     "mrecv": dict(status=True, pre="MPI_Message ht_message = PMPI_Message_f2c(*f_message);",
                   post="ht_mpi_on_mrecv(&call, ht_message, ht_st);"),
@@ -42,7 +43,7 @@ FKINDS = {
     "probe": dict(),
     "mprobe": dict(post="ht_mpi_on_mprobe(&call, comm, PMPI_Message_f2c(*f_message));"),
     "improbe": dict(post="if (*f_flag)\n    ht_mpi_on_mprobe(&call, comm, PMPI_Message_f2c(*f_message));"),
-    "send_init": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, comm, *request, true);"),
+    "send_init": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, tag, comm, *request, true);"),
     "recv_init": dict(post="ht_mpi_on_irecv(&call, source, comm, *request, true);"),
     "start": dict(post="ht_mpi_on_start(&call, *request);"),
     "startall": dict(post="for (int i = 0; i < *f_count; i++)\n"
@@ -51,7 +52,7 @@ FKINDS = {
     "wait": dict(status=True, pre="MPI_Request ht_handle = PMPI_Request_f2c(*f_request);",
                  post="ht_mpi_on_done(&call, ht_handle, ht_st);"),
     "test": dict(status=True, pre="MPI_Request ht_handle = PMPI_Request_f2c(*f_request);",
-                 post="if (*f_flag)\n    ht_mpi_on_done(&call, ht_handle, ht_st);"),
+                 post="if (*f_flag)\n    ht_mpi_on_done(&call, ht_handle, ht_st);\nelse\n    ht_mpi_on_test_pending(&call, ht_handle);"),
     # Fortran indices are 1-based; one out of range (a binding's bug) is
     # not followed.
     "waitany": dict(status=True, handles="f_count",

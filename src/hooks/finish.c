@@ -14,6 +14,7 @@
 #include "mpi/merge.h"
 #include "mpi/state.h"
 #include "output/output.h"
+#include "trace/writer.h"
 
 /* /proc/self/cmdline holds the arguments separated by NULs. */
 static char *read_command_line(void)
@@ -130,6 +131,30 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     return 0;
 }
 
+/* The logfile says where the trace went and whether events were lost. */
+static void note_trace_in_logfile(const struct ht_config *cfg, const char *basename)
+{
+    struct ht_trace_summary ts;
+    ht_trace_summary(&ts);
+    if (!ts.enabled || !cfg->write_logfile)
+        return;
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s.log", cfg->output_directory, basename);
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return;
+    fprintf(f, "\nTrace\n-----\n");
+    if (ts.archive[0])
+        fprintf(f, "archive:        %s\n", ts.archive);
+    else
+        fprintf(f, "archive:        not written (see the messages on standard error)\n");
+    fprintf(f, "events lost:    %llu%s\n", (unsigned long long)ts.dropped,
+            ts.dropped ? " (a flush of an event buffer to disk failed)" : "");
+    fprintf(f, "buffer flushes: %llu (this process), %llu bytes written during the run\n",
+            (unsigned long long)ts.flushes, (unsigned long long)ts.spilled_bytes);
+    fclose(f);
+}
+
 /* Stops recording; false if the profile was written already or profiling
  * never started. */
 static bool begin_finish(uint64_t *end_tick, uint64_t *end_ns)
@@ -162,6 +187,8 @@ void ht_finish(void)
                                    false);
         else
             ht_output_write_all(&lp.profile, &lp.run, ht_lifecycle_config(), lp.basename);
+        ht_trace_write(lp.table, lp.basename, false);
+        note_trace_in_logfile(ht_lifecycle_config(), lp.basename);
     } else
         fprintf(stderr, "hooktrace: out of memory at exit: no profile written\n");
     local_free(&lp);
@@ -182,6 +209,10 @@ void ht_finish_mpi(void)
         fprintf(stderr, "hooktrace: rank %d: out of memory at MPI_Finalize: its profile is empty\n",
                 ht_mpi.world_rank);
     ht_mpi_merge_and_write(ok ? &lp.profile : NULL, &lp.run, ht_lifecycle_config(), lp.basename);
+    /* Every rank takes part in writing the trace (it is collective). */
+    ht_trace_write(ok ? lp.table : NULL, lp.basename, true);
+    if (ht_mpi.world_rank == 0)
+        note_trace_in_logfile(ht_lifecycle_config(), lp.basename);
     local_free(&lp);
     errno = saved_errno;
 }

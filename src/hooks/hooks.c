@@ -5,6 +5,7 @@
 
 #include "hooks/hooks.h"
 #include "hooktrace.h"
+#include "trace/trace.h"
 
 int ht_recording;
 uintptr_t ht_self_text_start, ht_self_text_size;
@@ -16,15 +17,18 @@ extern const char ht_lifecycle_anchor;
 __attribute__((used)) static const char *const lifecycle_anchor = &ht_lifecycle_anchor;
 
 /* The hook paths that call functions (attaching a new thread, reading
- * clock_gettime when there is no invariant TSC, polling open MPI requests)
- * live out of line, so the common path saves no registers. */
+ * clock_gettime when there is no invariant TSC, polling open MPI requests,
+ * tracing) live out of line, so the common path saves no registers. */
 HT_COLD HT_NOINSTR static void enter_general(uintptr_t function, uintptr_t sp, uintptr_t site)
 {
     struct ht_thread *t = ht_thread_self;
     if (t == NULL && (t = ht_thread_attach()) == NULL)
         return;
     uint64_t now = ht_clock_now();
-    ht_tree_enter(&t->tree, function, now, sp, site);
+    if (t->tracing)
+        ht_trace_enter(t, function, now, sp, site);
+    else
+        ht_tree_enter(&t->tree, function, now, sp, site);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now);
 }
@@ -35,7 +39,10 @@ HT_COLD HT_NOINSTR static void exit_general(uintptr_t function)
     if (t == NULL) /* an exit without an enter on this thread */
         return;
     uint64_t now = ht_clock_now();
-    ht_tree_exit(&t->tree, function, now);
+    if (t->tracing)
+        ht_trace_exit(t, function, now);
+    else
+        ht_tree_exit(&t->tree, function, now);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now);
 }

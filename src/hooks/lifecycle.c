@@ -14,6 +14,7 @@
 
 #include "hooks/hooks.h"
 #include "hooks/lifecycle.h"
+#include "trace/trace.h"
 
 const char ht_lifecycle_anchor = 0; /* see hooks.c */
 
@@ -105,6 +106,7 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
     ht_thread_max_depth = config.max_stack_depth;
     find_own_code();
     ht_longjmp_resolve();
+    ht_trace_setup();
     if (!ht_thread_self && !ht_thread_attach())
         return;
     started = true;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "hooks/hooks.h"
+#include "trace/trace.h"
 #include "hooks/lifecycle.h"
 
 #if defined(PIC)
@@ -63,7 +64,10 @@ HT_NOINSTR static void close_left_calls(const struct __jmp_buf_tag *env)
     uintptr_t here = (uintptr_t)__builtin_frame_address(0);
     if (target <= here || target - here >= HT_STACK_SPAN)
         return; /* not a jump up this stack as we understand it */
-    ht_tree_unwind_longjmp(&t->tree, target, ht_clock_now());
+    struct ht_node *before = t->tree.current;
+    uint64_t now = ht_clock_now();
+    ht_tree_unwind_longjmp(&t->tree, target, now);
+    ht_trace_moved(t, before, now);
 }
 
 HT_NOINSTR static void jump(jump_fn *real, const char *name, struct __jmp_buf_tag *env, int val)

@@ -1,5 +1,7 @@
 #include "hooks/thread.h"
 
+#include "trace/trace.h"
+
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -19,6 +21,7 @@ struct ht_thread *ht_thread_attach(void)
     ht_tree_init(&t->tree, ht_thread_max_depth);
     t->tid = (pid_t)syscall(SYS_gettid);
     t->index = __atomic_fetch_add(&registry_count, 1, __ATOMIC_RELAXED);
+    ht_trace_attach(t);
     struct ht_thread *head = __atomic_load_n(&registry_head, __ATOMIC_RELAXED);
     do {
         t->next = head;

@@ -188,6 +188,7 @@ static void all_to_all(struct ht_mpi_call *c, MPI_Comm comm, struct ht_blocks se
 
 void ht_coll_Barrier(struct ht_mpi_call *c, MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)comm;
     emit_nothing(c, request);
 }
@@ -195,6 +196,7 @@ void ht_coll_Barrier(struct ht_mpi_call *c, MPI_Comm comm, MPI_Request request)
 void ht_coll_Bcast(struct ht_mpi_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
                    MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, root);
     (void)buffer;
     one_to_all(c, comm, root, ht_blocks_same(count, datatype), ht_mpi_bytes(count, datatype),
                request);
@@ -205,6 +207,7 @@ void ht_coll_Gather(struct ht_mpi_call *c, const void *sendbuf, int sendcount, M
                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                     MPI_Request request)
 {
+    ht_coll_mark(c, comm, root);
     (void)sendbuf;
     (void)recvbuf;
     all_to_one(c, comm, root, ht_mpi_bytes(sendcount, sendtype),
@@ -216,6 +219,7 @@ void ht_coll_Gatherv(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
                      const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
                      MPI_Request request)
 {
+    ht_coll_mark(c, comm, root);
     (void)sendbuf;
     (void)recvbuf;
     (void)displs;
@@ -227,6 +231,7 @@ void ht_coll_Scatter(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                      int root, MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, root);
     (void)sendbuf;
     (void)recvbuf;
     one_to_all(c, comm, root, ht_blocks_same(sendcount, sendtype),
@@ -237,6 +242,7 @@ void ht_coll_Scatterv(struct ht_mpi_call *c, const void *sendbuf, const int send
                       const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, root);
     (void)sendbuf;
     (void)recvbuf;
     (void)displs;
@@ -251,6 +257,7 @@ void ht_coll_Allgather(struct ht_mpi_call *c, const void *sendbuf, int sendcount
                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                        MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)recvbuf;
     struct ht_blocks send = sendbuf == MPI_IN_PLACE ? ht_blocks_same(recvcount, recvtype)
                                                     : ht_blocks_same(sendcount, sendtype);
@@ -262,6 +269,7 @@ void ht_coll_Allgatherv(struct ht_mpi_call *c, const void *sendbuf, int sendcoun
                         const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                         MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)recvbuf;
     (void)displs;
     struct ht_blocks send = ht_blocks_same(sendcount, sendtype);
@@ -279,6 +287,7 @@ void ht_coll_Alltoall(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)recvbuf;
     struct ht_blocks recv = ht_blocks_same(recvcount, recvtype);
     all_to_all(c, comm, sendbuf == MPI_IN_PLACE ? recv : ht_blocks_same(sendcount, sendtype), recv,
@@ -290,6 +299,7 @@ void ht_coll_Alltoallv(struct ht_mpi_call *c, const void *sendbuf, const int sen
                        const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                        MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sdispls;
     (void)recvbuf;
     (void)rdispls;
@@ -303,6 +313,7 @@ void ht_coll_Alltoallw(struct ht_mpi_call *c, const void *sendbuf, const int sen
                        const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                        MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sdispls;
     (void)recvbuf;
     (void)rdispls;
@@ -316,6 +327,7 @@ void ht_coll_Alltoallw(struct ht_mpi_call *c, const void *sendbuf, const int sen
 void ht_coll_Reduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, root);
     (void)sendbuf;
     (void)recvbuf;
     (void)op;
@@ -329,6 +341,7 @@ void ht_coll_Reduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, i
 void ht_coll_Allreduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sendbuf;
     (void)recvbuf;
     (void)op;
@@ -388,6 +401,7 @@ void ht_coll_Reduce_scatter(struct ht_mpi_call *c, const void *sendbuf, void *re
                             const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sendbuf;
     (void)recvbuf;
     (void)op;
@@ -409,6 +423,7 @@ void ht_coll_Reduce_scatter_block(struct ht_mpi_call *c, const void *sendbuf, vo
                                   int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                   MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sendbuf;
     (void)recvbuf;
     (void)op;
@@ -452,6 +467,7 @@ static void prefix(struct ht_mpi_call *c, int count, MPI_Datatype datatype, MPI_
 void ht_coll_Scan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sendbuf;
     (void)recvbuf;
     (void)op;
@@ -461,6 +477,7 @@ void ht_coll_Scan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int
 void ht_coll_Exscan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sendbuf;
     (void)recvbuf;
     (void)op;

@@ -122,4 +122,13 @@ void ht_pair_list_add(struct ht_pair_list *l, int peer, bool send, uint64_t byte
 /* Hands the list to ht_mpi_record_pairs (which owns it from then on). */
 void ht_pair_list_emit(struct ht_mpi_call *c, struct ht_pair_list *l, MPI_Request request);
 
+/* Every collective names its communicator and root (-1: none) first: trace
+ * mode's collective events need them, and tell collectives from one-sided
+ * operations by them. */
+static inline void ht_coll_mark(struct ht_mpi_call *c, MPI_Comm comm, int root)
+{
+    c->comm = comm;
+    c->root = root;
+}
+
 #endif

@@ -119,6 +119,7 @@ void ht_coll_Neighbor_allgather(struct ht_mpi_call *c, const void *sendbuf, int 
                                 MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sendbuf;
     (void)recvbuf;
     neighbor_exchange(c, comm, ht_blocks_same(sendcount, sendtype),
@@ -130,6 +131,7 @@ void ht_coll_Neighbor_allgatherv(struct ht_mpi_call *c, const void *sendbuf, int
                                  const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sendbuf;
     (void)recvbuf;
     (void)displs;
@@ -141,6 +143,7 @@ void ht_coll_Neighbor_alltoall(struct ht_mpi_call *c, const void *sendbuf, int s
                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sendbuf;
     (void)recvbuf;
     neighbor_exchange(c, comm, ht_blocks_same(sendcount, sendtype),
@@ -152,6 +155,7 @@ void ht_coll_Neighbor_alltoallv(struct ht_mpi_call *c, const void *sendbuf, cons
                                 const int recvcounts[], const int rdispls[],
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sendbuf;
     (void)sdispls;
     (void)recvbuf;
@@ -166,6 +170,7 @@ void ht_coll_Neighbor_alltoallw(struct ht_mpi_call *c, const void *sendbuf, cons
                                 const MPI_Datatype recvtypes[], MPI_Comm comm,
                                 MPI_Request request)
 {
+    ht_coll_mark(c, comm, -1);
     (void)sendbuf;
     (void)sdispls;
     (void)recvbuf;

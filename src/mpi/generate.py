@@ -39,14 +39,15 @@ def parse_params(params):
 # Pieces of C per kind: `pre` runs before the PMPI call (after the logging
 # check), `post` after it when it returned MPI_SUCCESS, `after` in any case.
 # `status`/`statuses` ask for the status(es) to be made non-IGNORE.
-SEND = "ht_mpi_on_send(&call, count, datatype, dest, comm);"
+SEND = "ht_mpi_on_send(&call, count, datatype, dest, tag, comm);"
 KINDS = {
     "send": dict(post=SEND),
     "recv": dict(status=True, post="ht_mpi_on_recv(&call, ht_st, comm);"),
-    "sendrecv": dict(status=True, post="ht_mpi_on_send(&call, sendcount, sendtype, dest, comm);\n"
+    "sendrecv": dict(status=True, post="ht_mpi_on_send(&call, sendcount, sendtype, dest, sendtag, comm);\n"
                      "ht_mpi_on_recv(&call, ht_st, comm);"),
-    "sendrecv_replace": dict(status=True, post=SEND + "\nht_mpi_on_recv(&call, ht_st, comm);"),
-    "isend": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, comm, *request, false);"),
+    "sendrecv_replace": dict(status=True, post="ht_mpi_on_send(&call, count, datatype, dest, sendtag, comm);\n"
+                             "ht_mpi_on_recv(&call, ht_st, comm);"),
+    "isend": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, tag, comm, *request, false);"),
     "irecv": dict(post="ht_mpi_on_irecv(&call, source, comm, *request, false);"),
     "mrecv": dict(status=True, pre="MPI_Message ht_message = *message;",
                   post="ht_mpi_on_mrecv(&call, ht_message, ht_st);"),
@@ -55,14 +56,14 @@ KINDS = {
     "probe": dict(),
     "mprobe": dict(post="ht_mpi_on_mprobe(&call, comm, *message);"),
     "improbe": dict(post="if (*flag)\n    ht_mpi_on_mprobe(&call, comm, *message);"),
-    "send_init": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, comm, *request, true);"),
+    "send_init": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, tag, comm, *request, true);"),
     "recv_init": dict(post="ht_mpi_on_irecv(&call, source, comm, *request, true);"),
     "start": dict(post="ht_mpi_on_start(&call, *request);"),
     "startall": dict(post="for (int i = 0; i < count; i++)\n    ht_mpi_on_start(&call, array_of_requests[i]);"),
     "wait": dict(status=True, pre="MPI_Request ht_handle = *request;",
                  post="ht_mpi_on_done(&call, ht_handle, ht_st);"),
     "test": dict(status=True, pre="MPI_Request ht_handle = *request;",
-                 post="if (*flag)\n    ht_mpi_on_done(&call, ht_handle, ht_st);"),
+                 post="if (*flag)\n    ht_mpi_on_done(&call, ht_handle, ht_st);\nelse\n    ht_mpi_on_test_pending(&call, ht_handle);"),
     "waitany": dict(status=True, handles="count",
                     post="if (*index != MPI_UNDEFINED)\n    ht_mpi_on_done(&call, ht_scratch.handles[*index], ht_st);"),
     "testany": dict(status=True, handles="count",

@@ -5,23 +5,42 @@
 #include "mpi/messages.h"
 #include "mpi/ranks.h"
 #include "mpi/record.h"
+#include "trace/comms.h"
+#include "trace/mpi_events.h"
 
-void ht_mpi_on_send(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm)
+void ht_mpi_on_send(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm)
 {
     int peer = ht_mpi_world_rank(comm, dest);
-    ht_mpi_message(c->thread, c->node, true, false, peer, ht_mpi_bytes(count, type), c->start,
-                   c->end);
+    uint64_t bytes = ht_mpi_bytes(count, type);
+    ht_mpi_message(c->thread, c->node, true, false, peer, bytes, c->start, c->end);
+    if (c->thread->tracing && peer >= 0)
+        ht_trace_mpi_send(c, dest, tag, comm, bytes);
 }
 
 void ht_mpi_on_recv(struct ht_mpi_call *c, const MPI_Status *st, MPI_Comm comm)
 {
     int peer = ht_mpi_world_rank(comm, st->MPI_SOURCE);
-    ht_mpi_message(c->thread, c->node, false, false, peer, ht_mpi_status_bytes(st), c->start,
-                   c->end);
+    uint64_t bytes = ht_mpi_status_bytes(st);
+    ht_mpi_message(c->thread, c->node, false, false, peer, bytes, c->start, c->end);
+    if (c->thread->tracing && peer >= 0)
+        ht_trace_mpi_recv(c, st, comm, bytes);
 }
 
-void ht_mpi_on_isend(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm,
-                     MPI_Request request, bool persistent)
+/* What a traced request's events need, kept with the request. */
+static void trace_fields(struct ht_mpi_call *c, struct ht_request *r, int peer, int tag,
+                         MPI_Comm comm)
+{
+    if (!c->thread->tracing)
+        return;
+    r->traced = true;
+    r->trace_comm = ht_trace_comm_index(comm);
+    r->trace_peer = peer;
+    r->trace_tag = tag;
+}
+
+void ht_mpi_on_isend(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm, MPI_Request request, bool persistent)
 {
     int peer = ht_mpi_world_rank(comm, dest);
     if (peer < 0 && !persistent) /* MPI_PROC_NULL: no message */
@@ -34,6 +53,7 @@ void ht_mpi_on_isend(struct ht_mpi_call *c, int count, MPI_Datatype type, int de
     r->persistent = persistent;
     r->peer = peer;
     r->bytes = ht_mpi_bytes(count, type);
+    trace_fields(c, r, dest, tag, comm);
     if (!persistent)
         ht_request_activated(c->thread, r, c->start);
 }
@@ -55,6 +75,7 @@ void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Reque
         r->map = ht_mpi_rank_map_get(comm);
     else
         r->peer = ht_mpi_world_rank(comm, source);
+    trace_fields(c, r, source, 0, comm);
     if (!persistent)
         ht_request_activated(c->thread, r, c->start);
 }
@@ -148,6 +169,12 @@ void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
     }
 }
 
+void ht_mpi_on_test_pending(struct ht_mpi_call *c, MPI_Request handle)
+{
+    if (c->thread->tracing)
+        ht_trace_mpi_request_tested(c->thread, handle, c->end);
+}
+
 void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle)
 {
     struct ht_request *r = ht_request_find(c->thread, handle);
@@ -159,6 +186,8 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
                          MPI_Request request)
 {
     if (request == MPI_REQUEST_NULL) {
+        if (c->thread->tracing && c->comm != MPI_COMM_NULL)
+            ht_trace_mpi_collective(c, pairs, n);
         for (uint32_t i = 0; i < n; i++)
             ht_mpi_message(c->thread, c->node, pairs[i].send, pairs[i].collective, pairs[i].peer,
                            pairs[i].bytes, c->start, c->end);
@@ -174,6 +203,11 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
     r->kind = HT_REQUEST_PAIRS;
     r->pairs = pairs;
     r->npairs = n;
+    if (c->thread->tracing && c->comm != MPI_COMM_NULL) { /* a collective, not one-sided */
+        r->traced = true;
+        r->trace_comm = ht_trace_comm_index(c->comm);
+        r->trace_root = c->root;
+    }
     ht_request_activated(c->thread, r, c->start);
 }
 

@@ -50,6 +50,7 @@ struct ht_rank_map *ht_mpi_rank_map_from_group(MPI_Group group, int inter)
     map->refs = 1;
     map->size = size;
     map->inter = inter;
+    map->trace_id = 0;
     int *ranks = map->world + size;
     for (int i = 0; i < size; i++)
         ranks[i] = i;

@@ -10,13 +10,14 @@
 #include "mpi/requests.h"
 
 /* Blocking point-to-point. */
-void ht_mpi_on_send(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm);
+void ht_mpi_on_send(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm);
 void ht_mpi_on_recv(struct ht_mpi_call *c, const MPI_Status *st, MPI_Comm comm);
 
 /* Non-blocking and persistent point-to-point (persistent: registered
  * inactive until MPI_Start). */
-void ht_mpi_on_isend(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, MPI_Comm comm,
-                     MPI_Request request, bool persistent);
+void ht_mpi_on_isend(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm, MPI_Request request, bool persistent);
 void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Request request,
                      bool persistent);
 void ht_mpi_on_start(struct ht_mpi_call *c, MPI_Request request);
@@ -34,6 +35,8 @@ void ht_mpi_on_done_all(struct ht_mpi_call *c, int count, const MPI_Request *han
 void ht_mpi_on_done_some(struct ht_mpi_call *c, int outcount, const int *indices,
                          const MPI_Request *handles, const MPI_Status *statuses);
 void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle);
+/* MPI_Test returned with the request still pending (trace mode). */
+void ht_mpi_on_test_pending(struct ht_mpi_call *c, MPI_Request handle);
 void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle);
 
 /* Collectives and one-sided operations: the messages this rank moves.

@@ -8,6 +8,7 @@
 #include "mpi/ranks.h"
 #include "mpi/state.h"
 #include "mpi/thread_data.h"
+#include "trace/mpi_events.h"
 
 /* MPI_Request is a pointer in Open MPI and an int in MPICH. */
 static uint64_t handle_key(MPI_Request h)
@@ -119,6 +120,10 @@ void ht_request_activated(struct ht_thread *t, struct ht_request *r, uint64_t no
         r->active = true;
         set_active_count(t, tab, tab->active + 1);
     }
+    /* After the routine's own node was entered: the event's time is now,
+     * so that the thread's events stay in time order. */
+    if (r->traced && t->tracing)
+        ht_trace_mpi_request_started(t, r, ht_clock_now());
 }
 
 /* Removal keeps both the array dense (the last entry moves into the hole)
@@ -185,6 +190,8 @@ void ht_request_complete(struct ht_thread *t, struct ht_request *r, const MPI_St
         PMPI_Test_cancelled(st, &cancelled);
     if (!cancelled)
         record(t, r, st, now);
+    if (r->trace_id && t->tracing)
+        ht_trace_mpi_request_done(t, r, st, cancelled != 0, now);
     if (r->persistent) {
         r->active = false;
         r->cancelled = false;

@@ -48,6 +48,14 @@ struct ht_request {
     uint64_t start;           /* tick of the (last) start */
     uint32_t npairs;
     struct ht_pair *pairs;    /* HT_REQUEST_PAIRS: owned by the entry */
+    /* Trace mode: the OTF2 request id of the current activation (0: not
+     * traced), and what the completion event needs. */
+    uint64_t trace_id;
+    bool traced;              /* p2p and collective requests of a tracing thread */
+    uint32_t trace_comm;      /* index in the trace's communicator registry */
+    int trace_peer;           /* rank in the communicator as the program named it */
+    int trace_tag;
+    int trace_root;           /* non-blocking collective: root, -1 none */
 };
 
 struct ht_request_table {

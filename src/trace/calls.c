@@ -1,32 +1,121 @@
-/* Enter and Leave events, derived from the moves of the tree's current node. */
+/* Enter and Leave events, derived from the moves of the tree's current node,
+ * and the start-up of trace mode. */
 #include "trace/trace.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config/config.h"
+#include "hooks/lifecycle.h"
+#include "trace/buffer.h"
+#include "trace/writer.h"
 
 int ht_trace_enabled;
 
+/* mkdir -p */
+static int make_folder(const char *path)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+    struct stat st;
+    if (stat(buf, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
 bool ht_trace_setup(void)
 {
-    return false;
+    const struct ht_config *cfg = ht_lifecycle_config();
+    if (!cfg->trace.enabled)
+        return false;
+    const char *folder = ht_trace_folder(cfg);
+    if (make_folder(folder) != 0) {
+        fprintf(stderr,
+                "hooktrace: trace folder \"%s\": %s; no trace will be written (the profile "
+                "still is)\n",
+                folder, strerror(errno));
+        return false;
+    }
+    ht_trace_buffer_set_folder(folder);
+    ht_trace_enabled = 1;
+    return true;
 }
 
 void ht_trace_attach(struct ht_thread *t)
 {
-    (void)t;
+    if (!ht_trace_enabled)
+        return;
+    size_t bytes = (size_t)ht_lifecycle_config()->trace.buffer_mib << 20;
+    t->trace = ht_trace_buffer_new(bytes);
+    if (t->trace)
+        t->tracing = 1;
+}
+
+/* Enters the path from `from` (an ancestor or a node at the same depth as
+ * an ancestor of `to`) down to `to`, leaving what is not on it.  Depths
+ * differ by one in every real case, so the recursion is shallow. */
+static void enter_down(struct ht_trace_buffer *b, struct ht_node *from, struct ht_node *to,
+                       uint64_t now)
+{
+    if (to == from)
+        return;
+    if (to->depth > from->depth) {
+        enter_down(b, from, to->parent, now);
+    } else {
+        ht_trace_put_call(b, HT_REC_LEAVE, from, now);
+        enter_down(b, from->parent, to->parent, now);
+    }
+    ht_trace_put_call(b, HT_REC_ENTER, to, now);
+}
+
+static void moved(struct ht_trace_buffer *b, struct ht_node *from, struct ht_node *to,
+                  uint64_t now)
+{
+    while (from->depth > to->depth) {
+        ht_trace_put_call(b, HT_REC_LEAVE, from, now);
+        from = from->parent;
+    }
+    enter_down(b, from, to, now);
 }
 
 void ht_trace_enter(struct ht_thread *t, uintptr_t function, uint64_t now, uintptr_t sp,
                     uintptr_t site)
 {
+    struct ht_node *before = t->tree.current;
     ht_tree_enter(&t->tree, function, now, sp, site);
+    if (t->tree.current != before)
+        moved(t->trace, before, t->tree.current, now);
 }
 
 void ht_trace_exit(struct ht_thread *t, uintptr_t function, uint64_t now)
 {
+    struct ht_node *before = t->tree.current;
     ht_tree_exit(&t->tree, function, now);
+    if (t->tree.current != before)
+        moved(t->trace, before, t->tree.current, now);
 }
 
 void ht_trace_moved(struct ht_thread *t, struct ht_node *before, uint64_t now)
 {
-    (void)t;
-    (void)before;
-    (void)now;
+    if (t->tracing && t->tree.current != before)
+        moved(t->trace, before, t->tree.current, now);
 }

@@ -3,8 +3,16 @@
 # (archive*.c).  Part of libhooktrace.
 noinst_LTLIBRARIES += libht_trace.la
 libht_trace_la_SOURCES = \
-	src/trace/trace.h src/trace/calls.c
-libht_trace_la_CPPFLAGS = $(HT_LIB_CPPFLAGS) $(OTF2_CFLAGS)
+	src/trace/trace.h src/trace/calls.c \
+	src/trace/buffer.h src/trace/buffer.c \
+	src/trace/comms.h src/trace/comms.c \
+	src/trace/mpi_events.h src/trace/mpi_events.c \
+	src/trace/writer.h src/trace/archive_internal.h src/trace/archive.c \
+	src/trace/archive_events.h src/trace/archive_events.c \
+	src/trace/definitions.c \
+	src/trace/regions.h src/trace/regions.c \
+	src/trace/unify.h src/trace/unify.c
+libht_trace_la_CPPFLAGS = $(HT_LIB_CPPFLAGS) $(OTF2_CFLAGS) $(MPI_CFLAGS)
 libht_trace_la_CFLAGS = $(HT_LIB_CFLAGS)
 libht_trace_la_LIBADD = $(OTF2_LIBS)
 libhooktrace_la_LIBADD += libht_trace.la $(OTF2_LIBS)
