@@ -79,3 +79,11 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/exit_paths.py test/integration/names.py \
 	test/integration/config_runtime.py
 EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))
+
+# Trace mode (test/trace): the same kind of programs with "trace.enabled";
+# the archives are read back with otf2-print.
+check_PROGRAMS += test/programs/trace_calls
+test_programs_trace_calls_SOURCES = test/programs/trace_calls.c
+test_programs_trace_calls_CFLAGS = $(HT_TEST_CFLAGS) -pthread
+test_programs_trace_calls_LDADD = libhooktrace.la
+test_programs_trace_calls_LDFLAGS = $(HT_TEST_LINK) -pthread

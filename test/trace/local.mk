@@ -1,0 +1,12 @@
+# Trace-mode tests: programs run with "trace": {"enabled": true}; every
+# archive is read back with otf2-print (exit status 0), and its events are
+# compared with the profile of the same run: Enter events per region equal
+# the calls, and per sender and receiver the MpiSend + MpiIsend events equal
+# the comm_matrix.  Helpers: test/trace/otf2lib.py.
+HT_TRACE_TESTS = test/trace/serial.py test/trace/mpi.py
+TESTS += $(HT_TRACE_TESTS)
+EXTRA_DIST += test/trace/otf2lib.py $(HT_TRACE_TESTS)
+
+check-trace:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(HT_TRACE_TESTS)'
+.PHONY: check-trace
