@@ -31,7 +31,8 @@ void ht_mpi_on_recv(struct ht_mpi_call *c, const MPI_Status *st, MPI_Comm comm)
 static void trace_fields(struct ht_mpi_call *c, struct ht_request *r, int peer, int tag,
                          MPI_Comm comm)
 {
-    if (!c->thread->tracing)
+    /* A persistent request with MPI_PROC_NULL moves no message: no events. */
+    if (!c->thread->tracing || peer == MPI_PROC_NULL)
         return;
     r->traced = true;
     r->trace_comm = ht_trace_comm_index(comm);

@@ -1,6 +1,7 @@
 #include "trace/regions.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* The collectives OTF2 3.0 has an operation for (it has none for the
  * neighbourhood collectives: those are plain MPI regions in the trace). */
@@ -29,10 +30,12 @@ static const struct {
     {"Exscan", OTF2_COLLECTIVE_OP_EXSCAN, OTF2_REGION_ROLE_COLL_OTHER},
 };
 
+/* Case-blind: the non-blocking forms lower-case the first letter
+ * (MPI_Ibcast). */
 static int find_collective(const char *name)
 {
     for (size_t i = 0; i < sizeof collectives / sizeof collectives[0]; i++)
-        if (strcmp(name, collectives[i].name) == 0)
+        if (strcasecmp(name, collectives[i].name) == 0)
             return (int)i;
     return -1;
 }
