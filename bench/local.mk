@@ -191,3 +191,10 @@ bench-fortran:
 	@echo 'bench-fortran: needs a Fortran compiler and the MPI Fortran bindings (see configure)' >&2; exit 1
 endif
 .PHONY: bench-fortran
+
+# make bench-trace: trace mode against profile mode on the hook-cost kernel
+# (bench/trace_cost.py; results in BENCHMARKS.md).
+EXTRA_DIST += bench/trace_cost.py
+bench-trace: bench/hook_kernel_hooktrace$(EXEEXT)
+	HT_TOP_BUILDDIR='$(abs_top_builddir)' $(PYTHON3) $(srcdir)/bench/trace_cost.py
+.PHONY: bench-trace

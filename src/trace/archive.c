@@ -18,6 +18,7 @@
 #include "hooks/clock.h"
 #include "hooks/lifecycle.h"
 #include "hooks/thread.h"
+#include "mpi/state.h"
 #include "output/output.h"
 #include "trace/archive_events.h"
 #include "trace/archive_internal.h"
@@ -424,10 +425,17 @@ int64_t ht_trace_write(const struct ht_function_table *table, const char *basena
     }
     summary.enabled = true;
 
-    struct ht_trace_defs defs = {.mpi = mpi, .world_size = 1,
+    /* A rank that ends without MPI_Finalize writes an archive of its own,
+     * with its MPI events and communicators. */
+    bool alone = !mpi && ht_mpi.initialized;
+    struct ht_trace_defs defs = {.mpi = mpi || alone, .world_size = 1, .own_rank = -1,
                                  .ticks_per_second = 1.0 / ht_clock_seconds_per_tick()};
     if (mpi)
         PMPI_Comm_size(MPI_COMM_WORLD, &defs.world_size);
+    if (alone) {
+        defs.world_size = ht_mpi.world_size;
+        defs.own_rank = ht_mpi.world_rank;
+    }
     uint32_t *comm_ids = NULL, comm_count = 0;
     if (mpi) /* world is communicator 0 everywhere, used or not */
         ht_trace_comm_index(MPI_COMM_WORLD);
@@ -462,8 +470,8 @@ int64_t ht_trace_write(const struct ht_function_table *table, const char *basena
     if (archive) {
         OTF2_Archive_OpenEvtFiles(archive);
         if (rc == 0)
-            rc = write_events(archive, mpi ? rank : -1, comm_ids, comm_count, info, nthreads, err,
-                              sizeof err);
+            rc = write_events(archive, mpi ? rank : defs.own_rank, comm_ids, comm_count, info,
+                              nthreads, err, sizeof err);
         OTF2_Archive_CloseEvtFiles(archive);
         /* Empty local definition files: readers expect one per location. */
         OTF2_Archive_OpenDefFiles(archive);
@@ -497,12 +505,13 @@ int64_t ht_trace_write(const struct ht_function_table *table, const char *basena
         fprintf(stderr, "hooktrace: trace %s: %s\n", path, err);
     if (rank == 0 && rc == 0) {
         snprintf(summary.archive, sizeof summary.archive, "%s/traces.otf2", path);
-        fprintf(stderr, "hooktrace: trace: %s (%llu events", summary.archive,
-                (unsigned long long)total_written);
+        /* One write, so that the lines of several ranks do not mix. */
+        char lost[96] = "";
         if (total_dropped)
-            fprintf(stderr, "; %llu events LOST: a flush to disk failed",
-                    (unsigned long long)total_dropped);
-        fprintf(stderr, ")\n");
+            snprintf(lost, sizeof lost, "; %llu events LOST: a flush to disk failed",
+                     (unsigned long long)total_dropped);
+        fprintf(stderr, "hooktrace: trace: %s (%llu events%s)\n", summary.archive,
+                (unsigned long long)total_written, lost);
     }
     summary.dropped = total_dropped;
     if (rank == 0 && mpi) {

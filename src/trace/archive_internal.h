@@ -27,13 +27,15 @@ struct ht_location_info {
 
 /* What rank 0 needs to write the global definitions. */
 struct ht_trace_defs {
-    bool mpi;
+    bool mpi;                       /* the run used MPI: define its communicators */
     int world_size;
+    int own_rank;                   /* >= 0: an archive of this rank alone (a run
+                                       that ended without MPI_Finalize) */
     struct ht_blobs regions;        /* unified: "name\0file\0line" */
     struct ht_blobs comms;          /* unified: see comm_blob in archive.c */
     struct ht_location_info *locations;
     uint32_t location_count;
-    char (*hosts)[64];              /* per rank (one entry without MPI) */
+    char (*hosts)[64];              /* per process in the archive */
     double ticks_per_second;
     const char *program;
 };

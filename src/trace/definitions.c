@@ -29,6 +29,18 @@ static bool ok(OTF2_ErrorCode e)
     return e == OTF2_SUCCESS;
 }
 
+/* The processes with locations in this archive: every rank, one rank
+ * alone, or the process of a program without MPI. */
+static int process_count(const struct ht_trace_defs *d)
+{
+    return d->mpi && d->own_rank < 0 ? d->world_size : 1;
+}
+
+static int process_rank(const struct ht_trace_defs *d, int i)
+{
+    return d->own_rank >= 0 ? d->own_rank : i;
+}
+
 static bool write_clock(OTF2_GlobalDefWriter *w, const struct ht_trace_defs *d)
 {
     uint64_t first = UINT64_MAX, last = 0;
@@ -71,7 +83,7 @@ static bool write_regions(OTF2_GlobalDefWriter *w, struct strings *s, const stru
 static bool write_system_tree(OTF2_GlobalDefWriter *w, struct strings *s,
                               const struct ht_trace_defs *d, uint32_t *host_node)
 {
-    int hosts = d->mpi ? d->world_size : 1;
+    int hosts = process_count(d);
     OTF2_StringRef machine = string(s, "machine"), node = string(s, "node");
     if (!ok(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, string(s, "hooktrace run"), machine,
                                                      OTF2_UNDEFINED_SYSTEM_TREE_NODE)))
@@ -99,15 +111,15 @@ static bool write_locations(OTF2_GlobalDefWriter *w, struct strings *s,
                             const struct ht_trace_defs *d, const uint32_t *host_node)
 {
     char name[96];
-    int groups = d->mpi ? d->world_size : 1;
-    for (int r = 0; r < groups; r++) {
+    for (int i = 0; i < process_count(d); i++) {
+        int r = process_rank(d, i);
         if (d->mpi)
             snprintf(name, sizeof name, "MPI rank %d", r);
         else
             snprintf(name, sizeof name, "%s", d->program ? d->program : "process");
         if (!ok(OTF2_GlobalDefWriter_WriteLocationGroup(w, (uint32_t)r, string(s, name),
                                                         OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                                        host_node[r],
+                                                        host_node[i],
                                                         OTF2_UNDEFINED_LOCATION_GROUP)))
             return false;
     }
@@ -163,7 +175,8 @@ static bool write_comms(OTF2_GlobalDefWriter *w, struct strings *s, const struct
     if (!d->mpi)
         return true;
     /* COMM_LOCATIONS: world rank r is the location of rank r's first
-     * thread, whose id is r. */
+     * thread, whose id is r.  (In a rank's archive of its own, the other
+     * ranks' locations are not defined: readers show them as unknown.) */
     uint64_t *world = malloc((size_t)d->world_size * sizeof *world);
     if (!world)
         return false;
@@ -207,8 +220,7 @@ static bool write_comms(OTF2_GlobalDefWriter *w, struct strings *s, const struct
 bool ht_trace_write_definitions(OTF2_GlobalDefWriter *w, const struct ht_trace_defs *d)
 {
     struct strings s = {w, 0, true};
-    int hosts = d->mpi ? d->world_size : 1;
-    uint32_t *host_node = calloc((size_t)hosts, sizeof *host_node);
+    uint32_t *host_node = calloc((size_t)process_count(d), sizeof *host_node);
     bool good = host_node && write_clock(w, d) && write_regions(w, &s, d) &&
                 write_system_tree(w, &s, d, host_node) && write_locations(w, &s, d, host_node) &&
                 write_comms(w, &s, d);
