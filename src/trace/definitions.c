@@ -117,7 +117,8 @@ static bool write_locations(OTF2_GlobalDefWriter *w, struct strings *s,
             snprintf(name, sizeof name, "MPI rank %d", r);
         else
             snprintf(name, sizeof name, "%s", d->program ? d->program : "process");
-        if (!ok(OTF2_GlobalDefWriter_WriteLocationGroup(w, (uint32_t)r, string(s, name),
+        /* Ids from 0, as readers expect them, also for one rank alone. */
+        if (!ok(OTF2_GlobalDefWriter_WriteLocationGroup(w, (uint32_t)i, string(s, name),
                                                         OTF2_LOCATION_GROUP_TYPE_PROCESS,
                                                         host_node[i],
                                                         OTF2_UNDEFINED_LOCATION_GROUP)))
@@ -131,7 +132,9 @@ static bool write_locations(OTF2_GlobalDefWriter *w, struct strings *s,
             snprintf(name, sizeof name, "thread %d", l->thread);
         if (!ok(OTF2_GlobalDefWriter_WriteLocation(w, l->id, string(s, name),
                                                    OTF2_LOCATION_TYPE_CPU_THREAD, l->events,
-                                                   (uint32_t)(l->rank < 0 ? 0 : l->rank))))
+                                                   (uint32_t)(d->own_rank >= 0 || l->rank < 0
+                                                                  ? 0
+                                                                  : l->rank))))
             return false;
     }
     return s->ok;

@@ -78,4 +78,20 @@ check(t.count("NON_BLOCKING_COLLECTIVE_REQUEST") > 0, "collectives: non-blocking
 check_eq(t.count("NON_BLOCKING_COLLECTIVE_COMPLETE"), t.count("NON_BLOCKING_COLLECTIVE_REQUEST"),
          "collectives: every non-blocking collective completes")
 
+# A run that ends without MPI_Finalize: each rank writes an archive of its
+# own, whose Enter events equal that rank's own profile.
+r = mpirun(mpi_program("control"), 3, args=["nofinalize"], allow_no_finalize=True, config=TRACE)
+for rank in range(3):
+    q = r.rank_profile(rank)
+    if not check(q is not None, "nofinalize: rank %d wrote its profile" % rank):
+        continue
+    t = Trace(os.path.join(r.directory, "control_%d_trace" % rank, "traces.otf2"))
+    check_eq(t.print_status, 0, "nofinalize: otf2-print of rank %d's archive" % rank)
+    calls = {k: v for k, v in profile_calls_by_name(q).items() if v}
+    check_eq(dict(t.enters()), calls, "nofinalize: rank %d Enter events = its calls" % rank)
+    check_eq(t.locations(), [rank], "nofinalize: rank %d's archive has its location" % rank)
+    check(t.count("MPI_SEND") > 0 and 'Communicator: "MPI_COMM_WORLD"' in
+          "".join(a for _, _, _, a in t.events), "nofinalize: rank %d's sends name MPI_COMM_WORLD" % rank)
+    t.check_nesting()
+
 finish()
