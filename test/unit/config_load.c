@@ -7,7 +7,7 @@
 
 #define TOP_KEYS                                                                                   \
     "off, output_directory, output_basename, sort_by, include_functions, "                         \
-    "exclude_functions, max_stack_depth, outputs, mpi"
+    "exclude_functions, max_stack_depth, outputs, mpi, trace"
 
 static void test_defaults(void)
 {
@@ -170,7 +170,9 @@ static void test_unknown_keys(void)
                    "unknown key \"log_mesages\" in \"mpi\"; valid keys are: log_messages, "
                    "log_ranks, rank_files, poll_interval_us, poll_batch (did you mean "
                    "\"log_messages\"?)");
-    CHECK_CONTAINS(load_error("trace.json", "{\"trace\": {}}"), "unknown key \"trace\"");
+    CHECK_CONTAINS(load_error("trace.json", "{\"trace\": {\"enable\": true}}"),
+                   "unknown key \"enable\" in \"trace\"; valid keys are: enabled, folder, name, "
+                   "include_functions, exclude_functions, buffer_mib (did you mean \"enabled\"?)");
     CHECK_CONTAINS(load_error("mpit.json", "{\"mpi_t\": {}}"), "unknown key \"mpi_t\"");
 
     /* A valid key at the wrong level says where it belongs. */
@@ -217,6 +219,40 @@ static void test_mpi_section(void)
     CHECK_STR(load_error("ranks3.json", "{\"mpi\": {\"rank_files\": 3}}"),
               in_tmp("ranks3.json:1: \"mpi.rank_files\" must be \"all\", \"none\" or an array of "
                      "ranks (integers >= 0), not an integer"));
+}
+
+static void test_trace_section(void)
+{
+    struct ht_config cfg;
+    char err[1024];
+    ht_config_defaults(&cfg);
+    CHECK(!cfg.trace.enabled);
+    CHECK(cfg.trace.folder == NULL && cfg.trace.name == NULL);
+    CHECK_EQ_U64(cfg.trace.buffer_mib, 16);
+    CHECK(ht_config_function_traced(&cfg, "anything"));
+    const char *path = tmp_file("trace_ok.json",
+                                "{\"trace\": {\"enabled\": true, \"folder\": \"t/x\", \"name\": \"run1\",\n"
+                                " \"include_functions\": [\"^solve\"], \"exclude_functions\": [\"_fast$\"],\n"
+                                " \"buffer_mib\": 1}}");
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
+    CHECK(cfg.trace.enabled);
+    CHECK_STR(cfg.trace.folder, "t/x");
+    CHECK_STR(cfg.trace.name, "run1");
+    CHECK_EQ_U64(cfg.trace.buffer_mib, 1);
+    CHECK(ht_config_function_traced(&cfg, "solve_all"));
+    CHECK(!ht_config_function_traced(&cfg, "solve_fast"));
+    CHECK(!ht_config_function_traced(&cfg, "main"));
+    /* The trace lists leave the profile's alone. */
+    CHECK(ht_config_function_kept(&cfg, "main"));
+    ht_config_free(&cfg);
+
+    CHECK_STR(load_error("trace1.json", "{\"trace\": {\"buffer_mib\": 0}}"),
+              in_tmp("trace1.json:1: \"trace.buffer_mib\" must be an integer from 1 to 65536, not 0"));
+    CHECK_STR(load_error("trace2.json", "{\"trace\": {\"name\": \"a/b\"}}"),
+              in_tmp("trace2.json:1: \"trace.name\" must be a file name without '/', not \"a/b\"; "
+                     "put the directory in \"output_directory\""));
+    CHECK_STR(load_error("trace3.json", "{\"trace\": {\"enabled\": \"yes\"}}"),
+              in_tmp("trace3.json:1: \"trace.enabled\" must be true or false, not a string"));
 }
 
 static void test_wrong_types(void)
@@ -384,6 +420,7 @@ int main(void)
     test_syntax_errors();
     test_unknown_keys();
     test_mpi_section();
+    test_trace_section();
     test_wrong_types();
     test_bad_values();
     test_bad_regex();
