@@ -1,1 +1,48 @@
-# hooktrace-analyze: the OTF2 analyzer program (issue 6).
+# hooktrace-analyze: the OTF2 analyzer program (issue 6, docs/analyze.md).
+# A program of its own: links OTF2 and jansson, never libhooktrace or MPI.
+bin_PROGRAMS += hooktrace-analyze
+hooktrace_analyze_SOURCES = \
+	src/analyze/main.c \
+	src/analyze/options.c src/analyze/options.h \
+	src/analyze/fail.c src/analyze/fail.h \
+	src/analyze/hashmap.c src/analyze/hashmap.h \
+	src/analyze/pool.c src/analyze/pool.h \
+	src/analyze/endpoint.h \
+	src/analyze/rankmap.c src/analyze/rankmap.h \
+	src/analyze/translate.c src/analyze/translate.h \
+	src/analyze/match.c src/analyze/match.h \
+	src/analyze/matrix.c src/analyze/matrix.h \
+	src/analyze/warnings.c src/analyze/warnings.h \
+	src/analyze/analysis.c src/analyze/analysis.h \
+	src/analyze/archive.c src/analyze/archive.h \
+	src/analyze/progress.c src/analyze/progress.h \
+	src/analyze/output_file.c src/analyze/output_file.h \
+	src/analyze/report.h src/analyze/report_text.c src/analyze/report_json.c \
+	src/analyze/report_csv.c src/analyze/report_svg.c
+hooktrace_analyze_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS) $(JANSSON_CFLAGS)
+hooktrace_analyze_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS)
+hooktrace_analyze_LDADD = $(OTF2_LIBS) $(JANSSON_LIBS) -lm
+
+# --- benchmark (BENCHMARKS.md, "hooktrace-analyze") ----------------------------
+# `make bench-analyze` writes a synthetic archive of >= 10 million events,
+# then times a bare OTF2 read loop and hooktrace-analyze over it and reports
+# events/s, their ratio and peak RSS.  Driver options:
+#   make bench-analyze BENCH_ANALYZE_ARGS='--rounds 3 --iterations 40000'
+# The two helper programs are check programs (not EXTRA_PROGRAMS, which
+# bench/local.mk assigns): they build in seconds and so get the same
+# -Werror and sanitizer builds as the tests.
+check_PROGRAMS += bench/analyze_write_trace bench/analyze_read_loop
+bench_analyze_write_trace_SOURCES = bench/analyze_write_trace.c \
+	test/analyze/trace_writer.c test/analyze/trace_writer.h
+bench_analyze_write_trace_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test/analyze $(OTF2_CFLAGS)
+bench_analyze_write_trace_LDADD = $(OTF2_LIBS)
+bench_analyze_read_loop_SOURCES = bench/analyze_read_loop.c
+bench_analyze_read_loop_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
+bench_analyze_read_loop_LDADD = $(OTF2_LIBS)
+EXTRA_DIST += bench/analyze_bench.py
+
+BENCH_ANALYZE_ARGS =
+bench-analyze: hooktrace-analyze$(EXEEXT) bench/analyze_write_trace$(EXEEXT) \
+		bench/analyze_read_loop$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/analyze_bench.py --builddir $(top_builddir) $(BENCH_ANALYZE_ARGS)
+.PHONY: bench-analyze

@@ -1,1 +1,23 @@
-# Tests of hooktrace-analyze: synthetic OTF2 archives with known answers.
+# Tests of hooktrace-analyze: synthetic OTF2 archives with known answers,
+# written by write_scenario with the OTF2 writer API, analysed by the
+# program as a user runs it; one Python driver per concern asserts the
+# exact figures (docs/analyze.md describes what is checked).
+check_PROGRAMS += test/analyze/write_scenario
+test_analyze_write_scenario_SOURCES = test/analyze/write_scenario.c \
+	test/analyze/scenarios.h test/analyze/scenarios_requests.c \
+	test/analyze/scenarios_ranks.c test/analyze/scenarios_matching.c \
+	test/analyze/trace_writer.c test/analyze/trace_writer.h
+test_analyze_write_scenario_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
+test_analyze_write_scenario_LDADD = $(OTF2_LIBS)
+
+# The hash table every lookup of the analyzer uses, against a plain array.
+check_PROGRAMS += test/analyze/hashmap_test
+test_analyze_hashmap_test_SOURCES = test/analyze/hashmap_test.c src/analyze/hashmap.c \
+	src/analyze/hashmap.h src/analyze/fail.c src/analyze/fail.h
+test_analyze_hashmap_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
+
+HT_ANALYZE_TESTS = test/analyze/hashmap_test test/analyze/nonblocking.py test/analyze/ranks.py \
+	test/analyze/warnings.py test/analyze/outputs.py test/analyze/malformed.py \
+	test/analyze/streaming.py
+TESTS += $(HT_ANALYZE_TESTS)
+EXTRA_DIST += test/analyze/analyzelib.py test/analyze/lsan.supp $(filter %.py,$(HT_ANALYZE_TESTS))

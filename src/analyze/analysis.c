@@ -1,0 +1,123 @@
+/* The message sink and the life cycle of an analysis. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "analyze/analysis.h"
+#include "analyze/report.h"
+
+static const char *const record_names[RECORD_KIND_COUNT] = {
+    [RECORD_SEND] = "MpiSend",
+    [RECORD_ISEND] = "MpiIsend",
+    [RECORD_ISEND_COMPLETE] = "MpiIsendComplete",
+    [RECORD_RECV] = "MpiRecv",
+    [RECORD_IRECV_REQUEST] = "MpiIrecvRequest",
+    [RECORD_IRECV] = "MpiIrecv",
+    [RECORD_REQUEST_CANCELLED] = "MpiRequestCancelled",
+};
+
+const char *record_name(enum record_kind kind)
+{
+    return record_names[kind];
+}
+
+/* "rank 0 -> rank 1, comm 0, tag 7" */
+static void describe(char *buf, size_t size, const struct endpoint *any_end, uint32_t sender,
+                     uint32_t receiver)
+{
+    snprintf(buf, size, "rank %" PRIu32 " -> rank %" PRIu32 ", communicator %" PRIu32
+             ", tag %" PRIu32, sender, receiver, any_end->comm, any_end->tag);
+}
+
+static void matched(struct analysis *a, const struct endpoint *s, const struct endpoint *r)
+{
+    struct summary *sum = &a->summary;
+    int64_t duration = (int64_t)(r->time - s->time);
+    char what[128];
+    sum->messages++;
+    sum->bytes += s->bytes;
+    if (sum->messages == 1 || duration < sum->min_duration)
+        sum->min_duration = duration;
+    if (sum->messages == 1 || duration > sum->max_duration)
+        sum->max_duration = duration;
+    sum->total_duration += duration;
+    if (duration > 0) {
+        sum->timed_messages++;
+        sum->timed_bytes += s->bytes;
+        sum->timed_ticks += (uint64_t)duration;
+    } else {
+        describe(what, sizeof what, s, s->self, r->self);
+        warnings_add(&a->warnings, WARN_NONPOSITIVE_DURATION,
+                     "%s: sent at %.9f s, received at %.9f s (duration %.9f s)", what,
+                     trace_seconds(&a->clock, s->time), trace_seconds(&a->clock, r->time),
+                     trace_interval(&a->clock, s->time, r->time));
+    }
+    if (s->bytes > r->bytes) {
+        describe(what, sizeof what, s, s->self, r->self);
+        warnings_add(&a->warnings, WARN_SEND_LONGER,
+                     "%s: %" PRIu64 " bytes sent at %.9f s, %" PRIu64 " bytes received", what,
+                     s->bytes, trace_seconds(&a->clock, s->time), r->bytes);
+    }
+    matrix_add(&a->matrix, s->self, r->self, s->bytes, duration);
+}
+
+static void on_message(void *context, const struct endpoint *s, const struct endpoint *r)
+{
+    struct analysis *a = context;
+    char what[128];
+    if (s && r) {
+        matched(a, s, r);
+    } else if (s) {
+        a->summary.unmatched_sends++;
+        a->summary.unmatched_send_bytes += s->bytes;
+        describe(what, sizeof what, s, s->self, s->peer);
+        warnings_add(&a->warnings, WARN_MISSING_RECEIVE, "%s: %" PRIu64 " bytes sent at %.9f s",
+                     what, s->bytes, trace_seconds(&a->clock, s->time));
+    } else {
+        a->summary.unmatched_receives++;
+        a->summary.unmatched_receive_bytes += r->bytes;
+        describe(what, sizeof what, r, r->peer, r->self);
+        warnings_add(&a->warnings, WARN_RECEIVE_WITHOUT_SEND,
+                     "%s: %" PRIu64 " bytes received at %.9f s", what, r->bytes,
+                     trace_seconds(&a->clock, r->time));
+    }
+    if (a->csv)
+        csv_message(a->csv, &a->clock, s, r);
+}
+
+void analysis_init(struct analysis *a, unsigned warning_examples, struct csv_writer *csv)
+{
+    memset(a, 0, sizeof *a);
+    a->clock.resolution = 1;
+    rankmap_init(&a->ranks);
+    warnings_init(&a->warnings, warning_examples);
+    pool_init(&a->endpoints, sizeof(struct endpoint));
+    match_init(&a->matcher, &a->endpoints, on_message, a);
+    matrix_init(&a->matrix);
+    a->csv = csv;
+}
+
+void analysis_start_events(struct analysis *a)
+{
+    rankmap_finish(&a->ranks);
+    translate_init(&a->translator, &a->ranks, &a->matcher, &a->warnings, &a->clock,
+                   &a->endpoints);
+    a->translator_ready = 1;
+}
+
+void analysis_finish(struct analysis *a)
+{
+    translate_finish(&a->translator);
+    match_finish(&a->matcher);
+    a->summary.peak_in_flight = a->endpoints.peak;
+}
+
+void analysis_free(struct analysis *a)
+{
+    if (a->translator_ready)
+        translate_free(&a->translator);
+    match_free(&a->matcher);
+    pool_destroy(&a->endpoints);
+    matrix_free(&a->matrix);
+    warnings_free(&a->warnings);
+    rankmap_free(&a->ranks);
+}

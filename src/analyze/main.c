@@ -1,0 +1,92 @@
+/* hooktrace-analyze: matched MPI messages and a communication matrix from
+ * any OTF2 archive (docs/analyze.md).
+ *
+ *   archive.c     OTF2 reader: definitions, then all events merged by time
+ *   rankmap.c     communicator rank -> world rank -> location (seed 003)
+ *   translate.c   non-blocking records -> sends and receives in issue order
+ *   match.c       FIFO per (sender, receiver, communicator, tag) (seed 004)
+ *   analysis.c    the sink: summary, matrix, warnings, CSV
+ *   report_*.c    text, JSON, CSV and SVG outputs
+ *
+ * Links neither libhooktrace nor MPI. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "analyze/analysis.h"
+#include "analyze/archive.h"
+#include "analyze/fail.h"
+#include "analyze/options.h"
+#include "analyze/report.h"
+
+/* Writes the reports asked for; every failure is reported, the first one
+ * decides the status. */
+static int write_reports(const struct analysis *a, const struct options *opt)
+{
+    char err[1024];
+    int status = EXIT_ANALYZE_OK;
+    if (opt->json_path && report_json(a, opt->json_path, err, sizeof err) != 0) {
+        fail_message("%s", err);
+        status = EXIT_ANALYZE_ERROR;
+    }
+    if (opt->svg_path && report_svg(a, opt->svg_path, opt->svg_value, err, sizeof err) != 0) {
+        fail_message("%s", err);
+        status = EXIT_ANALYZE_ERROR;
+    }
+    if (opt->text_path && report_text(a, opt->text_path, err, sizeof err) != 0) {
+        fail_message("%s", err);
+        status = EXIT_ANALYZE_ERROR;
+    }
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    struct options opt;
+    int status;
+    if (options_parse(argc, argv, &opt, &status))
+        return status;
+
+    char err[1024];
+    char *anchor = archive_find_anchor(opt.archive, err, sizeof err);
+    if (!anchor) {
+        fail_message("%s", err);
+        return EXIT_ANALYZE_ERROR;
+    }
+    /* Opened first: an unwritable CSV path fails before a long read. */
+    struct csv_writer *csv = NULL;
+    if (opt.csv_path) {
+        csv = csv_open(opt.csv_path, err, sizeof err);
+        if (!csv) {
+            fail_message("%s", err);
+            free(anchor);
+            return EXIT_ANALYZE_ERROR;
+        }
+    }
+
+    struct analysis a;
+    analysis_init(&a, opt.examples, csv);
+    int progress = opt.progress >= 0 ? opt.progress : isatty(STDERR_FILENO);
+    if (archive_read(&a, anchor, progress, err, sizeof err) != 0) {
+        fail_message("%s", err);
+        if (csv)
+            csv_close(csv, 0, err, sizeof err);
+        analysis_free(&a);
+        free(anchor);
+        return EXIT_ANALYZE_ERROR;
+    }
+    analysis_finish(&a);
+
+    status = EXIT_ANALYZE_OK;
+    if (csv && csv_close(csv, 1, err, sizeof err) != 0) {
+        fail_message("%s", err);
+        status = EXIT_ANALYZE_ERROR;
+    }
+    a.csv = NULL;
+    int reports = write_reports(&a, &opt);
+    if (status == EXIT_ANALYZE_OK)
+        status = reports;
+    analysis_free(&a);
+    free(anchor);
+    return status;
+}
