@@ -120,10 +120,9 @@ void ht_request_activated(struct ht_thread *t, struct ht_request *r, uint64_t no
         r->active = true;
         set_active_count(t, tab, tab->active + 1);
     }
-    /* After the routine's own node was entered: the event's time is now,
-     * so that the thread's events stay in time order. */
+    /* At the start of the routine, like a blocking send (mpi_events.c). */
     if (r->traced && t->tracing)
-        ht_trace_mpi_request_started(t, r, ht_clock_now());
+        ht_trace_mpi_request_started(t, r, now);
 }
 
 /* Removal keeps both the array dense (the last entry moves into the hole)

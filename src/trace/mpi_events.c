@@ -9,9 +9,13 @@ static uint64_t peer_comm(int peer, uint32_t comm)
     return (uint64_t)(uint32_t)peer | (uint64_t)comm << 32;
 }
 
+/* Sends carry the time the send began, receives the time they completed,
+ * as Score-P records them: a matched pair then never shows a message
+ * arriving before it left.  (The buffer keeps the thread's events in time
+ * order: a start earlier than the last event takes that event's time.) */
 void ht_trace_mpi_send(struct ht_mpi_call *c, int dest, int tag, MPI_Comm comm, uint64_t bytes)
 {
-    uint64_t *p = ht_trace_put(c->thread->trace, HT_REC_SEND, 3, c->end);
+    uint64_t *p = ht_trace_put(c->thread->trace, HT_REC_SEND, 3, c->start);
     p[0] = peer_comm(dest, ht_trace_comm_index(comm));
     p[1] = (uint32_t)tag;
     p[2] = bytes;
