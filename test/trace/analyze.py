@@ -1,0 +1,39 @@
+"""End to end: hooktrace's own traces through hooktrace-analyze.  For the
+test/mpi programs without one-sided traffic (which the trace does not
+record as messages), the analyzer's comm_matrix equals the profile's
+exactly, every send finds its receive, and no message arrives before it
+was sent."""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "integration"))
+sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "mpi"))
+from htlib import check, check_eq, finish  # noqa: E402
+from mpilib import check_status, mpi_program, mpirun, require_launcher  # noqa: E402
+
+require_launcher()
+ANALYZE = os.path.join(os.environ.get("HT_TOP_BUILDDIR", "."), "hooktrace-analyze")
+
+for name, ranks, args in (("p2p", 4, []), ("requests", 4, []), ("control", 3, []),
+                          ("collectives", 3, [])):
+    r = mpirun(mpi_program(name), ranks, args=args, config={"trace": {"enabled": True}})
+    check_status(r, 0, "%s traced" % name)
+    report = os.path.join(r.directory, "analysis.json")
+    proc = subprocess.run([ANALYZE, "-q", "--json", report, os.path.join(r.directory, name + "_trace")],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                          timeout=120)
+    if not check_eq(proc.returncode, 0, "%s: hooktrace-analyze exit status (%s)" % (name, proc.stderr)):
+        continue
+    with open(report) as f:
+        analysis = json.load(f)
+    profile = r.summary().doc
+    check_eq(analysis["comm_matrix"], profile["comm_matrix"],
+             "%s: analyzer comm_matrix = profile comm_matrix" % name)
+    w = analysis["warnings"]
+    for kind in ("missing_receive", "receive_without_send", "nonpositive_duration",
+                 "unknown_request", "unmapped_rank", "isend_not_completed"):
+        check_eq(w[kind], 0, "%s: %s warnings" % (name, kind))
+
+finish()
