@@ -16,8 +16,11 @@ from mpilib import check_status, mpi_program, mpirun, require_launcher  # noqa: 
 require_launcher()
 ANALYZE = os.path.join(os.environ.get("HT_TOP_BUILDDIR", "."), "hooktrace-analyze")
 
-for name, ranks, args in (("p2p", 4, []), ("requests", 4, []), ("control", 3, []),
-                          ("collectives", 3, [])):
+# control pauses logging with MPI_Pcontrol(0) on some ranks while messages
+# are in flight: the matrices still agree, but the paused side's events are
+# missing by design, so its warnings are not checked.
+for name, ranks, args, clean in (("p2p", 4, [], True), ("requests", 4, [], True),
+                                 ("control", 3, [], False), ("collectives", 3, [], True)):
     r = mpirun(mpi_program(name), ranks, args=args, config={"trace": {"enabled": True}})
     check_status(r, 0, "%s traced" % name)
     report = os.path.join(r.directory, "analysis.json")
@@ -32,7 +35,7 @@ for name, ranks, args in (("p2p", 4, []), ("requests", 4, []), ("control", 3, []
     check_eq(analysis["comm_matrix"], profile["comm_matrix"],
              "%s: analyzer comm_matrix = profile comm_matrix" % name)
     w = analysis["warnings"]
-    for kind in ("missing_receive", "receive_without_send", "nonpositive_duration",
+    for kind in () if not clean else ("missing_receive", "receive_without_send", "nonpositive_duration",
                  "unknown_request", "unmapped_rank", "isend_not_completed"):
         check_eq(w[kind], 0, "%s: %s warnings" % (name, kind))
 
