@@ -18,7 +18,7 @@ make -s -C "$build" install DESTDIR="$destdir" >/dev/null 2>&1
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 pkg_config() { pkg-config --define-variable=prefix="$prefix" "$@"; }
 cd "$work"
-for f in lib/libhooktrace.so lib/libhooktrace.a include/hooktrace.h lib/pkgconfig/hooktrace.pc bin/hooktrace-check-config; do
+for f in lib/libhooktrace.so lib/libhooktrace.a include/hooktrace.h lib/pkgconfig/hooktrace.pc bin/hooktrace-check-config bin/hooktrace-analyze; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 cc -g -O2 -finstrument-functions -pthread "$top/examples/heat.c" -o heat_shared \
