@@ -5,42 +5,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "config/config.h"
 #include "hooks/lifecycle.h"
+#include "output/output.h"
 #include "trace/buffer.h"
 #include "trace/writer.h"
 
 int ht_trace_enabled;
-
-/* mkdir -p */
-static int make_folder(const char *path)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
-    struct stat st;
-    if (stat(buf, &st) != 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
 
 bool ht_trace_setup(void)
 {
@@ -48,7 +20,7 @@ bool ht_trace_setup(void)
     if (!cfg->trace.enabled)
         return false;
     const char *folder = ht_trace_folder(cfg);
-    if (make_folder(folder) != 0) {
+    if (ht_output_make_directory(folder) != 0) {
         fprintf(stderr,
                 "hooktrace: trace folder \"%s\": %s; no trace will be written (the profile "
                 "still is)\n",
