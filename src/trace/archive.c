@@ -403,11 +403,25 @@ static OTF2_Archive *open_archive(bool mpi, const char *path, char *err, size_t 
 int64_t ht_trace_write(const struct ht_function_table *table, const char *basename, bool mpi)
 {
     const struct ht_config *cfg = ht_lifecycle_config();
-    if (!ht_trace_enabled)
+    /* Every rank reads the same config, so with MPI either all ranks get
+     * here or none; a rank that could not set tracing up (its trace folder)
+     * still takes part in deciding, so that nobody waits for it. */
+    if (!cfg->trace.enabled || cfg->off)
         return 0;
     int rank = 0;
-    if (mpi)
+    if (mpi) {
         PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        int everywhere = ht_trace_enabled;
+        PMPI_Allreduce(&ht_trace_enabled, &everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (!everywhere) {
+            if (rank == 0)
+                fprintf(stderr, "hooktrace: trace: not every rank could record one (see the "
+                                "messages above); no archive written\n");
+            return -1;
+        }
+    } else if (!ht_trace_enabled) {
+        return 0;
+    }
     OTF2_Error_RegisterCallback(on_otf2_error, NULL);
     char path[4200], err[1024] = "";
     archive_path(path, sizeof path, cfg, basename);
