@@ -28,6 +28,21 @@ bool ht_f_status_ignored(const MPI_Fint *status);
  * becomes MPI_IN_PLACE, MPI_BOTTOM becomes MPI_BOTTOM. */
 void *ht_f_buf(void *buf);
 
+/* MPICH's mpi_f08 entries (mpi_send_f08ts_) take a choice buffer,
+ * TYPE(*), DIMENSION(..), as an array descriptor: its first member is the
+ * base address, in TS 29113's CFI_cdesc_t as in gfortran's own. */
+static inline void *ht_f_desc_addr(void *desc)
+{
+    return desc ? *(void **)desc : NULL;
+}
+
+/* The first index the mpi_f08 binding's Wait/Test any/some return: 1 as
+ * the standard says; configure defines 0 for MPICH 4.0, whose mpi_f08
+ * binding passes the C indices on (pmodels/mpich#5763, fixed in 4.1). */
+#ifndef HT_F08_INDEX_BASE
+#define HT_F08_INDEX_BASE 1
+#endif
+
 /* Wait/Test families: the C handles as they were before the call, the
  * Fortran statuses MPI writes (the program's, or ours when it passed
  * MPI_STATUSES_IGNORE), and their C form after the call. */
@@ -65,8 +80,12 @@ const MPI_Datatype *ht_f_types_init(struct ht_f_types *t, const MPI_Fint *f, MPI
                                     enum ht_f_types_of of);
 void ht_f_types_free(struct ht_f_types *t);
 
-/* Waitsome/Testsome: Fortran indices are 1-based. */
-void ht_f_done_some(struct ht_mpi_call *c, struct ht_f_scratch *s, MPI_Fint outcount,
-                    const MPI_Fint *indices);
+/* Waitany/Testany and Waitsome/Testsome: the requests the binding reports
+ * done, by their indices counted from `base` (see HT_F08_INDEX_BASE); an
+ * index out of range (MPI_UNDEFINED, a binding's bug) is not followed. */
+void ht_f_done_any(struct ht_mpi_call *c, struct ht_f_scratch *s, int index, int base,
+                   const MPI_Status *st);
+void ht_f_done_some(struct ht_mpi_call *c, struct ht_f_scratch *s, int outcount,
+                    const int *indices, int base);
 
 #endif

@@ -1,15 +1,20 @@
 """The Fortran wrappers, generated from the same rows as the C ones
-(src/mpi/routines.py); used by src/mpi/generate.py's `fortran` target.
+(src/mpi/routines.py) and the same description of what each kind records
+(KINDS in src/mpi/generate.py); used by generate.py's `fortran` target.
 
 Each row becomes, in C with the Fortran calling convention (every argument
-by reference, a trailing INTEGER ierror):
-- one wrapper for mpif.h / `use mpi`, exported under every name the MPI
-  library exports (mpi_send, mpi_send_, mpi_send__, MPI_SEND) as aliases,
-  which calls the library's own profiling entry (pmpi_send_);
-- under HT_FORTRAN_F08 (Open MPI's `use mpi_f08` layer, whose entries take
-  the same arguments: a TYPE(MPI_Comm) is a struct holding the INTEGER
-  handle, ierror is OPTIONAL, i.e. may be NULL) one wrapper mpi_send_f08_
-  calling pmpi_send_f08_.
+by reference, a trailing INTEGER ierror), one wrapper per flavour of
+binding (FLAVOURS below), each calling that binding's own profiling entry:
+- mpif.h / `use mpi`: one function exported under every name the MPI
+  libraries export (mpi_send, mpi_send_, mpi_send__, MPI_SEND) as aliases,
+  calling pmpi_send_;
+- under HT_FORTRAN_F08, Open MPI's `use mpi_f08` layer: mpi_send_f08_
+  calling pmpi_send_f08_, with the same arguments (a TYPE(MPI_Comm) is a
+  struct holding the INTEGER handle; ierror is OPTIONAL, i.e. may be NULL);
+- under HT_FORTRAN_F08TS, MPICH's `use mpi_f08` layer: mpi_send_f08ts_
+  calling pmpir_send_f08ts_ for a routine with a choice buffer, which
+  arrives as an array descriptor (TYPE(*), DIMENSION(..)), and
+  mpi_wait_f08_ calling pmpir_wait_f08_ for the others.
 The library does the binding itself (sentinels, LOGICALs, status
 conversion stay exactly MPI's); around the call we record what the C
 wrapper records, from C values obtained through the *_f2c functions.
@@ -23,57 +28,24 @@ import re
 # in src/fortran/support.c.
 FORTRAN_SKIP = {"MPI_Pcontrol": "handwritten"}
 
-SEND = "ht_mpi_on_send(&call, count, datatype, dest, tag, comm);"
-# What each kind records, in terms of the C parameter names (converted from
-# the Fortran arguments f_<name> on demand: only names the code uses) or of
-# the Fortran arguments themselves.  status / handles as in generate.py.
-FKINDS = {
-    "send": dict(post=SEND),
-    "recv": dict(status=True, post="ht_mpi_on_recv(&call, ht_st, comm);"),
-    "sendrecv": dict(status=True, post="ht_mpi_on_send(&call, sendcount, sendtype, dest, sendtag, comm);\n"
-                     "ht_mpi_on_recv(&call, ht_st, comm);"),
-    "sendrecv_replace": dict(status=True, post="ht_mpi_on_send(&call, count, datatype, dest, sendtag, comm);\n"
-                             "ht_mpi_on_recv(&call, ht_st, comm);"),
-    "isend": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, tag, comm, *request, false);"),
-    "irecv": dict(post="ht_mpi_on_irecv(&call, source, comm, *request, false);"),
-    "mrecv": dict(status=True, pre="MPI_Message ht_message = PMPI_Message_f2c(*f_message);",
-                  post="ht_mpi_on_mrecv(&call, ht_message, ht_st);"),
-    "imrecv": dict(pre="MPI_Message ht_message = PMPI_Message_f2c(*f_message);",
-                   post="ht_mpi_on_imrecv(&call, ht_message, *request);"),
-    "probe": dict(),
-    "mprobe": dict(post="ht_mpi_on_mprobe(&call, comm, PMPI_Message_f2c(*f_message));"),
-    "improbe": dict(post="if (*f_flag)\n    ht_mpi_on_mprobe(&call, comm, PMPI_Message_f2c(*f_message));"),
-    "send_init": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, tag, comm, *request, true);"),
-    "recv_init": dict(post="ht_mpi_on_irecv(&call, source, comm, *request, true);"),
-    "start": dict(post="ht_mpi_on_start(&call, *request);"),
-    "startall": dict(post="for (int i = 0; i < *f_count; i++)\n"
-                          "    ht_mpi_on_start(&call, PMPI_Request_f2c(f_array_of_requests[i]));"),
-    # The handle as it was before the call: MPI frees a completed one.
-    "wait": dict(status=True, pre="MPI_Request ht_handle = PMPI_Request_f2c(*f_request);",
-                 post="ht_mpi_on_done(&call, ht_handle, ht_st);"),
-    "test": dict(status=True, pre="MPI_Request ht_handle = PMPI_Request_f2c(*f_request);",
-                 post="if (*f_flag)\n    ht_mpi_on_done(&call, ht_handle, ht_st);\nelse\n    ht_mpi_on_test_pending(&call, ht_handle);"),
-    # Fortran indices are 1-based; one out of range (a binding's bug) is
-    # not followed.
-    "waitany": dict(status=True, handles="f_count",
-                    post="if (*f_index >= 1 && *f_index <= *f_count)\n"
-                         "    ht_mpi_on_done(&call, ht_scratch.handles[*f_index - 1], ht_st);"),
-    "testany": dict(status=True, handles="f_count",
-                    post="if (*f_flag && *f_index >= 1 && *f_index <= *f_count)\n"
-                         "    ht_mpi_on_done(&call, ht_scratch.handles[*f_index - 1], ht_st);"),
-    "waitall": dict(statuses="f_array_of_statuses", handles="f_count",
-                    post="ht_mpi_on_done_all(&call, count, ht_scratch.handles, ht_f_scratch_statuses(&ht_scratch));"),
-    "testall": dict(statuses="f_array_of_statuses", handles="f_count",
-                    post="if (*f_flag)\n    ht_mpi_on_done_all(&call, count, ht_scratch.handles, "
-                         "ht_f_scratch_statuses(&ht_scratch));"),
-    "waitsome": dict(statuses="f_array_of_statuses", handles="f_incount",
-                     post="ht_f_done_some(&call, &ht_scratch, *f_outcount, f_array_of_indices);"),
-    "testsome": dict(statuses="f_array_of_statuses", handles="f_incount",
-                     post="ht_f_done_some(&call, &ht_scratch, *f_outcount, f_array_of_indices);"),
-    "request_free": dict(pre="MPI_Request ht_handle = PMPI_Request_f2c(*f_request);",
-                         post="ht_mpi_on_request_free(&call, ht_handle);"),
-    "cancel": dict(post="ht_mpi_on_cancel(&call, *request);"),
-}
+
+def has_buffer(params):
+    return any(t.replace("const", "").replace(" ", "") == "void*" for t, _ in params)
+
+
+# How each binding names its entries (low: "mpi_send"; buffer: whether the
+# routine has a choice buffer), whether its buffers are array descriptors,
+# and the first index its Wait/Test any/some report (HT_F08_INDEX_BASE:
+# configure found 0 for MPICH 4.0's mpi_f08, pmodels/mpich#5763).
+FLAVOURS = [
+    dict(guard=None, export=lambda low, buffer: "ht_f_" + low,
+         pmpi=lambda low, buffer: "p" + low + "_", descriptors=False, base="1"),
+    dict(guard="HT_FORTRAN_F08", export=lambda low, buffer: low + "_f08_",
+         pmpi=lambda low, buffer: "p" + low + "_f08_", descriptors=False, base="HT_F08_INDEX_BASE"),
+    dict(guard="HT_FORTRAN_F08TS", export=lambda low, buffer: low + ("_f08ts_" if buffer else "_f08_"),
+         pmpi=lambda low, buffer: "pmpir" + low[3:] + ("_f08ts_" if buffer else "_f08_"),
+         descriptors=True, base="HT_F08_INDEX_BASE"),
+]
 
 F2C = {"MPI_Comm": "PMPI_Comm_f2c", "MPI_Datatype": "PMPI_Type_f2c", "MPI_Op": "PMPI_Op_f2c",
        "MPI_Win": "PMPI_Win_f2c", "MPI_Request": "PMPI_Request_f2c", "MPI_Message": "PMPI_Message_f2c"}
@@ -92,15 +64,17 @@ def fortran_type(ctype):
     raise SystemExit("no Fortran binding for C type %r" % ctype)
 
 
-def conversion(ctype, name, types_of="HT_F_TYPES_PEERS"):
+def conversion(ctype, name, flavour, types_of="HT_F_TYPES_PEERS"):
     """C declaration of <name>, the C value of Fortran argument f_<name>."""
     base = ctype.replace("const", "").replace(" ", "")
     f = "f_" + name
     if base == "void*":
+        if flavour["descriptors"]:
+            f = "ht_f_desc_addr(%s)" % f
         return "void *%s = ht_f_buf(%s);" % (name, f)
     if base == "int":
         return "int %s = (int)*%s;" % (name, f)
-    if base == "int*":   # arrays of counts/displacements: MPI_Fint is int here
+    if base == "int*":   # flags, counts, arrays of counts: MPI_Fint is int here
         return "const int *%s = (const int *)%s;" % (name, f)
     if base == "MPI_Aint":
         return "MPI_Aint %s = *%s;" % (name, f)
@@ -118,6 +92,8 @@ def conversion(ctype, name, types_of="HT_F_TYPES_PEERS"):
             init = "(ht_t_%s.heap = NULL, %s)" % (name, init)
         return ("struct ht_f_types ht_t_%s;\nconst MPI_Datatype *%s = %s;" % (name, name, init))
     if base in ("MPI_Request*", "MPI_Message*"):
+        # One handle, converted where the code uses it: before the call for
+        # the handle the program passed, after it for the one MPI returned.
         t = base[:-1]
         return "%s ht_c_%s = %s(*%s);\n%s *%s = &ht_c_%s;" % (t, name, F2C[t], f, t, name, name)
     raise SystemExit("cannot convert %s %s" % (ctype, name))
@@ -132,45 +108,33 @@ def fortran_names(name):
     return [low, low + "_", low + "__", name.upper()]
 
 
-def wrapper(row, params, export, pmpi, indent):
+def wrapper(row, params, spec, flavour, export, pmpi, indent):
     """One wrapper function: `export` calls `pmpi` (both Fortran ABI)."""
-    name, kind = row["name"], row["kind"]
+    name = row["name"]
     fparams = ["%s%s" % (fortran_type(t), "f_" + n) for t, n in params] + ["MPI_Fint *ierr"]
     fargs = ["f_" + n for _, n in params]
     decl = "void %s(%s)" % (export, ", ".join(fparams))
     ext = "extern void %s(%s);\n" % (pmpi, ", ".join(fparams))
 
-    if kind == "coll":
-        names = [n for _, n in params]
-        spec = dict(post="ht_coll_%s(&call, %s, %s);" % (
-            row["coll"], ", ".join(n for n in names if n != "request"),
-            "*request" if "request" in names else "MPI_REQUEST_NULL"))
-    elif kind == "rma":
-        names = [n for _, n in params]
-        spec = dict(post="ht_rma_%s(&call, %s, %s);" % (
-            row["rma"], ", ".join(n for n in names if n != "request"),
-            "*request" if "request" in names else "MPI_REQUEST_NULL"))
-    else:
-        spec = FKINDS[kind]
-
     pre, post_conv, after = [], [], []
     call_args = list(fargs)
-    pre_code, post_code = spec.get("pre", ""), spec.get("post", "")
+    pre_code = spec.get("pre", "")
+    post_code = spec.get("fpost", spec.get("post", "")).replace("HT_F_INDEX_BASE", flavour["base"])
     type_arrays = [(t, n) for t, n in params if t.replace(" ", "") == "constMPI_Datatype*"]
     for t, n in params:
         if (t, n) in type_arrays:
             continue
         if uses(pre_code, n):
-            pre.append(conversion(t, n))
+            pre.append(conversion(t, n, flavour))
         elif uses(post_code, n):
-            post_conv.append(conversion(t, n))
+            post_conv.append(conversion(t, n, flavour))
     if type_arrays:
         # One datatype per peer: converted once comm is, and freed after.
         neighbor = "eighbor_" in name
         for t, n in type_arrays:
             of = ("HT_F_TYPES_DESTINATIONS" if n.startswith("send") else "HT_F_TYPES_SOURCES") \
                 if neighbor else "HT_F_TYPES_PEERS"
-            post_conv.append(conversion(t, n, of))
+            post_conv.append(conversion(t, n, flavour, of))
         post_code = "if (%s) {\n%s\n}\n%s" % (
             " && ".join(n for _, n in type_arrays), indent(post_code, 4),
             "\n".join("ht_f_types_free(&ht_t_%s);" % n for _, n in type_arrays))
@@ -181,9 +145,9 @@ def wrapper(row, params, export, pmpi, indent):
         call_args = ["ht_fst" if a == "f_status" else a for a in call_args]
         post_conv.append("MPI_Status ht_status, *ht_st = &ht_status;\nPMPI_Status_f2c(ht_fst, ht_st);")
     if spec.get("handles"):
-        statuses = spec.get("statuses", "NULL")
+        statuses = "f_array_of_statuses" if spec.get("statuses") else "NULL"
         pre.append("struct ht_f_scratch ht_scratch;\n"
-                   "if (!ht_f_scratch_init(&ht_scratch, *%s, f_array_of_requests, %s)) {\n"
+                   "if (!ht_f_scratch_init(&ht_scratch, *f_%s, f_array_of_requests, %s)) {\n"
                    "    ht_mpi_call_abandon(&call);\n"
                    "    %s(%s);\n    return;\n}" % (spec["handles"], statuses, pmpi,
                                                       ", ".join(fargs + ["ierr"])))
@@ -212,7 +176,7 @@ def wrapper(row, params, export, pmpi, indent):
     return ext + "HT_EXPORT %s\n{\n%s\n}\n" % (decl, indent("\n".join(body), 4)), ", ".join(fparams)
 
 
-def init_wrapper(row, export, pmpi, f08):
+def init_wrapper(row, export, pmpi):
     name = row["name"]
     if row["kind"] == "finalize":
         return """extern void %(pmpi)s(MPI_Fint *ierr);
@@ -252,7 +216,7 @@ HT_EXPORT void %(export)s(%(params)sMPI_Fint *ierr)
 """ % dict(pmpi=pmpi, export=export, name=name, params=params, args=args), params + "MPI_Fint *ierr"
 
 
-def generate_fortran(out, routines, parse_params, indent):
+def generate_fortran(out, routines, parse_params, kind_spec, indent):
     out.write("/* Generated by src/mpi/generate.py fortran from src/mpi/routines.py: do not edit. */\n")
     out.write('#include "config.h"\n\n#include "fortran/fortran.h"\n'
               '#include "mpi/collectives.h"\n#include "mpi/record.h"\n#include "mpi/rma.h"\n\n')
@@ -263,16 +227,20 @@ def generate_fortran(out, routines, parse_params, indent):
         if name in FORTRAN_SKIP:
             continue
         low = name.lower()
-        impl = "ht_f_" + low
-        if row["kind"] in ("init", "finalize"):
-            f77, fparams = init_wrapper(row, impl, "p" + low + "_", False)
-            f08, _ = init_wrapper(row, low + "_f08_", "p" + low + "_f08_", True)
-        else:
-            params = parse_params(row["params"])
-            f77, fparams = wrapper(row, params, impl, "p" + low + "_", indent)
-            f08, _ = wrapper(row, params, low + "_f08_", "p" + low + "_f08_", indent)
-        # The implementation itself is internal; the MPI names are its aliases.
-        out.write(f77.replace("HT_EXPORT void " + impl, "static void " + impl))
-        for alias in fortran_names(name):
-            out.write('HT_EXPORT void %s(%s) __attribute__((alias("%s")));\n' % (alias, fparams, impl))
-        out.write("\n#if HT_FORTRAN_F08\n%s#endif\n\n" % f08)
+        environment = row["kind"] in ("init", "finalize")
+        params = [] if environment else parse_params(row["params"])
+        buffer = has_buffer(params)
+        for flavour in FLAVOURS:
+            export, pmpi = flavour["export"](low, buffer), flavour["pmpi"](low, buffer)
+            if environment:
+                code, fparams = init_wrapper(row, export, pmpi)
+            else:
+                code, fparams = wrapper(row, params, kind_spec(row), flavour, export, pmpi, indent)
+            if flavour["guard"]:
+                out.write("#if %s\n%s#endif\n\n" % (flavour["guard"], code))
+                continue
+            # The implementation itself is internal; the MPI names are its aliases.
+            out.write(code.replace("HT_EXPORT void " + export, "static void " + export))
+            for alias in fortran_names(name):
+                out.write('HT_EXPORT void %s(%s) __attribute__((alias("%s")));\n' % (alias, fparams, export))
+            out.write("\n")

@@ -1,7 +1,8 @@
-# fortran: the mpif.h / use mpi and (Open MPI) use mpi_f08 entry points,
-# generated from the same rows as the C wrappers (src/mpi/routines.py) by
-# src/mpi/generate.py fortran.  C code: no Fortran compiler needed, only the
-# MPI library's Fortran bindings (MPI_FORT_LIBS, found by configure).
+# fortran: the mpif.h / use mpi and use mpi_f08 entry points (Open MPI's
+# mpi_send_f08_, MPICH's mpi_send_f08ts_), generated from the same rows as
+# the C wrappers (src/mpi/routines.py) by src/mpi/generate.py fortran.  C
+# code: no Fortran compiler needed, only the MPI library's Fortran bindings
+# (MPI_FORT_LIBS, found by configure).
 EXTRA_DIST += src/fortran/generate_fortran.py
 if HT_FORTRAN_MPI
 noinst_LTLIBRARIES += libht_fortran.la

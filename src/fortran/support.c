@@ -151,15 +151,22 @@ void ht_f_scratch_free(struct ht_f_scratch *s)
     free(s->heap);
 }
 
-void ht_f_done_some(struct ht_mpi_call *c, struct ht_f_scratch *s, MPI_Fint outcount,
-                    const MPI_Fint *indices)
+void ht_f_done_any(struct ht_mpi_call *c, struct ht_f_scratch *s, int index, int base,
+                   const MPI_Status *st)
+{
+    if (index - base >= 0 && index - base < s->count)
+        ht_mpi_on_done(c, s->handles[index - base], st);
+}
+
+void ht_f_done_some(struct ht_mpi_call *c, struct ht_f_scratch *s, int outcount,
+                    const int *indices, int base)
 {
     if (outcount == MPI_UNDEFINED)
         return;
     const MPI_Status *st = ht_f_scratch_statuses(s);
     for (int k = 0; k < outcount && k < s->count; k++)
-        if (indices[k] >= 1 && indices[k] <= s->count)   /* else a binding's bug */
-            ht_mpi_on_done(c, s->handles[indices[k] - 1], &st[k]);
+        if (indices[k] - base >= 0 && indices[k] - base < s->count)
+            ht_mpi_on_done(c, s->handles[indices[k] - base], &st[k]);
 }
 
 static int types_count(MPI_Comm comm, enum ht_f_types_of of)
@@ -225,11 +232,19 @@ HT_EXPORT void mpi_pcontrol_(MPI_Fint *level)
 HT_EXPORT void mpi_pcontrol(MPI_Fint *level) __attribute__((alias("mpi_pcontrol_")));
 HT_EXPORT void mpi_pcontrol__(MPI_Fint *level) __attribute__((alias("mpi_pcontrol_")));
 HT_EXPORT void MPI_PCONTROL(MPI_Fint *level) __attribute__((alias("mpi_pcontrol_")));
+/* use mpi_f08: Open MPI's profiling entry is pmpi_pcontrol_f08_, MPICH's
+ * pmpir_pcontrol_f08_. */
+#if HT_FORTRAN_F08 || HT_FORTRAN_F08TS
 #if HT_FORTRAN_F08
-extern void pmpi_pcontrol_f08_(MPI_Fint *level);
+#define HT_PMPI_PCONTROL_F08 pmpi_pcontrol_f08_
+#else
+#define HT_PMPI_PCONTROL_F08 pmpir_pcontrol_f08_
+#endif
+extern void HT_PMPI_PCONTROL_F08(MPI_Fint *level);
+HT_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level);
 HT_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level)
 {
     ht_mpi_pcontrol((int)*level);
-    pmpi_pcontrol_f08_(level);
+    HT_PMPI_PCONTROL_F08(level);
 }
 #endif

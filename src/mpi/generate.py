@@ -2,13 +2,14 @@
 """Generates the MPI wrappers from the table in routines.py.
 
     generate.py c OUTPUT.c        the C wrappers (MPI_Send, ...)
-    generate.py fortran OUTPUT.c  the Fortran wrappers (mpi_send_, mpi_send_f08_, ...),
-                                  C code with the Fortran ABI (src/fortran/generate_fortran.py)
+    generate.py fortran OUTPUT.c  the Fortran wrappers (mpi_send_, mpi_send_f08_,
+                                  mpi_send_f08ts_, ...), C code with the Fortran ABI
+                                  (src/fortran/generate_fortran.py)
 
 Every wrapper follows the protocol in call.h; what differs between
 routines is only what they record, given by the row's kind below.  Each kind
 is a few lines of C around the PMPI call, written in terms of the
-standard's parameter names."""
+standard's parameter names, for the C and the Fortran wrappers alike."""
 
 import os
 import re
@@ -36,9 +37,17 @@ def parse_params(params):
     return out
 
 
-# Pieces of C per kind: `pre` runs before the PMPI call (after the logging
-# check), `post` after it when it returned MPI_SUCCESS, `after` in any case.
-# `status`/`statuses` ask for the status(es) to be made non-IGNORE.
+# Pieces of C per kind, one description for the C and the Fortran wrappers:
+# `pre` runs before the PMPI call (after the logging check), `post` after it
+# when it returned MPI_SUCCESS, `after` in any case.  `status`/`statuses`
+# ask for the status(es) to be made non-IGNORE; `handles` for the request
+# handles as they were before the call (MPI frees completed ones).  The code
+# is written in terms of the standard's C parameter names: the Fortran
+# wrappers declare those on demand, converted from the Fortran arguments
+# (src/fortran/generate_fortran.py).  `fpost` replaces `post` in the Fortran
+# wrappers where their arguments differ in more than handle conversion:
+# arrays of Fortran request handles, and indices counted from
+# HT_F_INDEX_BASE (1 in the standard).
 SEND = "ht_mpi_on_send(&call, count, datatype, dest, tag, comm);"
 KINDS = {
     "send": dict(post=SEND),
@@ -59,28 +68,51 @@ KINDS = {
     "send_init": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, tag, comm, *request, true);"),
     "recv_init": dict(post="ht_mpi_on_irecv(&call, source, comm, *request, true);"),
     "start": dict(post="ht_mpi_on_start(&call, *request);"),
-    "startall": dict(post="for (int i = 0; i < count; i++)\n    ht_mpi_on_start(&call, array_of_requests[i]);"),
+    "startall": dict(post="for (int i = 0; i < count; i++)\n    ht_mpi_on_start(&call, array_of_requests[i]);",
+                     fpost="for (int i = 0; i < count; i++)\n"
+                           "    ht_mpi_on_start(&call, PMPI_Request_f2c(f_array_of_requests[i]));"),
     "wait": dict(status=True, pre="MPI_Request ht_handle = *request;",
                  post="ht_mpi_on_done(&call, ht_handle, ht_st);"),
     "test": dict(status=True, pre="MPI_Request ht_handle = *request;",
-                 post="if (*flag)\n    ht_mpi_on_done(&call, ht_handle, ht_st);\nelse\n    ht_mpi_on_test_pending(&call, ht_handle);"),
+                 post="if (*flag)\n    ht_mpi_on_done(&call, ht_handle, ht_st);\n"
+                      "else\n    ht_mpi_on_test_pending(&call, ht_handle);"),
     "waitany": dict(status=True, handles="count",
-                    post="if (*index != MPI_UNDEFINED)\n    ht_mpi_on_done(&call, ht_scratch.handles[*index], ht_st);"),
+                    post="if (*index != MPI_UNDEFINED)\n    ht_mpi_on_done(&call, ht_scratch.handles[*index], ht_st);",
+                    fpost="ht_f_done_any(&call, &ht_scratch, *index, HT_F_INDEX_BASE, ht_st);"),
     "testany": dict(status=True, handles="count",
                     post="if (*flag && *index != MPI_UNDEFINED)\n"
-                         "    ht_mpi_on_done(&call, ht_scratch.handles[*index], ht_st);"),
+                         "    ht_mpi_on_done(&call, ht_scratch.handles[*index], ht_st);",
+                    fpost="if (*flag)\n    ht_f_done_any(&call, &ht_scratch, *index, HT_F_INDEX_BASE, ht_st);"),
     "waitall": dict(statuses="count", handles="count",
-                    post="ht_mpi_on_done_all(&call, count, ht_scratch.handles, ht_sts);"),
+                    post="ht_mpi_on_done_all(&call, count, ht_scratch.handles, ht_sts);",
+                    fpost="ht_mpi_on_done_all(&call, count, ht_scratch.handles, ht_f_scratch_statuses(&ht_scratch));"),
     "testall": dict(statuses="count", handles="count",
-                    post="if (*flag)\n    ht_mpi_on_done_all(&call, count, ht_scratch.handles, ht_sts);"),
+                    post="if (*flag)\n    ht_mpi_on_done_all(&call, count, ht_scratch.handles, ht_sts);",
+                    fpost="if (*flag)\n    ht_mpi_on_done_all(&call, count, ht_scratch.handles, "
+                          "ht_f_scratch_statuses(&ht_scratch));"),
     "waitsome": dict(statuses="incount", handles="incount",
-                     post="ht_mpi_on_done_some(&call, *outcount, array_of_indices, ht_scratch.handles, ht_sts);"),
+                     post="ht_mpi_on_done_some(&call, *outcount, array_of_indices, ht_scratch.handles, ht_sts);",
+                     fpost="ht_f_done_some(&call, &ht_scratch, *outcount, array_of_indices, HT_F_INDEX_BASE);"),
     "testsome": dict(statuses="incount", handles="incount",
-                     post="ht_mpi_on_done_some(&call, *outcount, array_of_indices, ht_scratch.handles, ht_sts);"),
+                     post="ht_mpi_on_done_some(&call, *outcount, array_of_indices, ht_scratch.handles, ht_sts);",
+                     fpost="ht_f_done_some(&call, &ht_scratch, *outcount, array_of_indices, HT_F_INDEX_BASE);"),
     "request_free": dict(pre="MPI_Request ht_handle = *request;",
                          post="ht_mpi_on_request_free(&call, ht_handle);"),
     "cancel": dict(post="ht_mpi_on_cancel(&call, *request);"),
 }
+
+
+def kind_spec(row):
+    """What a row's wrapper records (KINDS), the collective and one-sided
+    kinds calling their pattern function with every argument but the
+    request, and the request (or MPI_REQUEST_NULL for a blocking form)."""
+    kind = row["kind"]
+    if kind not in ("coll", "rma"):
+        return KINDS[kind]
+    names = [n for _, n in parse_params(row["params"]) if n != "..."]
+    return dict(post="ht_%s_%s(&call, %s, %s);" % (
+        kind, row[kind], ", ".join(n for n in names if n != "request"),
+        "*request" if "request" in names else "MPI_REQUEST_NULL"))
 
 
 def indent(code, n):
@@ -137,16 +169,7 @@ def c_wrapper(row):
 }
 """ % proto
 
-    if kind == "coll":
-        spec = dict(post="ht_coll_%s(&call, %s, %s);" % (
-            row["coll"], ", ".join(n for n in names if n != "request"),
-            "*request" if "request" in names else "MPI_REQUEST_NULL"))
-    elif kind == "rma":
-        spec = dict(post="ht_rma_%s(&call, %s, %s);" % (
-            row["rma"], ", ".join(n for n in names if n != "request"),
-            "*request" if "request" in names else "MPI_REQUEST_NULL"))
-    else:
-        spec = KINDS[kind]
+    spec = kind_spec(row)
 
     call_args = list(names)
     pre, after = [], []
@@ -201,7 +224,7 @@ def main():
             here = os.path.dirname(os.path.abspath(__file__))
             sys.path.insert(0, os.path.join(here, "..", "fortran"))
             from generate_fortran import generate_fortran
-            generate_fortran(out, ROUTINES, parse_params, indent)
+            generate_fortran(out, ROUTINES, parse_params, kind_spec, indent)
     os.replace(tmp, sys.argv[2])
 
 

@@ -7,21 +7,9 @@
 ! prints a checksum of what it received (compared with the run without
 ! hooktrace).  The routines live in module `coll`: the profile names them
 ! coll::rooted etc.
-#ifdef HT_F08
-#define HANDLE(kind) type(kind)
-#define STATUS_DECL type(MPI_Status) :: st
-#define STATUS_SOURCE st%MPI_SOURCE
-#else
-#define HANDLE(kind) integer
-#define STATUS_DECL integer :: st(MPI_STATUS_SIZE)
-#define STATUS_SOURCE st(MPI_SOURCE)
-#endif
+#include "binding.h"
 module coll
-#ifdef HT_F08
-    use mpi_f08
-#elif !defined(HT_MPIF_H)
-    use mpi
-#endif
+    USE_MPI
     implicit none
 #ifdef HT_MPIF_H
     include 'mpif.h'
@@ -227,7 +215,7 @@ contains
         integer :: ierr, count, rev_of_0, rev_of_1, ten(10), twenty(20), five(5), nothing(2)
         double precision :: three(3)
         logical :: flag
-        STATUS_DECL
+        STATUS_DECL(st)
         call MPI_Comm_split(MPI_COMM_WORLD, 0, nranks - rank, rev, ierr)
         rev_of_0 = nranks - 1
         rev_of_1 = nranks - 2
@@ -242,7 +230,7 @@ contains
         else if (rank == nranks - 1) then
             call MPI_Mprobe(MPI_ANY_SOURCE, 51, MPI_COMM_WORLD, msg, st, ierr)
             call MPI_Get_count(st, MPI_INTEGER, count, ierr)
-            if (count /= 10 .or. STATUS_SOURCE /= nranks - 2) stop 21
+            if (count /= 10 .or. STATUS_SOURCE(st) /= nranks - 2) stop 21
             call MPI_Mrecv(ten, count, MPI_INTEGER, msg, MPI_STATUS_IGNORE, ierr)
             flag = .false.
             do while (.not. flag)
@@ -257,7 +245,7 @@ contains
         if (rank == 0) then
             call MPI_Send(three, 3, MPI_DOUBLE_PRECISION, rev_of_1, 53, rev, ierr)
             call MPI_Mprobe(MPI_ANY_SOURCE, 54, rev, msg, st, ierr)
-            if (STATUS_SOURCE /= rev_of_1) stop 24
+            if (STATUS_SOURCE(st) /= rev_of_1) stop 24
             call MPI_Mrecv(five, 5, MPI_INTEGER, msg, st, ierr)
             if (five(5) /= 1) stop 25
         else if (rank == 1) then
@@ -265,7 +253,7 @@ contains
             do while (.not. flag)
                 call MPI_Improbe(MPI_ANY_SOURCE, 53, rev, flag, msg, st, ierr)
             end do
-            if (STATUS_SOURCE /= rev_of_0) stop 26
+            if (STATUS_SOURCE(st) /= rev_of_0) stop 26
             call MPI_Imrecv(three, 3, MPI_DOUBLE_PRECISION, msg, req, ierr)
             call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
             if (nint(three(3)) /= 0) stop 27
@@ -295,7 +283,7 @@ contains
         HANDLE(MPI_Request) :: req(2)
         logical :: cancelled
         integer :: ierr
-        STATUS_DECL
+        STATUS_DECL(st)
         got = 'x'
         if (rank == 0) then
             call MPI_Irecv(never, 8, MPI_CHARACTER, 1, 31, MPI_COMM_WORLD, req(1), ierr)
@@ -335,7 +323,8 @@ contains
             call MPI_Testsome(n, req, outcount, indices, MPI_STATUSES_IGNORE, ierr)
             if (outcount == MPI_UNDEFINED) stop 31
             do i = 1, outcount
-                if (indices(i) < 1 .or. indices(i) > n) stop 32
+                if (indices(i) < FIRST_INDEX .or. indices(i) > n - 1 + FIRST_INDEX) stop 32
+                if (req(indices(i) - FIRST_INDEX + 1) /= MPI_REQUEST_NULL) stop 32
             end do
             done = done + outcount
         end do
@@ -346,8 +335,7 @@ contains
     ! MPI_IN_PLACE as the send buffer where it decides what is sent:
     ! Allgather of 3 ints (send arguments MPI_IN_PLACE, 0, MPI_DATATYPE_NULL:
     ! recvcount x recvtype is sent); Alltoallv of r+peer+1 ints (send counts
-    ! and type ignored: recvcounts(i) x recvtype is sent).  Skipped when the
-    ! program's first argument is no-in-place-sends (coll.py, MPICH).
+    ! and type ignored: recvcounts(i) x recvtype is sent).
     subroutine in_place_sends()
         integer :: rcounts(nranks), rdispls(nranks), i, at, ierr
         call fill()
@@ -420,41 +408,6 @@ contains
         call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
     end subroutine
 
-    ! A periodic 1-D Cartesian ring (not reordered): neighbours r-1 and r+1.
-    ! Neighbor_alltoallw: 1 double to r-1, 3 integers to r+1
-    ! (INTEGER(KIND=MPI_ADDRESS_KIND) displacements); Ineighbor_allgather:
-    ! 2 integers to each neighbour, MPI_Wait.
-    subroutine neighbour()
-        HANDLE(MPI_Comm) :: ring
-        HANDLE(MPI_Datatype) :: st(2), rt(2)
-        HANDLE(MPI_Request) :: req
-        integer :: dims(1), sc(2), rc(2), ierr
-        integer, asynchronous :: ga(2), gb(4)
-        integer(kind=MPI_ADDRESS_KIND) :: sd(2), rd(2)
-        logical :: periods(1)
-        dims(1) = nranks
-        periods(1) = .true.
-        call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, .false., ring, ierr)
-        call fill()
-        sc = (/1, 3/)
-        rc = (/3, 1/)
-        sd = (/0_MPI_ADDRESS_KIND, 64_MPI_ADDRESS_KIND/)
-        rd = sd
-        st(1) = MPI_DOUBLE_PRECISION
-        st(2) = MPI_INTEGER
-        rt(1) = MPI_INTEGER
-        rt(2) = MPI_DOUBLE_PRECISION
-        call MPI_Neighbor_alltoallw(dbl_a, sc, sd, st, dbl_b, rc, rd, rt, ring, ierr)
-        call add_dbls(dbl_b(9:9))
-        ga = rank
-        gb = -1
-        call MPI_Ineighbor_allgather(ga, 2, MPI_INTEGER, gb, 2, MPI_INTEGER, ring, req, ierr)
-        call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
-        if (gb(1) /= mod(rank + nranks - 1, nranks) .or. gb(4) /= mod(rank + 1, nranks)) stop 41
-        call add_ints(gb)
-        call MPI_Comm_free(ring, ierr)
-    end subroutine
-
     ! An inter-communicator between ranks < n/2 (group A) and the others
     ! (B): Bcast of 4 ints from A's rank 0 (MPI_ROOT; the rest of A pass
     ! MPI_PROC_NULL) to every B rank; Allreduce of 2 ints, every rank to
@@ -489,7 +442,6 @@ program fcoll
     use coll
     implicit none
     integer :: ierr
-    character(len=32) :: arg
     call MPI_Init(ierr)
     call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
     call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
@@ -503,11 +455,9 @@ program fcoll
     call matched_probe()
     call cancel()
     call test_some()
-    call get_command_argument(1, arg)
-    if (arg /= 'no-in-place-sends') call in_place_sends()
+    call in_place_sends()
     call more_in_place()
     call ialltoallw()
-    call neighbour()
     call inter()
     print '(a,i0,a,i0)', 'fcoll rank ', rank, ': ', checksum
     call MPI_Finalize(ierr)

@@ -1,7 +1,6 @@
 """More of the C MPI tests through the Fortran bindings (test/fortran/
 coll.F90), on 4 and on 3 ranks, built three ways: `use mpi` (fcoll_f90),
-`include 'mpif.h'` (fcoll_f77) and `use mpi_f08` (fcoll_f08; not with
-MPICH, whose mpi_f08 calls are not profiled, docs/mpi.md).  Each must
+`include 'mpif.h'` (fcoll_f77) and `use mpi_f08` (fcoll_f08).  Each must
 record exactly the messages, bytes and peers the rules of docs/mpi.md give
 (the model of test/mpi/collectives.py and requests.py), per stack, per rank
 and in comm_matrix / coll_matrix:
@@ -17,30 +16,20 @@ and in comm_matrix / coll_matrix:
       the ranks reversed; MPI_PROC_NULL moves nothing)
   a cancelled MPI_Irecv is no message (MPI_Test_cancelled says .true.)
   Isend/Irecv completed by MPI_Testsome
-  MPI_IN_PLACE in Allgather and Alltoallv (not checked with MPICH: a known
-      bug, see below), in Reduce at the root and Scatter at the root
-      (receive side)
+  MPI_IN_PLACE in Allgather and Alltoallv, in Reduce at the root and
+      Scatter at the root (receive side)
   Ialltoallw (one datatype per peer)
-  Neighbor_alltoallw (MPI_ADDRESS_KIND displacements) and
-      Ineighbor_allgather on a periodic Cartesian ring
   an inter-communicator: Bcast with MPI_ROOT / MPI_PROC_NULL, Allreduce,
       Barrier
 
 every call counted once, no MPI routine under another; stdout as without
-hooktrace."""
+hooktrace.  The rest of test/mpi/collectives.c is in nbcoll.py and
+neighbour.py."""
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "mpi"))
-from mpilib import *  # noqa: E402,F403
-
-
-def nested_mpi(profile):
-    """Paths with an MPI routine under another: a call counted twice (the
-    library's Fortran binding calling the C routine we also wrap)."""
-    return [path for path in (profile.paths() if profile else [])
-            if any(a.startswith("MPI_") and b.startswith("MPI_")
-                   for a, b in zip(path.split(";"), path.split(";")[1:]))]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flib import *  # noqa: E402,F403
 
 
 require_launcher()
@@ -111,13 +100,6 @@ def model(n):
     for s in ranks:
         m.coll(s, 0, 6 * DOUBLE, at("more_in_place", "MPI_Reduce"))
         m.coll(root, s, 2 * INT, at("more_in_place", "MPI_Scatter"))
-    # periodic ring: block 1 to r-1, block 2 to r+1
-    for r in ranks:
-        left, right = (r - 1) % n, (r + 1) % n
-        m.coll(r, left, DOUBLE, at("neighbour", "MPI_Neighbor_alltoallw"))
-        m.coll(r, right, 3 * INT, at("neighbour", "MPI_Neighbor_alltoallw"))
-        for to in (left, right):
-            m.coll(r, to, 2 * INT, at("neighbour", "MPI_Ineighbor_allgather"))
     # inter-communicator A = [0, n/2), B = [n/2, n)
     a, b = range(n // 2), range(n // 2, n)
     for y in b:
@@ -146,26 +128,17 @@ def calls(n):
         at("cancel", "MPI_Irecv"): 2, at("cancel", "MPI_Cancel"): 1, at("cancel", "MPI_Wait"): 2,
         at("test_some", "MPI_Isend"): n * (n - 1), at("test_some", "MPI_Irecv"): n * (n - 1),
         at("more_in_place", "MPI_Scatter"): n, at("ialltoallw", "MPI_Wait"): n,
-        at("neighbour", "MPI_Wait"): n, at("inter", "MPI_Bcast"): n, at("inter", "MPI_Barrier"): n,
+        at("inter", "MPI_Bcast"): n, at("inter", "MPI_Barrier"): n,
     }
 
 
-MPICH = os.environ.get("HT_MPI_NAME") == "mpich"
-ARGS = []  # the program also takes "no-in-place-sends", to leave in_place_sends() out
-
-variants = ["f90", "f77", "f08"]
-if MPICH:
-    # MPICH 4.0's use mpi_f08 calls are not profiled (docs/mpi.md, "Not
-    # covered"); fortran.py skips its fmpi_f08 likewise.
-    print("note: use mpi_f08 not profiled with MPICH: fcoll_f08 not run")
-    variants.remove("f08")
-for variant in variants:
+for variant in ("f90", "f77", "f08"):
     exe = os.path.join(BUILDDIR, "test", "fortran", "fcoll_" + variant)
     for n in (4, 3):
         what = "fcoll_%s on %d ranks" % (variant, n)
-        r = mpirun(exe, n, ARGS)
+        r = mpirun(exe, n)
         check_status(r, 0, what)
-        reference = mpirun(exe + "_plain", n, ARGS)
+        reference = mpirun(exe + "_plain", n)
         check_status(reference, 0, what + " (plain)")
         # Every rank prints: the order of lines varies between runs.
         lines = sorted(r.stdout.splitlines())

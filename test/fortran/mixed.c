@@ -7,6 +7,7 @@
 /* mixed_f.F90 */
 void f_ring_(MPI_Fint *comm);
 void f_allreduce_(MPI_Fint *comm);
+void f08_bcast_(MPI_Fint *comm);
 
 static void c_ring(MPI_Comm comm, int rank, int n)
 {
@@ -27,6 +28,7 @@ int main(int argc, char **argv)
     c_ring(comm, rank, n);
     f_ring_(&fcomm);
     f_allreduce_(&fcomm);
+    f08_bcast_(&fcomm);
     int x = 1, sum;
     MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, comm);
     printf("mixed rank %d: %d\n", rank, sum);

@@ -1,21 +1,14 @@
 """A C program calling Fortran subroutines, both calling MPI (test/fortran/
-mixed.c, mixed_f.F90) on 4 ranks: every call counted once (whether the
-library's Fortran binding calls PMPI_ or MPI_ underneath), each under its
-caller of either language, with the C and the Fortran call of one routine
-under the same name (MPI_Sendrecv, MPI_Allreduce)."""
+mixed.c, mixed_f.F90: `use mpi` and `use mpi_f08`) on 4 ranks: every call
+counted once (whether the library's Fortran binding calls PMPI_ or MPI_
+underneath), each under its caller of either language, with the C and the
+Fortran call of one routine under the same name (MPI_Sendrecv,
+MPI_Allreduce)."""
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "mpi"))
-from mpilib import *  # noqa: E402,F403
-
-
-def nested_mpi(profile):
-    """Paths with an MPI routine under another: a call counted twice (the
-    library's Fortran binding calling the C routine we also wrap)."""
-    return [path for path in (profile.paths() if profile else [])
-            if any(a.startswith("MPI_") and b.startswith("MPI_")
-                   for a, b in zip(path.split(";"), path.split(";")[1:]))]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flib import *  # noqa: E402,F403
 
 
 require_launcher()
@@ -28,6 +21,7 @@ for s in range(N):
     for d in range(N):
         m.coll(s, d, 2 * DOUBLE, "main;f_allreduce;MPI_Allreduce")
         m.coll(s, d, INT, "main;MPI_Allreduce")
+    m.coll(0, s, 5 * INT, "main;f08_bcast;MPI_Bcast")
 
 r = mpirun(os.path.join(BUILDDIR, "test", "fortran", "mixed"), N)
 check_status(r, 0, "mixed")
@@ -36,6 +30,6 @@ p = r.summary()
 expect_messages(p, m, N, "mixed")
 expect_total_calls(p, {"main;c_ring;MPI_Sendrecv": N, "main;f_ring;MPI_Sendrecv": N,
                        "main;f_allreduce;MPI_Allreduce": N, "main;MPI_Allreduce": N,
-                       "main;MPI_Init": N, "main;MPI_Finalize": N}, "mixed")
+                       "main;f08_bcast;MPI_Bcast": N, "main;MPI_Init": N, "main;MPI_Finalize": N}, "mixed")
 check_eq(nested_mpi(p), [], "mixed: no MPI routine under another")
 finish()

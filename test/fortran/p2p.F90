@@ -4,21 +4,9 @@
 ! the exact messages of every routine from rank 0's JSON profile, the same
 ! model for each interface.  The routines live in module `comm` so that the
 ! profile names them comm::ring etc.
-#ifdef HT_F08
-#define HANDLE(kind) type(kind)
-#define STATUS_DECL type(MPI_Status) :: st
-#define STATUS_SOURCE st%MPI_SOURCE
-#else
-#define HANDLE(kind) integer
-#define STATUS_DECL integer :: st(MPI_STATUS_SIZE)
-#define STATUS_SOURCE st(MPI_SOURCE)
-#endif
+#include "binding.h"
 module comm
-#ifdef HT_F08
-    use mpi_f08
-#elif !defined(HT_MPIF_H)
-    use mpi
-#endif
+    USE_MPI
     implicit none
 #ifdef HT_MPIF_H
     include 'mpif.h'
@@ -28,7 +16,7 @@ contains
     ! 10 integers to the next rank, from the previous one.
     subroutine ring()
         integer :: buf(10), out(10), ierr
-        STATUS_DECL
+        STATUS_DECL(st)
         out = rank
         if (mod(rank, 2) == 0) then
             call MPI_Send(out, 10, MPI_INTEGER, mod(rank + 1, nranks), 1, MPI_COMM_WORLD, ierr)
@@ -37,7 +25,7 @@ contains
             call MPI_Recv(buf, 10, MPI_INTEGER, mod(rank + nranks - 1, nranks), 1, MPI_COMM_WORLD, st, ierr)
             call MPI_Send(out, 10, MPI_INTEGER, mod(rank + 1, nranks), 1, MPI_COMM_WORLD, ierr)
         end if
-        if (buf(1) /= mod(rank + nranks - 1, nranks) .or. STATUS_SOURCE /= buf(1)) stop 1
+        if (buf(1) /= mod(rank + nranks - 1, nranks) .or. STATUS_SOURCE(st) /= buf(1)) stop 1
     end subroutine
 
     ! Every rank r > 0 sends 100 r bytes to 0, received with MPI_ANY_SOURCE
@@ -61,7 +49,7 @@ contains
         double precision :: s(4), r(4, 2)
         HANDLE(MPI_Request) :: req(4)
         integer :: ierr, idx, outcount, done, indices(4), left, right, one
-        STATUS_DECL
+        STATUS_DECL(st)
         left = mod(rank + nranks - 1, nranks)
         right = mod(rank + 1, nranks)
         s = rank
@@ -76,7 +64,9 @@ contains
         call MPI_Irecv(one, 1, MPI_INTEGER, left, 4, MPI_COMM_WORLD, req(1), ierr)
         call MPI_Isend(rank, 1, MPI_INTEGER, right, 4, MPI_COMM_WORLD, req(2), ierr)
         call MPI_Waitany(2, req, idx, st, ierr)
+        idx = idx - FIRST_INDEX + 1
         if (idx < 1 .or. idx > 2) stop 3
+        if (req(idx) /= MPI_REQUEST_NULL) stop 3
         done = 1
         do while (done < 2)
             call MPI_Waitsome(2, req, outcount, indices, MPI_STATUSES_IGNORE, ierr)
@@ -89,7 +79,7 @@ contains
     subroutine proc_null()
         integer :: buf(2), ierr
         HANDLE(MPI_Request) :: req
-        STATUS_DECL
+        STATUS_DECL(st)
         call MPI_Send(buf, 2, MPI_INTEGER, MPI_PROC_NULL, 5, MPI_COMM_WORLD, ierr)
         call MPI_Recv(buf, 2, MPI_INTEGER, MPI_PROC_NULL, 5, MPI_COMM_WORLD, st, ierr)
         call MPI_Isend(buf, 2, MPI_INTEGER, MPI_PROC_NULL, 5, MPI_COMM_WORLD, req, ierr)
