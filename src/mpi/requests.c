@@ -264,7 +264,10 @@ void ht_request_table_drain(struct ht_thread *t, uint64_t now)
     struct ht_mpi_thread *m = t->mpi;
     if (!m)
         return;
-    ht_request_poll(t, now, m->requests.count);
+    /* Requests from before a pause in logging are forgotten, as everywhere
+     * else: only the current epoch's are checked one last time. */
+    if (m->epoch == __atomic_load_n(&ht_mpi.epoch, __ATOMIC_ACQUIRE))
+        ht_request_poll(t, now, m->requests.count);
     while (m->requests.count > 0)
         ht_request_remove(t, &m->requests.entries[m->requests.count - 1]);
     free(m->requests.entries);

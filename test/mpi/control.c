@@ -7,7 +7,8 @@
  *
  * Arguments: exit=N returns N from main after MPI_Finalize; nofinalize
  * exits with status 0 before MPI_Finalize (after an MPI_Barrier, so every
- * rank got that far). */
+ * rank got that far); straddle-last calls straddle() once more right
+ * before MPI_Finalize, with no MPI call after its MPI_Pcontrol(1). */
 #include <string.h>
 
 #include "common.h"
@@ -52,12 +53,14 @@ NOINLINE static void straddle(void)
 
 int main(int argc, char **argv)
 {
-    int status = 0, finalize = 1;
+    int status = 0, finalize = 1, straddle_last = 0;
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "exit=", 5) == 0)
             status = atoi(argv[i] + 5);
         else if (strcmp(argv[i], "nofinalize") == 0)
             finalize = 0;
+        else if (strcmp(argv[i], "straddle-last") == 0)
+            straddle_last = 1;
     }
     start(&argc, &argv);
     exchange(1);
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         exit(0);
     }
+    if (straddle_last)
+        straddle();
     MPI_Finalize();
     return status;
 }

@@ -56,6 +56,14 @@ check(p is None or not any(p.has(at("straddle", x)) for x in ("MPI_Recv", "MPI_W
       "Pcontrol: the calls during the pause are no nodes")
 check_eq([f for f in r.files() if f.startswith("control_")], [], "no per-rank files by default")
 
+# straddle() again as the last thing before MPI_Finalize: its Isend from
+# before the pause is forgotten by the final check of open requests too.
+r = mpirun(EXE, N, args=["straddle-last"])
+check_status(r, 0, "straddle-last")
+p = r.summary()
+expect_messages(p, m, N, "straddle-last")
+expect_total_calls(p, {at("straddle", "MPI_Isend"): 2 * N}, "straddle-last")
+
 # log_messages false: the wrappers only call PMPI.
 r = mpirun(EXE, N, config={"mpi": {"log_messages": False}})
 check_status(r, 0, "log_messages false")
