@@ -18,6 +18,26 @@ const char *const ht_sort_column_names[] = {
     [HT_SORT_STACK_ID + 1] = NULL,
 };
 
+const char *const ht_mpit_class_names[] = {
+    [HT_MPIT_CLASS_STATE] = "state",
+    [HT_MPIT_CLASS_LEVEL] = "level",
+    [HT_MPIT_CLASS_SIZE] = "size",
+    [HT_MPIT_CLASS_PERCENTAGE] = "percentage",
+    [HT_MPIT_CLASS_HIGHWATERMARK] = "highwatermark",
+    [HT_MPIT_CLASS_LOWWATERMARK] = "lowwatermark",
+    [HT_MPIT_CLASS_COUNTER] = "counter",
+    [HT_MPIT_CLASS_AGGREGATE] = "aggregate",
+    [HT_MPIT_CLASS_TIMER] = "timer",
+    [HT_MPIT_CLASS_GENERIC] = "generic",
+    [HT_MPIT_NCLASSES] = NULL,
+};
+
+const char *const ht_mpit_elements_names[] = {
+    [HT_MPIT_ELEMENTS_TOTAL] = "total",
+    [HT_MPIT_ELEMENTS_EACH] = "each",
+    [HT_MPIT_ELEMENTS_EACH + 1] = NULL,
+};
+
 /* Static so that ht_config_defaults cannot fail; ht_config_set_string and
  * ht_config_free recognise it by address and never free it. */
 static char default_output_directory[] = ".";
@@ -38,6 +58,7 @@ void ht_config_defaults(struct ht_config *cfg)
     cfg->mpi.poll_interval_us = 20;
     cfg->mpi.poll_batch = 4;
     cfg->trace.buffer_mib = HT_CONFIG_DEFAULT_TRACE_BUFFER_MIB;
+    cfg->mpi_t.enabled = true;
     cfg->source_file = NULL;
 }
 
@@ -101,6 +122,9 @@ void ht_config_free(struct ht_config *cfg)
     free(cfg->trace.name);
     ht_regex_list_free(&cfg->trace.include_functions);
     ht_regex_list_free(&cfg->trace.exclude_functions);
+    ht_regex_list_free(&cfg->mpi_t.cvars);
+    ht_regex_list_free(&cfg->mpi_t.pvars);
+    ht_regex_list_free(&cfg->mpi_t.pvar_change);
     /* Back to the defaults so that a second free, or a use after free, is
      * harmless rather than a double free. */
     ht_config_defaults(cfg);

@@ -49,6 +49,37 @@ struct ht_trace_config {
 
 #define HT_CONFIG_DEFAULT_TRACE_BUFFER_MIB 16u
 
+/* MPI_T (docs/mpi_t.md): the MPI library's control variables at start-up,
+ * its performance variables per MPI call stack.  The classes are MPI's
+ * performance-variable classes, in the standard's order. */
+enum ht_mpit_class {
+    HT_MPIT_CLASS_STATE = 0,
+    HT_MPIT_CLASS_LEVEL,
+    HT_MPIT_CLASS_SIZE,
+    HT_MPIT_CLASS_PERCENTAGE,
+    HT_MPIT_CLASS_HIGHWATERMARK,
+    HT_MPIT_CLASS_LOWWATERMARK,
+    HT_MPIT_CLASS_COUNTER,
+    HT_MPIT_CLASS_AGGREGATE,
+    HT_MPIT_CLASS_TIMER,
+    HT_MPIT_CLASS_GENERIC,
+    HT_MPIT_NCLASSES
+};
+
+/* How a performance variable with several elements (one per peer, say) is
+ * shown: their sum, or each element on its own ("name[i]"). */
+enum ht_mpit_elements { HT_MPIT_ELEMENTS_TOTAL = 0, HT_MPIT_ELEMENTS_EACH };
+
+struct ht_mpit_config {
+    bool enabled;                 /* default true: MPI_T is used at all */
+    struct ht_regex_list cvars;   /* control variables the logfile lists; default none */
+    struct ht_regex_list pvars;   /* performance variables read, by name; default none */
+    struct ht_regex_list pvar_change; /* pvars whose change is shown whatever their class */
+    unsigned pvar_classes;        /* bit 1 << enum ht_mpit_class: all of that class */
+    enum ht_mpit_elements pvar_elements; /* default total */
+    unsigned read_interval_us;    /* 0 (default): before and after every call */
+};
+
 struct ht_config {
     bool off;
     char *output_directory; /* never NULL after loading; default "." */
@@ -62,6 +93,7 @@ struct ht_config {
     bool write_folded;
     struct ht_mpi_config mpi;
     struct ht_trace_config trace;
+    struct ht_mpit_config mpi_t;
     char *source_file; /* the config file read, or NULL for defaults only */
 };
 
@@ -91,6 +123,12 @@ bool ht_config_function_kept(const struct ht_config *cfg, const char *name);
 bool ht_config_function_traced(const struct ht_config *cfg, const char *name);
 
 const char *ht_sort_column_name(enum ht_sort_column c);
+
+/* "counter", "highwatermark", ...: the names mpi_t.pvar_classes accepts,
+ * indexed by enum ht_mpit_class, NULL-terminated. */
+extern const char *const ht_mpit_class_names[];
+/* "total", "each", indexed by enum ht_mpit_elements, NULL-terminated. */
+extern const char *const ht_mpit_elements_names[];
 
 bool ht_rank_set_contains(const struct ht_rank_set *set, int rank);
 

@@ -22,6 +22,7 @@ enum opt_kind {
     OPT_REGEX_LIST, /* struct ht_regex_list */
     OPT_RANK_SET, /* struct ht_rank_set: "all", "none" or [ranks] */
     OPT_SECTION, /* a nested object, checked against its own table */
+    OPT_NAME_SET, /* unsigned bit set: an array of strings from names, bit i for names[i] */
 };
 
 struct section;
@@ -31,7 +32,7 @@ struct opt {
     enum opt_kind kind;
     size_t offset; /* of the field in struct ht_config */
     unsigned min, max; /* OPT_UINT */
-    const char *const *names; /* OPT_ENUM, NULL-terminated */
+    const char *const *names; /* OPT_ENUM, OPT_NAME_SET: NULL-terminated */
     /* OPT_STRING: rules beyond being a string; returns -1 after failing. */
     int (*check)(struct ht_config_load *ld, const char *value);
     const struct section *section; /* OPT_SECTION */
@@ -82,6 +83,28 @@ static const struct opt trace_opts[] = {
 };
 static const struct section trace_section = {"trace", trace_opts};
 
+static const struct opt mpi_t_opts[] = {
+    {.key = "enabled", .kind = OPT_BOOL, .offset = FIELD(mpi_t.enabled)},
+    {.key = "cvars", .kind = OPT_REGEX_LIST, .offset = FIELD(mpi_t.cvars)},
+    {.key = "pvars", .kind = OPT_REGEX_LIST, .offset = FIELD(mpi_t.pvars)},
+    {.key = "pvar_classes",
+     .kind = OPT_NAME_SET,
+     .offset = FIELD(mpi_t.pvar_classes),
+     .names = ht_mpit_class_names},
+    {.key = "pvar_change", .kind = OPT_REGEX_LIST, .offset = FIELD(mpi_t.pvar_change)},
+    {.key = "pvar_elements",
+     .kind = OPT_ENUM,
+     .offset = FIELD(mpi_t.pvar_elements),
+     .names = ht_mpit_elements_names},
+    {.key = "read_interval_us",
+     .kind = OPT_UINT,
+     .offset = FIELD(mpi_t.read_interval_us),
+     .min = 0,
+     .max = 10000000},
+    {.key = NULL},
+};
+static const struct section mpi_t_section = {"mpi_t", mpi_t_opts};
+
 static const struct opt top_opts[] = {
     {.key = "off", .kind = OPT_BOOL, .offset = FIELD(off)},
     {.key = "output_directory",
@@ -103,12 +126,15 @@ static const struct opt top_opts[] = {
     {.key = "outputs", .kind = OPT_SECTION, .section = &outputs_section},
     {.key = "mpi", .kind = OPT_SECTION, .section = &mpi_section},
     {.key = "trace", .kind = OPT_SECTION, .section = &trace_section},
+    {.key = "mpi_t", .kind = OPT_SECTION, .section = &mpi_t_section},
     {.key = NULL},
 };
 static const struct section top_section = {NULL, top_opts};
 
 /* OPT_ENUM stores through an int. */
 _Static_assert(sizeof(enum ht_sort_column) == sizeof(int), "enum options are stored as int");
+_Static_assert(sizeof(enum ht_mpit_elements) == sizeof(int), "enum options are stored as int");
+_Static_assert(HT_MPIT_NCLASSES <= 32, "OPT_NAME_SET stores a bit per name in an unsigned");
 
 static int check_directory(struct ht_config_load *ld, const char *value)
 {
@@ -369,6 +395,65 @@ static int apply_rank_set(struct ht_config_load *ld, const struct opt *o, const 
     return 0;
 }
 
+/* An array of names from o->names, as a bit set: ["counter", "timer"].
+ * Each element is checked like an OPT_ENUM value. */
+static int apply_name_set(struct ht_config_load *ld, const struct opt *o, const json_t *v)
+{
+    char list[512], expected[600];
+    size_t pos = 0;
+    for (size_t i = 0; o->names[i]; i++)
+        ht_config_appendf(list, sizeof list, &pos, "%s\"%s\"", i ? ", " : "", o->names[i]);
+    snprintf(expected, sizeof expected, "an array of names (%s)", list);
+    if (json_is_string(v)) {
+        char q[256];
+        ht_config_quote(q, sizeof q, json_string_value(v));
+        return ht_config_fail_at(ld, " must be %s, not a string (for one name write [%s])",
+                                 expected, q);
+    }
+    if (!json_is_array(v))
+        return wrong_type(ld, v, expected);
+
+    unsigned bits = 0;
+    int rc = 0;
+    ld->path[ld->depth++] = (struct ht_config_path_step){.key = NULL, .index = 0};
+    for (size_t i = 0; i < json_array_size(v) && rc == 0; i++) {
+        ld->path[ld->depth - 1].index = i;
+        const json_t *e = json_array_get(v, i);
+        if (!json_is_string(e)) {
+            rc = ht_config_fail_at(ld, " must be one of %s, not %s", list, ht_config_type_name(e));
+            break;
+        }
+        const char *name = json_string_value(e);
+        const char *closest = NULL;
+        size_t best = 3;
+        int found = -1;
+        for (int k = 0; o->names[k] && found < 0; k++) {
+            if (strcmp(name, o->names[k]) == 0)
+                found = k;
+            size_t d = ht_config_edit_distance(name, o->names[k], 2);
+            if (d < best) {
+                best = d;
+                closest = o->names[k];
+            }
+        }
+        if (found >= 0) {
+            bits |= 1u << found;
+            continue;
+        }
+        char q[256];
+        ht_config_quote(q, sizeof q, name);
+        if (closest)
+            rc = ht_config_fail_at(ld, " must be one of %s, not %s (did you mean \"%s\"?)", list,
+                                   q, closest);
+        else
+            rc = ht_config_fail_at(ld, " must be one of %s, not %s", list, q);
+    }
+    ld->depth--;
+    if (rc == 0)
+        *(unsigned *)field(ld, o) = bits;
+    return rc;
+}
+
 static int apply_section(struct ht_config_load *ld, const struct section *s, json_t *obj);
 
 static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
@@ -395,6 +480,8 @@ static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
         return apply_regex_list(ld, o, v);
     case OPT_RANK_SET:
         return apply_rank_set(ld, o, v);
+    case OPT_NAME_SET:
+        return apply_name_set(ld, o, v);
     case OPT_SECTION:
         if (!json_is_object(v)) {
             char expected[512];

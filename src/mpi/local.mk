@@ -28,4 +28,7 @@ libht_mpi_la_SOURCES += src/mpi/collectives.c src/mpi/collectives_neighbor.c src
 libht_mpi_la_SOURCES += src/mpi/merge_internal.h src/mpi/merge_paths.c src/mpi/merge_tree.c src/mpi/merge_local.c src/mpi/merge_summary.c
 
 # --- MPI_T: control and performance variables (mpit*.c) ----------------------
-libht_mpi_la_SOURCES += src/mpi/mpit.h src/mpi/mpit.c
+libht_mpi_la_SOURCES += src/mpi/mpit.h src/mpi/mpit.c src/mpi/mpit_internal.h \
+	src/mpi/mpit_cvars.c src/mpi/mpit_pvars.c src/mpi/mpit_values.c \
+	src/mpi/mpit_merge.h src/mpi/mpit_merge.c \
+	src/output/output_mpit.h src/output/json_mpit.c src/output/logfile_mpit.c

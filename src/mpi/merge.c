@@ -12,7 +12,9 @@
  *      maximum inclusive time of each stack with the rank (MINLOC/MAXLOC);
  *   5. PMPI_Gatherv brings rank 0 the per-rank figures of the stacks that
  *      moved messages, and each rank's nonzero matrix cells;
- *   6. rank 0 writes the summary; ranks named by mpi.rank_files write their
+ *   6. every stack's MPI_T performance-variable figures over the ranks
+ *      (mpit_merge.c: a broadcast of rank 0's columns, three PMPI_Reduce);
+ *   7. rank 0 writes the summary; ranks named by mpi.rank_files write their
  *      own files.
  *
  * Every rank calls the same collectives in the same order whatever
@@ -25,6 +27,7 @@
 #include "hooks/hooks.h"
 #include "mpi/merge.h"
 #include "mpi/merge_internal.h"
+#include "mpi/mpit_merge.h"
 #include "mpi/state.h"
 
 #define REDUCE_CHUNK ((size_t)1 << 24) /* elements per PMPI_Reduce */
@@ -47,6 +50,7 @@ struct merge {
     struct ht_mpi_rank_figures *figures;
     struct ht_mpi_cell *cells;
     size_t nfigures, ncells;
+    struct ht_mpit_output mpit; /* MPI_T figures over ranks: rank 0 */
 };
 
 static void describe_self(struct merge *m, const struct ht_run_info *run)
@@ -198,6 +202,7 @@ static void merge_free(struct merge *m)
     free(m->displs);
     free(m->figures);
     free(m->cells);
+    ht_mpit_output_free(&m->mpit);
 }
 
 static void write_own(const struct ht_profile *profile, const struct ht_run_info *run,
@@ -252,6 +257,7 @@ void ht_mpi_merge_and_write(const struct ht_profile *profile, const struct ht_ru
     }
     if (!failed) {
         reduce_and_gather(&m);
+        ht_mpit_merge(m.comm, &m.global.set, &m.mpit);
         if (m.rank == 0) {
             struct ht_merge_result r = {
                 .global = &m.global,
@@ -265,6 +271,7 @@ void ht_mpi_merge_and_write(const struct ht_profile *profile, const struct ht_ru
                 .nfigures = m.nfigures,
                 .cells = m.cells,
                 .ncells = m.ncells,
+                .mpit = &m.mpit.view,
             };
             ht_merge_write_summary(&r, profile, run, config, basename);
         }

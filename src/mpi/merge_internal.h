@@ -141,6 +141,7 @@ struct ht_merge_result {
     size_t nfigures;
     const struct ht_mpi_cell *cells;          /* gathered: per rank comm, then coll */
     size_t ncells;
+    const struct ht_mpit_view *mpit;          /* MPI_T figures over ranks (mpit_merge.c) */
 };
 
 /* On rank 0: builds the merged profile and view and writes them. */

@@ -8,6 +8,7 @@
 #include "hooks/hooks.h"
 #include "mpi/merge.h"
 #include "mpi/merge_internal.h"
+#include "mpi/mpit_merge.h"
 #include "mpi/state.h"
 #include "mpi/thread_data.h"
 
@@ -115,10 +116,13 @@ int ht_mpi_write_own_files(const struct ht_profile *profile, const struct ht_run
                            bool merge_failed)
 {
     struct ht_mpi_local lv;
+    struct ht_mpit_output mpit;
     int rc;
+    ht_mpit_local(profile, &mpit);
     if (ht_mpi_local_build(&lv, profile, ht_mpi.world_rank, ht_mpi.world_size,
                            ht_clock_seconds_per_tick()) == 0) {
         lv.view.merge_failed = merge_failed;
+        lv.view.mpit = &mpit.view;
         rc = ht_output_write_all_mpi(profile, run, config, basename, &lv.view);
     } else {
         fprintf(stderr, "hooktrace: rank %d: out of memory: its files have no MPI figures\n",
@@ -126,5 +130,6 @@ int ht_mpi_write_own_files(const struct ht_profile *profile, const struct ht_run
         rc = ht_output_write_all(profile, run, config, basename);
     }
     ht_mpi_local_free(&lv);
+    ht_mpit_output_free(&mpit);
     return rc;
 }

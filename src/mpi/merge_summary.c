@@ -68,7 +68,7 @@ static void fill_stacks(struct summary *s, const struct ht_merge_result *r, int 
         /* Message durations are kept in seconds in the view: ticks of
          * different ranks do not add up. */
         st->total.mpi = (struct ht_mpi_stats){u[2 * t], u[2 * t + 1], u[2 * t + 2], u[2 * t + 3],
-                                              0, 0};
+                                              0, 0, NULL};
         s->seconds[k] = d[2 * t];
         s->seconds[g + k] = d[2 * t + 1];
         s->spread[k] = (struct ht_mpi_spread){r->min[k].value, r->max[k].value, r->min[k].rank,
@@ -186,6 +186,7 @@ void ht_merge_write_summary(const struct ht_merge_result *r, const struct ht_pro
     s.view.ranks = s.ranks;
     s.view.comm = s.comm;
     s.view.coll = s.coll;
+    s.view.mpit = r->mpit;
     ht_output_write_all_mpi(&s.profile, &s.run, config, basename, &s.view);
     summary_free(&s);
 }

@@ -15,4 +15,16 @@ extern int ht_mpit_pvars_active;
 void ht_mpit_call_begin(struct ht_mpi_call *c);
 void ht_mpit_call_end(struct ht_mpi_call *c);
 
+/* After PMPI_Init/PMPI_Init_thread succeeded (ht_mpi_after_init):
+ * MPI_T_init_thread, the control variables, the pvar sessions. */
+void ht_mpit_init(void);
+
+/* In MPI_Finalize, first: no pvar is read after this. */
+void ht_mpit_stop(void);
+
+/* In MPI_Finalize after the profile is written, before PMPI_Finalize:
+ * frees the sessions and calls MPI_T_finalize (Open MPI 4.1 crashes if
+ * MPI_T_finalize comes after MPI_Finalize). */
+void ht_mpit_finalize(void);
+
 #endif

@@ -5,6 +5,7 @@
 #include "hooks/hooks.h"
 #include "hooks/lifecycle.h"
 #include "mpi/call.h"
+#include "mpi/mpit.h"
 #include "mpi/ranks.h"
 #include "mpi/requests.h"
 
@@ -40,6 +41,7 @@ void ht_mpi_after_init(void)
     ht_mpi.poll_batch = cfg->mpi.poll_batch;
     ht_mpi_ranks_init();
     ht_mpi.initialized = true;
+    ht_mpit_init();
     ht_mpi_update_logging();
 }
 
@@ -51,10 +53,14 @@ void ht_mpi_pcontrol(int level)
 
 void ht_mpi_before_finalize(void)
 {
+    /* The merge's own MPI traffic must not count in any pvar figure. */
+    ht_mpit_stop();
     struct ht_thread *t = ht_thread_self;
     if (t && t->mpi)
         ht_request_table_drain(t, ht_clock_now());
     ht_finish_mpi();
+    /* Before PMPI_Finalize: Open MPI 4.1 crashes in a later MPI_T_finalize. */
+    ht_mpit_finalize();
     ht_mpi.finalized = true;
     ht_mpi_update_logging();
 }

@@ -77,6 +77,8 @@ void ht_output_logfile_mpi_header(FILE *out, const struct ht_mpi_view *mpi,
     if (mpi->merge_failed)
         fprintf(out, "note:            the profiles of the ranks could not be merged; each rank"
                      " wrote its own files\n");
+    if (mpi->mpit)
+        ht_output_logfile_mpit_header(out, mpi->mpit, mpi->rank < 0);
 }
 
 /* One row of message figures: the columns shared by the summed and the
@@ -323,4 +325,6 @@ void ht_output_logfile_mpi_tables(FILE *out, const struct ht_profile *p, const i
     print_matrix(out, "Communication matrix (point-to-point and one-sided)", mpi->comm,
                  mpi->ncomm, mpi);
     print_matrix(out, "Collective communication matrix", mpi->coll, mpi->ncoll, mpi);
+    if (mpi->mpit)
+        ht_output_logfile_mpit_tables(out, p, order, mpi->mpit, mpi->rank < 0);
 }

@@ -14,6 +14,7 @@
 
 #include "callstack/profile.h"
 #include "config/config.h"
+#include "output/output_mpit.h"
 
 /* One rank's figures on one stack (summed over its threads).  Also the
  * record the merge sends to rank 0, so plain data only. */
@@ -64,6 +65,7 @@ struct ht_mpi_view {
     const struct ht_mpi_cell *comm, *coll;
     size_t ncomm, ncoll;
     bool merge_failed;       /* the summary could not be built (the per-rank view) */
+    const struct ht_mpit_view *mpit; /* MPI_T (output_mpit.h), or NULL */
 };
 
 /* Whether a stack moved any message. */

@@ -7,7 +7,7 @@
 
 #define TOP_KEYS                                                                                   \
     "off, output_directory, output_basename, sort_by, include_functions, "                         \
-    "exclude_functions, max_stack_depth, outputs, mpi, trace"
+    "exclude_functions, max_stack_depth, outputs, mpi, trace, mpi_t"
 
 static void test_defaults(void)
 {
@@ -173,7 +173,10 @@ static void test_unknown_keys(void)
     CHECK_CONTAINS(load_error("trace.json", "{\"trace\": {\"enable\": true}}"),
                    "unknown key \"enable\" in \"trace\"; valid keys are: enabled, folder, name, "
                    "include_functions, exclude_functions, buffer_mib (did you mean \"enabled\"?)");
-    CHECK_CONTAINS(load_error("mpit.json", "{\"mpi_t\": {}}"), "unknown key \"mpi_t\"");
+    CHECK_CONTAINS(load_error("mpit.json", "{\"mpi_t\": {\"cvar\": []}}"),
+                   "unknown key \"cvar\" in \"mpi_t\"; valid keys are: enabled, cvars, pvars, "
+                   "pvar_classes, pvar_change, pvar_elements, read_interval_us (did you mean "
+                   "\"cvars\"?)");
 
     /* A valid key at the wrong level says where it belongs. */
     CHECK_STR(
