@@ -2,8 +2,10 @@
 test/analyze/write_scenario, run the analyzer on it as a user would, load
 its JSON and CSV, and assert exact figures.  Standard library only.
 
-Every check is counted; finish() prints "N passed, N failed" as the last
-line and exits with the status automake's test driver expects."""
+Every check is counted by the integration tests' helpers
+(test/integration/htlib.py: check, check_eq, finish); finish() prints
+"N passed, N failed" as the last line and exits with the status automake's
+test driver expects."""
 
 import atexit
 import csv
@@ -15,14 +17,12 @@ import subprocess
 import sys
 import tempfile
 
-BUILDDIR = os.environ.get("HT_TOP_BUILDDIR",
-                          os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
-SRCDIR = os.environ.get("HT_TOP_SRCDIR", BUILDDIR)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+from htlib import BUILDDIR, SRCDIR, check, check_eq, finish  # noqa: E402,F401
+
 ANALYZE = os.path.join(BUILDDIR, "hooktrace-analyze")
 WRITER = os.path.join(BUILDDIR, "test", "analyze", "write_scenario")
 
-_passed = 0
-_failed = 0
 _scratch = tempfile.mkdtemp(prefix="hooktrace-analyze-test-")
 atexit.register(shutil.rmtree, _scratch, True)
 
@@ -42,27 +42,8 @@ def _environment():
     return env
 
 
-def check(condition, message):
-    global _passed, _failed
-    if condition:
-        _passed += 1
-    else:
-        _failed += 1
-        print("FAIL: " + message, file=sys.stderr)
-    return condition
-
-
-def check_eq(actual, expected, what):
-    return check(actual == expected, "%s: got %r, expected %r" % (what, actual, expected))
-
-
 def check_in(needle, haystack, what):
     return check(needle in haystack, "%s: %r not in %r" % (what, needle, haystack))
-
-
-def finish():
-    print("%d passed, %d failed" % (_passed, _failed))
-    sys.exit(1 if _failed else 0)
 
 
 def scratch(name):

@@ -1,12 +1,9 @@
 ! Shared by the Fortran test programs (cpp, #include "binding.h"): one
 ! source for three interfaces.  Built with -DHT_F08 for `use mpi_f08`,
 ! -DHT_MPIF_H for `include 'mpif.h'`, otherwise `use mpi`.  Each module
-! then starts with
-!     USE_MPI
-!     implicit none
-! #ifdef HT_MPIF_H
-!     include 'mpif.h'
-! #endif
+! then starts with #include "module_head.h" (USE_MPI, implicit none,
+! mpif.h if chosen, rank, nranks, checksum); checksum.h and buffers.h hold
+! the procedures the modules share.
 #ifdef HT_F08
 #define USE_MPI use mpi_f08
 #define HANDLE(kind) type(kind)

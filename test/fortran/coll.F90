@@ -9,48 +9,14 @@
 ! coll::rooted etc.
 #include "binding.h"
 module coll
-    USE_MPI
-    implicit none
-#ifdef HT_MPIF_H
-    include 'mpif.h'
-#endif
+#include "module_head.h"
     integer, parameter :: BUF = 1024
-    integer :: rank, nranks, root
+    integer :: root
     integer :: ints_a(BUF), ints_b(BUF)
     double precision :: dbl_a(BUF), dbl_b(BUF)
-    integer(kind=8) :: checksum = 0
 contains
-    subroutine fill()
-        integer :: i
-        do i = 1, BUF
-            ints_a(i) = rank * 1000 + i
-            dbl_a(i) = rank + i * 0.25d0
-        end do
-        ints_b = 0
-        dbl_b = 0
-    end subroutine
-
-    ! Adds integers to the checksum; doubles (multiples of 1/4) as 4 x.
-    subroutine add_ints(a)
-        integer, intent(in) :: a(:)
-        integer :: i
-        do i = 1, size(a)
-            checksum = mod(checksum * 31 + int(a(i), 8), 1000000007_8)
-        end do
-    end subroutine
-
-    subroutine add_dbls(a)
-        double precision, intent(in) :: a(:)
-        integer :: i
-        do i = 1, size(a)
-            checksum = mod(checksum * 31 + nint(4 * a(i), 8), 1000000007_8)
-        end do
-    end subroutine
-
-    subroutine take()
-        call add_ints(ints_b)
-        call add_dbls(dbl_b)
-    end subroutine
+#include "checksum.h"
+#include "buffers.h"
 
     ! Rooted collectives, root = last rank: Bcast of 6 ints; Gather of 2
     ! ints; Gatherv of r+1 ints from rank r; Scatter of 3 doubles; Scatterv
@@ -384,25 +350,14 @@ contains
     ! displacements, one datatype per peer), completed by MPI_Wait.
     subroutine ialltoallw()
         double precision, asynchronous :: sa(64), rb(64)
-        integer :: counts(nranks), displs(nranks), i, s, at, ierr
+        integer :: counts(nranks), displs(nranks), i, ierr
         HANDLE(MPI_Datatype) :: types(nranks)
         HANDLE(MPI_Request) :: req
         do i = 1, 64
             sa(i) = rank + i * 0.25d0
         end do
         rb = 0
-        at = 0
-        do i = 1, nranks
-            s = rank + i - 1
-            counts(i) = mod(s, 3) + 1
-            if (mod(s, 2) == 0) then
-                types(i) = MPI_DOUBLE_PRECISION
-            else
-                types(i) = MPI_INTEGER
-            end if
-            displs(i) = at
-            at = at + 8 * (mod(s, 3) + 1)
-        end do
+        call alltoallw_layout(counts, displs, types)
         call MPI_Ialltoallw(sa, counts, displs, types, rb, counts, displs, types, MPI_COMM_WORLD, &
                             req, ierr)
         call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)

@@ -12,13 +12,8 @@
 ! rank got that far).  test/fortran/control.py runs it.
 #include "binding.h"
 module ctl
-    USE_MPI
-    implicit none
-#ifdef HT_MPIF_H
-    include 'mpif.h'
-#endif
-    integer :: rank, nranks, next, prev
-    integer(kind=8) :: checksum = 0
+#include "module_head.h"
+    integer :: next, prev
 contains
     subroutine exchange(round)
         integer, intent(in) :: round

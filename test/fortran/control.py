@@ -23,6 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from flib import *  # noqa: E402,F403
+from models import EXCHANGE_ROUTINES, exchanges  # noqa: E402
 
 require_launcher()
 N = 3
@@ -33,18 +34,9 @@ def at(function, routine):
 
 
 m = Messages()
-for exchange in (1, 3):  # the second one is paused
-    for r in range(N):
-        nxt, prv = (r + 1) % N, (r - 1) % N
-        m.p2p(r, nxt, 4 * INT, at("exchange", "MPI_Sendrecv"), at("exchange", "MPI_Sendrecv"))
-        m.p2p(r, prv, 2 * DOUBLE, at("exchange", "MPI_Isend"), at("exchange", "MPI_Irecv"))
-        for d in range(N):
-            m.coll(r, d, INT, at("exchange", "MPI_Allreduce"))
-# straddle(): MPI_Isend before MPI_Pcontrol(0), its Wait during the pause:
-# forgotten (docs/mpi.md), no message.
+exchanges(m, N, at)   # the first and the third; straddle(): no message
 
 EXCHANGE = "main;fcontrol;ctl::exchange"
-EXCHANGE_ROUTINES = ("MPI_Sendrecv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Allreduce")
 CALLS = {at("exchange", routine): 2 * N for routine in EXCHANGE_ROUTINES}
 CALLS.update({EXCHANGE: 3 * N, at("straddle", "MPI_Isend"): N, "main;fcontrol;MPI_Barrier": N,
               "main;fcontrol;MPI_Init_thread": N, "main;fcontrol;MPI_Finalize": N})

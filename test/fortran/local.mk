@@ -3,12 +3,15 @@
 # chosen by binding.h) built as `use mpi` (*_f90), `include 'mpif.h'`
 # (*_f77) and `use mpi_f08` (*_f08), some in two of these, and without
 # hooktrace (*_plain, the reference for its output); plus a mixed C/Fortran
-# program.  One Python driver each, with the helpers of flib.py and
-# test/mpi/mpilib.py; docs/mpi.md lists what each covers.  MPICH's
+# program; the modules share module_head.h, checksum.h and buffers.h
+# (cpp includes, so no module build order).  One Python driver each, with
+# the helpers of flib.py and test/mpi/mpilib.py and the message models of
+# test/mpi/models.py; docs/mpi.md lists what each covers.  MPICH's
 # `use mpi` checks buffer types, hence $(HT_FC_MISMATCH).
 EXTRA_DIST += test/fortran/fortran.py test/fortran/mixed.py test/fortran/p2p.F90 \
 	test/fortran/mixed.c test/fortran/mixed_f.F90 test/fortran/coll.py test/fortran/coll.F90 \
-	test/fortran/binding.h test/fortran/flib.py test/fortran/neighbour.py test/fortran/neighbour.F90 \
+	test/fortran/binding.h test/fortran/module_head.h test/fortran/checksum.h test/fortran/buffers.h \
+	test/fortran/flib.py test/fortran/neighbour.py test/fortran/neighbour.F90 \
 	test/fortran/nbcoll.py test/fortran/nbcoll.F90 test/fortran/sends.py test/fortran/sends.F90 \
 	test/fortran/requests.py test/fortran/requests.F90 \
 	test/fortran/rma.py test/fortran/rma.F90 \

@@ -10,49 +10,15 @@
 ! datatype arrays with the local group's size (nbcoll.py).
 #include "binding.h"
 module nbcoll
-    USE_MPI
-    implicit none
-#ifdef HT_MPIF_H
-    include 'mpif.h'
-#endif
+#include "module_head.h"
     integer, parameter :: BUF = 1024, MAXN = 8
-    integer :: rank, nranks, root
+    integer :: root
     logical :: uneven_inter_w = .true.
     integer, asynchronous :: ints_a(BUF), ints_b(BUF), i_b(64 * MAXN, 10)
     double precision, asynchronous :: dbl_a(BUF), dbl_b(BUF), d_b(64 * MAXN, 6)
-    integer(kind=8) :: checksum = 0
 contains
-    subroutine fill()
-        integer :: i
-        do i = 1, BUF
-            ints_a(i) = rank * 1000 + i
-            dbl_a(i) = rank + i * 0.25d0
-        end do
-        ints_b = 0
-        dbl_b = 0
-    end subroutine
-
-    ! Adds integers to the checksum; doubles (multiples of 1/4) as 4 x.
-    subroutine add_ints(a)
-        integer, intent(in) :: a(:)
-        integer :: i
-        do i = 1, size(a)
-            checksum = mod(checksum * 31 + int(a(i), 8), 1000000007_8)
-        end do
-    end subroutine
-
-    subroutine add_dbls(a)
-        double precision, intent(in) :: a(:)
-        integer :: i
-        do i = 1, size(a)
-            checksum = mod(checksum * 31 + nint(4 * a(i), 8), 1000000007_8)
-        end do
-    end subroutine
-
-    subroutine take()
-        call add_ints(ints_b)
-        call add_dbls(dbl_b)
-    end subroutine
+#include "checksum.h"
+#include "buffers.h"
 
     ! counts(i) = f(rank, i - 1) for every peer, displacements packed.
     subroutine layout(kind, counts, displs)
@@ -91,7 +57,7 @@ contains
     subroutine nonblocking()
         HANDLE(MPI_Request) :: req(17)
         HANDLE(MPI_Datatype) :: wtypes(MAXN)
-        integer :: c(MAXN, 5), d(MAXN, 5), rc(MAXN), rd(MAXN), wc(MAXN), wd(MAXN), i, s, at, ierr
+        integer :: c(MAXN, 5), d(MAXN, 5), rc(MAXN), rd(MAXN), wc(MAXN), wd(MAXN), i, ierr
         call fill()
         i_b = 0
         d_b = 0
@@ -102,18 +68,7 @@ contains
         call layout('alltoallv', c(:, 4), d(:, 4))
         call layout('alltoallv', rc, rd)
         call layout('reduce_scatter', c(:, 5), d(:, 5))
-        at = 0
-        do i = 1, nranks
-            s = rank + i - 1
-            wc(i) = mod(s, 3) + 1
-            if (mod(s, 2) == 0) then
-                wtypes(i) = MPI_DOUBLE_PRECISION
-            else
-                wtypes(i) = MPI_INTEGER
-            end if
-            wd(i) = at
-            at = at + 8 * (mod(s, 3) + 1)
-        end do
+        call alltoallw_layout(wc, wd, wtypes)
         call MPI_Ibarrier(MPI_COMM_WORLD, req(1), ierr)
         call MPI_Ibcast(i_b(:, 1), 6, MPI_INTEGER, root, MPI_COMM_WORLD, req(2), ierr)
         call MPI_Igather(ints_a, 2, MPI_INTEGER, i_b(:, 2), 2, MPI_INTEGER, root, MPI_COMM_WORLD, req(3), ierr)

@@ -23,6 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from flib import *  # noqa: E402,F403
+from models import empty_blocks, intercomm_collectives, rooted_and_everyone  # noqa: E402
 
 require_launcher()
 
@@ -33,63 +34,15 @@ def at(function, routine):
 
 def model(n, uneven_inter_w=True):
     m = Messages()
-    ranks = range(n)
-    root = n - 1
-    pairs = [(s, d) for s in ranks for d in ranks]
-
-    def c(routine, s, d, nbytes):
-        m.coll(s, d, nbytes, at("nonblocking", "MPI_I" + routine))
-    for d in ranks:
-        c("bcast", root, d, 6 * INT)
-        c("scatter", root, d, 3 * DOUBLE)
-        c("scatterv", root, d, (2 * d + 1) * INT)
-    for s in ranks:
-        c("gather", s, root, 2 * INT)
-        c("gatherv", s, root, (s + 1) * INT)
-        c("reduce", s, root, 4 * DOUBLE)
-    for s, d in pairs:
-        c("allgather", s, d, 2 * INT)
-        c("allgatherv", s, d, (s + 2) * INT)
-        c("alltoall", s, d, 3 * INT)
-        c("alltoallv", s, d, (s + d + 1) * INT)
-        c("alltoallw", s, d, ((s + d) % 3 + 1) * (DOUBLE if (s + d) % 2 == 0 else INT))
-        c("allreduce", s, d, 5 * DOUBLE)
-        c("reduce_scatter", s, d, (d + 1) * INT)
-        c("reduce_scatter_block", s, d, 2 * DOUBLE)
-        if d > s:
-            c("scan", s, d, 3 * INT)
-            c("exscan", s, d, 2 * DOUBLE)
-        # blocks of 0 bytes: no message
-        if (s + d) % 2:
-            m.coll(s, d, INT, at("empty_blocks", "MPI_Alltoallv"))
-        # MPI_BOTTOM: the send counts, me + 2 peer + 1
-        m.coll(s, d, (s + 2 * d + 1) * INT, at("bottom", "MPI_Alltoallv"))
-    for s in ranks:
-        if s % 2:
-            m.coll(s, 0, INT, at("empty_blocks", "MPI_Gatherv"))
+    rooted_and_everyone(n, lambda routine, s, d, nbytes, function:
+                        m.coll(s, d, nbytes, at("nonblocking", "MPI_I" + routine)))
+    empty_blocks(m, n, at)   # blocks of 0 bytes: no message
+    # MPI_BOTTOM: the send counts, me + 2 peer + 1
+    for s in range(n):
+        for d in range(n):
+            m.coll(s, d, (s + 2 * d + 1) * INT, at("bottom", "MPI_Alltoallv"))
     # inter-communicator A = [0, n/2), B = [n/2, n)
-    if n >= 2:
-        a, b = range(n // 2), range(n // 2, n)
-        for x in a:
-            m.coll(x, b[0], 2 * INT, at("inter", "MPI_Gather"))
-        for g, h in ((a, b), (b, a)):
-            for x in g:
-                for y in h:
-                    m.coll(x, y, 3 * INT, at("inter", "MPI_Allgather"))
-                    m.coll(x, y, 1 * INT, at("inter", "MPI_Alltoall"))
-                    # vectors of 2 |A| |B| ints, split evenly over the remote group
-                    m.coll(x, y, 2 * len(g) * INT, at("inter", "MPI_Reduce_scatter_block"))
-                    m.coll(x, y, (x + 1) * INT, at("inter", "MPI_Allgatherv"))
-                for i, y in enumerate(h):
-                    m.coll(x, y, (i + 1) * INT, at("inter", "MPI_Alltoallv"))
-                    if uneven_inter_w or len(a) == len(b):
-                        m.coll(x, y, (i + 1) * INT, at("inter", "MPI_Alltoallw"))
-        for y in b:
-            m.coll(a[0], y, 2 * INT, at("inter", "MPI_Scatter"))
-        for i, x in enumerate(a):
-            m.coll(b[0], x, (i + 1) * INT, at("inter", "MPI_Scatterv"))
-            m.coll(x, b[0], 3 * INT, at("inter", "MPI_Reduce"))
-            m.coll(b[0], x, 5 * INT, at("inter", "MPI_Ibcast"))
+    intercomm_collectives(m, n, at, alltoallw=uneven_inter_w or n % 2 == 0)
     return m
 
 

@@ -15,46 +15,24 @@
 ! bindings cannot run (see there).
 #include "binding.h"
 module topo
-    USE_MPI
-    implicit none
-#ifdef HT_MPIF_H
-    include 'mpif.h'
-#endif
+#include "module_head.h"
     integer, parameter :: BUF = 1024
-    integer :: rank, nranks
     logical :: cart_w = .true., star_data = .true., run_dense = .false.
     integer, asynchronous :: ints_a(BUF), ints_b(BUF)
     double precision, asynchronous :: dbl_a(BUF), dbl_b(BUF)
-    integer(kind=8) :: checksum = 0
     ! The topologies, all freed at the end: MPICH 4.0 (without hooktrace
     ! too) now and then hangs in a neighbourhood collective on a
     ! distributed graph created after other topologies were freed.
     HANDLE(MPI_Comm) :: topologies(8)
     integer :: ntopologies = 0
 contains
+#include "checksum.h"
+#include "buffers.h"
+
     subroutine keep(comm)
         HANDLE(MPI_Comm), intent(in) :: comm
         ntopologies = ntopologies + 1
         topologies(ntopologies) = comm
-    end subroutine
-
-    subroutine fill()
-        integer :: i
-        do i = 1, BUF
-            ints_a(i) = rank * 1000 + i
-            dbl_a(i) = rank + i * 0.25d0
-        end do
-        ints_b = 0
-        dbl_b = 0
-    end subroutine
-
-    ! Adds what was received to the checksum (doubles, multiples of 1/4, as 4 x).
-    subroutine take()
-        integer :: i
-        do i = 1, BUF
-            checksum = mod(checksum * 31 + int(ints_b(i), 8), 1000000007_8)
-            checksum = mod(checksum * 31 + nint(4 * dbl_b(i), 8), 1000000007_8)
-        end do
     end subroutine
 
     ! A periodic 1-D Cartesian ring (not reordered): neighbours r-1 (source

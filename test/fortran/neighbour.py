@@ -33,6 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from flib import *  # noqa: E402,F403
+from models import neighbour_collectives  # noqa: E402
 
 require_launcher()
 
@@ -45,36 +46,15 @@ def model(n, cart_w, dense):
     """cart_w: whether the (I)Neighbor_alltoallw calls on the Cartesian and
     graph topologies ran; dense: whether dense() ran."""
     m = Messages()
+    neighbour_collectives(m, n, at, "ring", "line", "dist_graph", alltoallw=cart_w)
+    # more than collectives.c: Neighbor_alltoallw on the line and on a graph
     for r in range(n):
-        left, right = (r - 1) % n, (r + 1) % n
-        for prefix in ("MPI_Neighbor_", "MPI_Ineighbor_"):
-            def nb(routine, to, nbytes):
-                m.coll(r, to, nbytes, at("ring", prefix + routine))
-            for to in (left, right):
-                nb("allgather", to, 2 * INT)
-                nb("allgatherv", to, (r + 1) * INT)
-                nb("alltoall", to, 3 * DOUBLE)
-            if prefix == "MPI_Neighbor_":
-                nb("alltoallv", left, INT)
-                nb("alltoallv", right, 2 * INT)
-                if cart_w:
-                    nb("alltoallw", left, DOUBLE)
-                    nb("alltoallw", right, 3 * INT)
-            else:  # the same to both sides (see neighbour.F90)
-                for to in (left, right):
-                    nb("alltoallv", to, 2 * INT)
-                    if cart_w:
-                        nb("alltoallw", to, 3 * INT)
         for to in (r - 1, r + 1):   # the line
-            if 0 <= to < n:
-                m.coll(r, to, 2 * INT, at("line", "MPI_Neighbor_alltoall"))
-                if cart_w:
-                    m.coll(r, to, INT, at("line", "MPI_Neighbor_alltoallw"))
-        m.coll(r, (r + 1) % n, INT, at("dist_graph", "MPI_Neighbor_alltoallv"))
-        m.coll(r, (r + 2) % n, 3 * INT, at("dist_graph", "MPI_Neighbor_alltoallv"))
+            if cart_w and 0 <= to < n:
+                m.coll(r, to, INT, at("line", "MPI_Neighbor_alltoallw"))
         if cart_w and n >= 3:
-            m.coll(r, left, DOUBLE, at("graph", "MPI_Neighbor_alltoallw"))
-            m.coll(r, right, 2 * INT, at("graph", "MPI_Neighbor_alltoallw"))
+            m.coll(r, (r - 1) % n, DOUBLE, at("graph", "MPI_Neighbor_alltoallw"))
+            m.coll(r, (r + 1) % n, 2 * INT, at("graph", "MPI_Neighbor_alltoallw"))
     for r in range(n):
         for d in range(n):
             if dense:   # every edge twice: an int, then a double

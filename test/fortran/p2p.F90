@@ -6,12 +6,7 @@
 ! profile names them comm::ring etc.
 #include "binding.h"
 module comm
-    USE_MPI
-    implicit none
-#ifdef HT_MPIF_H
-    include 'mpif.h'
-#endif
-    integer :: rank, nranks
+#include "module_head.h"
 contains
     ! 10 integers to the next rank, from the previous one.
     subroutine ring()

@@ -8,14 +8,8 @@
 #include "binding.h"
 module reqs
     use, intrinsic :: iso_c_binding, only: c_int
-    USE_MPI
-    implicit none
-#ifdef HT_MPIF_H
-    include 'mpif.h'
-#endif
+#include "module_head.h"
     integer, parameter :: MAXN = 4, K = 40
-    integer :: rank, nranks
-    integer(kind=8) :: checksum = 0
     double precision :: sink = 0
     ! Sleeping in libc: no function hook runs, so nothing polls.
     interface
@@ -25,13 +19,7 @@ module reqs
         end function
     end interface
 contains
-    subroutine add_ints(a)
-        integer, intent(in) :: a(:)
-        integer :: i
-        do i = 1, size(a)
-            checksum = mod(checksum * 31 + int(a(i), 8), 1000000007_8)
-        end do
-    end subroutine
+#include "checksum.h"
 
     ! Ranks 1..3 Isend r 8-byte integers to rank 0, which completes its
     ! three Irecvs with MPI_Waitany (the status says which rank).

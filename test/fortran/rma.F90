@@ -5,23 +5,11 @@
 ! checksum of its window and results.
 #include "binding.h"
 module onesided
-    USE_MPI
-    implicit none
-#ifdef HT_MPIF_H
-    include 'mpif.h'
-#endif
+#include "module_head.h"
     integer, parameter :: WIN_INTS = 256
-    integer :: rank, nranks
     integer, asynchronous :: window(WIN_INTS)
-    integer(kind=8) :: checksum = 0
 contains
-    subroutine add_ints(a)
-        integer, intent(in) :: a(:)
-        integer :: i
-        do i = 1, size(a)
-            checksum = mod(checksum * 31 + int(a(i), 8), 1000000007_8)
-        end do
-    end subroutine
+#include "checksum.h"
 
     integer function peer(k)
         integer, intent(in) :: k

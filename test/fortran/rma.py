@@ -15,6 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from flib import *  # noqa: E402,F403
+from models import rma_calls, rma_operations  # noqa: E402
 
 require_launcher()
 N = 4
@@ -25,27 +26,10 @@ def at(function, routine):
 
 
 m = Messages()
-for r in range(N):
-    def to(k):
-        return (r + k) % N
-    m.rma(r, to(1), 5 * INT, at("fence_ops", "MPI_Put"))
-    m.rma(r, to(2), 3 * 2 * INT, at("fence_ops", "MPI_Get"))  # 3 x contiguous(2 ints)
-    m.rma(r, to(3), 4 * INT, at("fence_ops", "MPI_Accumulate"))
-    m.rma(r, to(1), 2 * INT + 2 * INT, at("fence_ops", "MPI_Get_accumulate"))
-    m.rma(r, to(2), 2 * INT, at("fence_ops", "MPI_Fetch_and_op"))
-    m.rma(r, to(3), 3 * INT, at("fence_ops", "MPI_Compare_and_swap"))
-    m.rma(r, to(1), 7 * INT, at("request_ops", "MPI_Rput"))
-    m.rma(r, to(2), 9 * INT, at("request_ops", "MPI_Rget"))
-    m.rma(r, to(3), 2 * INT, at("request_ops", "MPI_Raccumulate"))
-    m.rma(r, to(1), 3 * INT + 3 * INT, at("request_ops", "MPI_Rget_accumulate"))
-    m.rma(r, r, 2 * INT, at("edge_ops", "MPI_Put"))   # to itself: counts
-    m.rma(r, to(1), 0, at("edge_ops", "MPI_Put"))     # 0 bytes: one message
-    m.rma(r, (r - 1) % N, INT, at("sub_window", "MPI_Put"))  # window over reversed ranks
+rma_operations(m, N, at)
 
-CALLS = {"main;frma;MPI_Init": N, "main;frma;MPI_Finalize": N,
-         at("request_ops", "MPI_Wait"): 4 * N,
-         at("edge_ops", "MPI_Put"): 3 * N,          # one to MPI_PROC_NULL
-         at("edge_ops", "MPI_Accumulate"): N}       # to MPI_PROC_NULL: no message
+CALLS = rma_calls(N, at)
+CALLS.update({"main;frma;MPI_Init": N, "main;frma;MPI_Finalize": N})
 
 reference = mpirun(fortran_program("frma_plain"), N)
 check_status(reference, 0, "frma_plain")

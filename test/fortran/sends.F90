@@ -8,33 +8,13 @@
 ! checksum of what it received.
 #include "binding.h"
 module sends
-    USE_MPI
 #ifdef HT_F08
     use, intrinsic :: iso_c_binding, only: c_ptr
 #endif
-    implicit none
-#ifdef HT_MPIF_H
-    include 'mpif.h'
-#endif
-    integer :: rank, nranks, next, prev
-    integer(kind=8) :: checksum = 0
+#include "module_head.h"
+    integer :: next, prev
 contains
-    subroutine add_ints(a)
-        integer, intent(in) :: a(:)
-        integer :: i
-        do i = 1, size(a)
-            checksum = mod(checksum * 31 + int(a(i), 8), 1000000007_8)
-        end do
-    end subroutine
-
-    ! Doubles (multiples of 1/4) as 4 x.
-    subroutine add_dbls(a)
-        double precision, intent(in) :: a(:)
-        integer :: i
-        do i = 1, size(a)
-            checksum = mod(checksum * 31 + nint(4 * a(i), 8), 1000000007_8)
-        end do
-    end subroutine
+#include "checksum.h"
 
     ! Every routine with MPI_PROC_NULL: nodes, no message at all.
     subroutine proc_null()

@@ -18,6 +18,7 @@ itself is never counted):
 
 MPI_IN_PLACE calls pass 0 / MPI_DATATYPE_NULL as the ignored arguments."""
 from mpilib import *
+from models import empty_blocks, intercomm_collectives, neighbour_collectives, rooted_and_everyone
 
 require_launcher()
 
@@ -30,36 +31,15 @@ def model(n):
     """The messages of collectives.c on n ranks."""
     m = Messages()
     ranks = range(n)
-    root = n - 1
     pairs = [(s, d) for s in ranks for d in ranks]
-    for blocking in (True, False):
-        def c(routine, s, d, nbytes, function="rooted"):
-            """routine in lower case: MPI_Bcast in rooted() or everyone(),
-            MPI_Ibcast in nonblocking()."""
-            if blocking:
-                m.coll(s, d, nbytes, at(function, "MPI_" + routine.capitalize()))
-            else:
-                m.coll(s, d, nbytes, at("nonblocking", "MPI_I" + routine))
-        for d in ranks:
-            c("bcast", root, d, 6 * INT)
-            c("scatter", root, d, 3 * DOUBLE)
-            c("scatterv", root, d, (2 * d + 1) * INT)
-        for s in ranks:
-            c("gather", s, root, 2 * INT)
-            c("gatherv", s, root, (s + 1) * INT)
-            c("reduce", s, root, 4 * DOUBLE)
-        for s, d in pairs:
-            c("allgather", s, d, 2 * INT, "everyone")
-            c("allgatherv", s, d, (s + 2) * INT, "everyone")
-            c("alltoall", s, d, 3 * INT, "everyone")
-            c("alltoallv", s, d, (s + d + 1) * INT, "everyone")
-            c("alltoallw", s, d, ((s + d) % 3 + 1) * (DOUBLE if (s + d) % 2 == 0 else INT), "everyone")
-            c("allreduce", s, d, 5 * DOUBLE, "everyone")
-            c("reduce_scatter", s, d, (d + 1) * INT, "everyone")
-            c("reduce_scatter_block", s, d, 2 * DOUBLE, "everyone")
-            if d > s:
-                c("scan", s, d, 3 * INT, "everyone")
-                c("exscan", s, d, 2 * DOUBLE, "everyone")
+
+    def blocking(routine, s, d, nbytes, function):
+        m.coll(s, d, nbytes, at(function, "MPI_" + routine.capitalize()))
+
+    def nonblocking(routine, s, d, nbytes, function):
+        m.coll(s, d, nbytes, at("nonblocking", "MPI_I" + routine))
+    rooted_and_everyone(n, blocking)
+    rooted_and_everyone(n, nonblocking)
     # MPI_IN_PLACE
     for s, d in pairs:
         m.coll(s, d, 7 * INT, at("in_place", "MPI_Allreduce"))
@@ -77,63 +57,12 @@ def model(n):
                 m.coll(x, y, INT, at("sub_colls", "MPI_Allreduce"))
                 if j > i:
                     m.coll(x, y, DOUBLE, at("sub_colls", "MPI_Scan"))
-    # blocks of 0 bytes: no message
-    for s, d in pairs:
-        if (s + d) % 2:
-            m.coll(s, d, INT, at("empty_blocks", "MPI_Alltoallv"))
-    for s in ranks:
-        if s % 2:
-            m.coll(s, 0, INT, at("empty_blocks", "MPI_Gatherv"))
-    # periodic ring: left and right neighbour (the same rank on 2 ranks)
-    for r in ranks:
-        left, right = (r - 1) % n, (r + 1) % n
-        for prefix in ("MPI_Neighbor_", "MPI_Ineighbor_"):
-            def nb(routine, to, nbytes):
-                m.coll(r, to, nbytes, at("neighbour", prefix + routine))
-            for to in (left, right):
-                nb("allgather", to, 2 * INT)
-                nb("allgatherv", to, (r + 1) * INT)
-                nb("alltoall", to, 3 * DOUBLE)
-            if prefix == "MPI_Neighbor_":
-                nb("alltoallv", left, INT)
-                nb("alltoallv", right, 2 * INT)
-                nb("alltoallw", left, DOUBLE)
-                nb("alltoallw", right, 3 * INT)
-            else:  # the same to both sides (see collectives.c)
-                for to in (left, right):
-                    nb("alltoallv", to, 2 * INT)
-                    nb("alltoallw", to, 3 * INT)
-        # distributed graph: to r+1 and r+2
-        m.coll(r, (r + 1) % n, INT, at("graph_neighbour", "MPI_Neighbor_alltoallv"))
-        m.coll(r, (r + 2) % n, 3 * INT, at("graph_neighbour", "MPI_Neighbor_alltoallv"))
-        # non-periodic line: no neighbour beyond the ends
-        for to in (r - 1, r + 1):
-            if 0 <= to < n:
-                m.coll(r, to, 2 * INT, at("line_neighbour", "MPI_Neighbor_alltoall"))
+    empty_blocks(m, n, at)   # blocks of 0 bytes: no message
+    # periodic ring (left and right neighbour, the same rank on 2 ranks),
+    # distributed graph, non-periodic line
+    neighbour_collectives(m, n, at, "neighbour", "line_neighbour", "graph_neighbour")
     # inter-communicator A = [0, n/2), B = [n/2, n)
-    if n >= 2:
-        a, b = range(n // 2), range(n // 2, n)
-        for x in b:
-            m.coll(a[0], x, 4 * INT, at("inter", "MPI_Bcast"))
-        for x in a:
-            m.coll(x, b[0], 2 * INT, at("inter", "MPI_Gather"))
-        for g, h in ((a, b), (b, a)):
-            for x in g:
-                for y in h:
-                    m.coll(x, y, 2 * INT, at("inter", "MPI_Allreduce"))
-                    m.coll(x, y, 3 * INT, at("inter", "MPI_Allgather"))
-                    m.coll(x, y, 1 * INT, at("inter", "MPI_Alltoall"))
-                    # vectors of 2 |A| |B| ints, split evenly over the remote group
-                    m.coll(x, y, 2 * len(g) * INT, at("inter", "MPI_Reduce_scatter_block"))
-                    m.coll(x, y, (x + 1) * INT, at("inter", "MPI_Allgatherv"))
-                for i, y in enumerate(h):
-                    m.coll(x, y, (i + 1) * INT, at("inter", "MPI_Alltoallv"))
-        for y in b:
-            m.coll(a[0], y, 2 * INT, at("inter", "MPI_Scatter"))
-        for i, x in enumerate(a):
-            m.coll(b[0], x, (i + 1) * INT, at("inter", "MPI_Scatterv"))
-            m.coll(x, b[0], 3 * INT, at("inter", "MPI_Reduce"))
-            m.coll(b[0], x, 5 * INT, at("inter", "MPI_Ibcast"))
+    intercomm_collectives(m, n, at, bcast_allreduce=True)
     report_messages(m, n)
     return m
 

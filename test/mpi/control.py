@@ -14,6 +14,7 @@ exchanges, the second between MPI_Pcontrol(0) and MPI_Pcontrol(1)):
 - stdout is the same with logging on or off, with HOOKTRACE_OFF=1, and
   without hooktrace; the exit status passes through."""
 from mpilib import *
+from models import EXCHANGE_ROUTINES, exchanges
 
 require_launcher()
 N = 3
@@ -25,18 +26,8 @@ def at(function, routine):
 
 
 m = Messages()
-for exchange in (1, 3):  # the second one is paused
-    for r in range(N):
-        nxt, prv = (r + 1) % N, (r - 1) % N
-        m.p2p(r, nxt, 4 * INT, at("exchange", "MPI_Sendrecv"), at("exchange", "MPI_Sendrecv"))
-        m.p2p(r, prv, 2 * DOUBLE, at("exchange", "MPI_Isend"), at("exchange", "MPI_Irecv"))
-        for d in range(N):
-            m.coll(r, d, INT, at("exchange", "MPI_Allreduce"))
-# straddle(): MPI_Isend before MPI_Pcontrol(0), its Wait during the pause:
-# forgotten (docs/mpi.md), no message.
+exchanges(m, N, at)   # the first and the third; straddle(): no message
 report_messages(m, N)
-
-EXCHANGE_ROUTINES = ("MPI_Sendrecv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Allreduce")
 
 reference = mpirun(mpi_program("control_plain"), N)
 check_status(reference, 0, "control_plain")

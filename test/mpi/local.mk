@@ -2,7 +2,8 @@
 # would build them (mpi.h, -finstrument-functions, linked with libhooktrace),
 # run under the launcher configure found ($(MPIEXEC), exported to the
 # scripts as HT_MPIEXEC) by Python scripts that assert exact message counts,
-# bytes and peers from the JSON profile (helpers: test/mpi/mpilib.py).
+# bytes and peers from the JSON profile (helpers: test/mpi/mpilib.py; the
+# models of the messages, shared with test/fortran: test/mpi/models.py).
 # Each program also has a *_plain copy built without hooktrace: the
 # reference for its standard output.
 HT_MPI_TEST_CFLAGS = $(MPI_CFLAGS) -g -finstrument-functions $(HT_WARN_CFLAGS)
@@ -59,7 +60,7 @@ test_mpi_control_plain_LDADD = $(MPI_LIBS)
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py
 TESTS += $(HT_MPI_TESTS)
-EXTRA_DIST += test/mpi/mpilib.py $(HT_MPI_TESTS)
+EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 
 # Only the MPI tests: make check-mpi
 check-mpi:

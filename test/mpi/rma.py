@@ -8,6 +8,7 @@ the origin itself counts, a 0-byte operation is one message, MPI_PROC_NULL
 records nothing, and target ranks of a window over another communicator
 are translated to world ranks."""
 from mpilib import *
+from models import rma_calls, rma_operations
 
 require_launcher()
 N = 4
@@ -18,22 +19,7 @@ def at(function, routine):
 
 
 m = Messages()
-for r in range(N):
-    def to(k):
-        return (r + k) % N
-    m.rma(r, to(1), 5 * INT, at("fence_ops", "MPI_Put"))
-    m.rma(r, to(2), 3 * 2 * INT, at("fence_ops", "MPI_Get"))  # 3 x contiguous(2 ints)
-    m.rma(r, to(3), 4 * INT, at("fence_ops", "MPI_Accumulate"))
-    m.rma(r, to(1), 2 * INT + 2 * INT, at("fence_ops", "MPI_Get_accumulate"))
-    m.rma(r, to(2), 2 * INT, at("fence_ops", "MPI_Fetch_and_op"))
-    m.rma(r, to(3), 3 * INT, at("fence_ops", "MPI_Compare_and_swap"))
-    m.rma(r, to(1), 7 * INT, at("request_ops", "MPI_Rput"))
-    m.rma(r, to(2), 9 * INT, at("request_ops", "MPI_Rget"))
-    m.rma(r, to(3), 2 * INT, at("request_ops", "MPI_Raccumulate"))
-    m.rma(r, to(1), 3 * INT + 3 * INT, at("request_ops", "MPI_Rget_accumulate"))
-    m.rma(r, r, 2 * INT, at("edge_ops", "MPI_Put"))   # to itself: counts
-    m.rma(r, to(1), 0, at("edge_ops", "MPI_Put"))     # 0 bytes: one message
-    m.rma(r, (r - 1) % N, INT, at("sub_window", "MPI_Put"))  # window over reversed ranks
+rma_operations(m, N, at)
 report_messages(m, N)
 
 r = mpirun(mpi_program("rma"), N)
@@ -44,9 +30,7 @@ expect_same_stdout(r, reference, "rma with hooktrace")
 
 p = r.summary()
 expect_messages(p, m, N, "rma")
-expect_total_calls(p, {at("request_ops", "MPI_Wait"): 4 * N,
-                       at("edge_ops", "MPI_Put"): 3 * N,          # one to MPI_PROC_NULL
-                       at("edge_ops", "MPI_Accumulate"): N})     # to MPI_PROC_NULL: no message
+expect_total_calls(p, rma_calls(N, at))
 if p:
     received = sum(p.traffic(path)[2] for path in p.paths() if "report" not in path)
     check_eq(received, 0, "one-sided targets record no received messages")
