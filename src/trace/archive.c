@@ -355,27 +355,38 @@ static int gather_locations(bool mpi, struct ht_location_info *mine, int n,
         memcpy(defs->hosts[0], host, sizeof host);
         return 0;
     }
-    int bytes = n * (int)sizeof *mine;
-    int *all_bytes = rank == 0 ? calloc((size_t)size, sizeof *all_bytes) : NULL;
-    int *at = rank == 0 ? calloc((size_t)size, sizeof *at) : NULL;
-    if (rank == 0)
+    /* Collective: a rank 0 out of memory says so before anyone sends. */
+    int bytes = n * (int)sizeof *mine, failed = 0;
+    int *all_bytes = NULL, *at = NULL;
+    if (rank == 0) {
+        all_bytes = calloc((size_t)size, sizeof *all_bytes);
+        at = calloc((size_t)size, sizeof *at);
         defs->hosts = calloc((size_t)size, sizeof *defs->hosts);
-    PMPI_Gather(host, sizeof host, MPI_CHAR, rank == 0 ? defs->hosts : NULL, sizeof host,
-                MPI_CHAR, 0, MPI_COMM_WORLD);
-    PMPI_Gather(&bytes, 1, MPI_INT, all_bytes, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    long total = 0;
-    for (int r = 0; rank == 0 && r < size; r++) {
-        at[r] = (int)total;
-        total += all_bytes[r];
+        failed = !all_bytes || !at || !defs->hosts;
     }
-    if (rank == 0)
-        defs->locations = malloc(total > 0 ? (size_t)total : 1);
-    PMPI_Gatherv(mine, bytes, MPI_BYTE, defs->locations, all_bytes, at, MPI_BYTE, 0,
-                 MPI_COMM_WORLD);
-    defs->location_count = (uint32_t)(total / (long)sizeof *mine);
+    PMPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!failed) {
+        PMPI_Gather(host, sizeof host, MPI_CHAR, defs->hosts, sizeof host, MPI_CHAR, 0,
+                    MPI_COMM_WORLD);
+        PMPI_Gather(&bytes, 1, MPI_INT, all_bytes, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        long total = 0;
+        for (int r = 0; rank == 0 && r < size; r++) {
+            at[r] = (int)total;
+            total += all_bytes[r];
+        }
+        if (rank == 0) {
+            defs->locations = malloc(total > 0 ? (size_t)total : 1);
+            failed = !defs->locations;
+            defs->location_count = (uint32_t)(total / (long)sizeof *mine);
+        }
+        PMPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (!failed)
+            PMPI_Gatherv(mine, bytes, MPI_BYTE, defs->locations, all_bytes, at, MPI_BYTE, 0,
+                         MPI_COMM_WORLD);
+    }
     free(all_bytes);
     free(at);
-    return 0;
+    return failed ? -1 : 0;
 }
 
 static OTF2_Archive *open_archive(bool mpi, const char *path, char *err, size_t errlen)
@@ -496,8 +507,11 @@ int64_t ht_trace_write(const struct ht_function_table *table, const char *basena
         }
         OTF2_Archive_CloseDefFiles(archive);
     }
-    if (info)
-        gather_locations(mpi, info, nthreads, &defs);
+    /* Every rank takes part, with no locations if it ran out of memory. */
+    if (gather_locations(mpi, info, info ? nthreads : 0, &defs) != 0 && rc == 0) {
+        snprintf(err, sizeof err, "out of memory gathering the locations");
+        rc = -1;
+    }
     if (rank == 0 && archive && rc == 0) {
         defs.program = basename;
         OTF2_GlobalDefWriter *gw = OTF2_Archive_GetGlobalDefWriter(archive);

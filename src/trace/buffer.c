@@ -142,8 +142,10 @@ static int replay_spill(struct ht_trace_buffer *b, ht_trace_record_fn fn, void *
         offset += r;
         have += (size_t)r / sizeof *chunk;
         size_t used = replay_words(chunk, have, fn, ctx);
-        if (used == (size_t)-1)
+        if (used == (size_t)-1) {
+            rc = 1; /* fn asked to stop: the records in memory are not wanted either */
             break;
+        }
         memmove(chunk, chunk + used, (have - used) * sizeof *chunk);
         have -= used;
     }
@@ -154,8 +156,11 @@ static int replay_spill(struct ht_trace_buffer *b, ht_trace_record_fn fn, void *
 int ht_trace_buffer_replay(struct ht_trace_buffer *b, ht_trace_record_fn fn, void *ctx, char *err,
                            size_t errlen)
 {
-    if (b->fd >= 0 && b->spilled_bytes > 0 && replay_spill(b, fn, ctx, err, errlen) != 0)
-        return -1;
+    if (b->fd >= 0 && b->spilled_bytes > 0) {
+        int rc = replay_spill(b, fn, ctx, err, errlen);
+        if (rc != 0)
+            return rc < 0 ? -1 : 0;
+    }
     replay_words(b->base, (size_t)(b->pos - b->base), fn, ctx);
     return 0;
 }
