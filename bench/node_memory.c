@@ -3,6 +3,7 @@
  * ht_tree_memory_bytes) for several K.  Links the callstack module only. */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "callstack/tree.h"
@@ -22,7 +23,8 @@ NOINSTR static int measure(size_t count)
     for (size_t i = 0; i < count; i++) {
         struct ht_node *parent = i < FANOUT ? &tree.root : nodes[i / FANOUT - 1];
         uintptr_t function = 0x400000u + 64u * (i % FANOUT);
-        nodes[i] = ht_tree_find_or_add_child(&tree, parent, function);
+        bool throttled = false;
+        nodes[i] = ht_tree_find_or_add_child(&tree, parent, function, 0, &throttled);
         if (!nodes[i]) {
             fprintf(stderr, "node_memory: out of memory at %zu nodes\n", i);
             return 1;

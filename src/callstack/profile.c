@@ -9,6 +9,7 @@ struct merged {
     const struct ht_function *function;
     int parent;
     int depth;
+    bool throttled;
     struct ht_stack_stats *per_thread;
 };
 
@@ -47,6 +48,7 @@ static int add_node(struct builder *b, int parent, const struct ht_function *f)
     m->function = f;
     m->parent = parent;
     m->depth = parent < 0 ? 0 : b->nodes[parent].depth + 1;
+    m->throttled = false;
     m->per_thread = calloc((size_t)b->nthreads, sizeof *m->per_thread);
     if (!m->per_thread)
         return -1;
@@ -97,7 +99,7 @@ void ht_tree_visit_addresses(const struct ht_tree *tree, ht_address_fn visit, vo
     /* Depth-first without recursion: child, else sibling, else climb. */
     const struct ht_node *n = tree->root.first_child;
     while (n) {
-        visit(n->function, ctx);
+        visit(ht_node_function(n), ctx);
         if (n->first_child) {
             n = n->first_child;
             continue;
@@ -150,7 +152,7 @@ static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht
          * ahead of its caller. */
         uint64_t excl = incl > callees ? incl - callees : 0;
 
-        const struct ht_function *f = describe(n->function, ctx);
+        const struct ht_function *f = describe(ht_node_function(n), ctx);
         int m = item.merged_parent;
         if (f && f->kept) {
             m = child_of(b, m, f);
@@ -158,6 +160,8 @@ static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht
                 rc = -1;
                 break;
             }
+            if (ht_node_throttled(n))
+                b->nodes[m].throttled = true;
         }
         struct ht_stack_stats *s = &b->nodes[m].per_thread[th->index];
         if (m != item.merged_parent) {
@@ -195,6 +199,7 @@ static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht
         }
     }
     p->mismatched_exits += tree->mismatched_exits;
+    p->throttled_hook_calls += tree->declined;
     p->tree_nodes += tree->node_count;
     p->tree_bytes += ht_tree_memory_bytes(tree);
     p->out_of_memory |= tree->out_of_memory;
@@ -278,6 +283,7 @@ static int number_stacks(struct builder *b, struct ht_profile *p)
         s->parent = m->parent == 0 ? -1 : id_of[m->parent];
         s->depth = m->depth;
         s->function = m->function;
+        s->throttled = m->throttled;
         s->per_thread = m->per_thread;
         m->per_thread = NULL; /* ownership moves to the profile */
         for (int t = 0; t < b->nthreads; t++) {

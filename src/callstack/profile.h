@@ -37,6 +37,7 @@ struct ht_stack {
     int parent; /* id of the caller's stack, -1 for a root */
     int depth;  /* 1 for a root */
     const struct ht_function *function;
+    bool throttled; /* the function was throttled: calls and time until then */
     struct ht_stack_stats total;       /* summed over threads */
     struct ht_stack_stats *per_thread; /* [nthreads], by thread index */
 };
@@ -56,6 +57,8 @@ struct ht_profile {
     uint64_t instrumented_calls;  /* every call seen, excluded or folded too */
     uint64_t folded_calls;        /* calls beyond the depth limit */
     uint64_t mismatched_exits;
+    uint64_t throttled_hook_calls; /* hook calls of throttled functions that
+                                      still reached a hook (rewritten after) */
     uint64_t tree_nodes;
     size_t tree_bytes;
     bool out_of_memory;

@@ -1,6 +1,8 @@
 #include "callstack/tree.h"
 
 #include <string.h>
+
+#include "callstack/functions.h"
 #include <sys/mman.h>
 
 /* Memory comes from mmap rather than malloc: a hook may run inside a signal
@@ -8,8 +10,8 @@
 #define CHUNK_BYTES ((size_t)256 << 10)
 #define INITIAL_SLOTS 1024u
 
-/* The header takes a whole cache line so that every 96-byte node starts at
- * 0 or 32 modulo 64 and spans exactly two lines. */
+/* The header takes a whole cache line so that every 128-byte node starts on
+ * a line and its hot half is one line. */
 struct ht_tree_chunk {
     struct ht_tree_chunk *next;
     size_t bytes;
@@ -47,6 +49,8 @@ void ht_tree_release(struct ht_tree *tree)
     }
     if (tree->slots)
         munmap(tree->slots, (tree->slot_mask + 1) * sizeof *tree->slots);
+    if (tree->folded)
+        munmap(tree->folded, (size_t)tree->folded_capacity * sizeof *tree->folded);
     memset(tree, 0, sizeof *tree);
 }
 
@@ -81,7 +85,7 @@ static bool index_grow(struct ht_tree *tree)
         struct ht_node *n = old[i];
         if (!n)
             continue;
-        size_t s = slot_of(tree, n->parent, n->function);
+        size_t s = slot_of(tree, n->parent, ht_node_function(n));
         while (slots[s])
             s = (s + 1) & tree->slot_mask;
         slots[s] = n;
@@ -91,8 +95,16 @@ static bool index_grow(struct ht_tree *tree)
     return true;
 }
 
+/* The tick to record: the one given, or the clock read now. */
+static uint64_t tick_of(const struct ht_tree *tree, uint64_t now)
+{
+    if (now != HT_TICK_UNKNOWN)
+        return now;
+    return tree->clock ? tree->clock() : 0;
+}
+
 struct ht_node *ht_tree_find_or_add_child(struct ht_tree *tree, struct ht_node *parent,
-                                          uintptr_t function)
+                                          uintptr_t function, uint64_t now, bool *throttled)
 {
     if (tree->out_of_memory)
         return NULL;
@@ -105,8 +117,16 @@ struct ht_node *ht_tree_find_or_add_child(struct ht_tree *tree, struct ht_node *
     }
     size_t s = slot_of(tree, parent, function);
     for (struct ht_node *n; (n = tree->slots[s]) != NULL; s = (s + 1) & tree->slot_mask) {
-        if (n->parent == parent && n->function == function)
+        if (n->parent == parent && ht_node_function(n) == function)
             return n;
+    }
+    struct ht_function_record *rec = NULL;
+    if (ht_functions_on) {
+        rec = ht_functions_get(function, tick_of(tree, now));
+        if (rec && ht_function_is_throttled(rec)) {
+            *throttled = true;
+            return NULL;
+        }
     }
     struct ht_node *n = arena_new_node(tree);
     if (!n) {
@@ -122,6 +142,9 @@ struct ht_node *ht_tree_find_or_add_child(struct ht_tree *tree, struct ht_node *
     __atomic_store_n(&parent->first_child, n, __ATOMIC_RELEASE);
     tree->slots[s] = n;
     tree->node_count++;
+    /* Throttled meanwhile: the node is tagged, and the caller declines it. */
+    if (rec)
+        ht_functions_add_node(rec, n);
     return n;
 }
 
@@ -157,20 +180,122 @@ unsigned ht_tree_unwind_longjmp(struct ht_tree *tree, uintptr_t target_sp, uint6
     return closed;
 }
 
-/* An exit for a function other than the innermost active one: some exits
- * were skipped (longjmp, exceptions through uninstrumented frames).  If the
- * function is active further up, close everything down to it; otherwise the
- * exit belongs to a call entered before recording began, and is ignored. */
-void ht_tree_exit_mismatched(struct ht_tree *tree, uintptr_t function, uint64_t now)
+struct ht_node *ht_tree_close_throttled(struct ht_tree *tree, uint64_t now)
 {
-    struct ht_node *n = tree->current;
-    while (n != &tree->root && n->function != function)
+    struct ht_node *cur = tree->current;
+    if (cur == &tree->root || !ht_node_throttled(cur))
+        return cur;
+    while (cur != &tree->root && ht_node_throttled(cur)) {
+        cur->ticks_incl += now - cur->enter_tick;
+        cur = cur->parent;
+    }
+    tree->current = cur;
+    /* Calls folded beneath a closed call were left with it. */
+    tree->overflow = 0;
+    return cur;
+}
+
+/* --- calls beyond the depth limit ----------------------------------------- */
+
+#define FOLDED_INITIAL 4096u
+
+/* Remembers the function of a call folded at the depth limit, so that its
+ * exit can be told from the exit of a throttled function whose entry was
+ * declined.  If the array cannot grow, the count alone is kept (folded_top
+ * then answers 0: "unknown", and any exit pops). */
+static void fold_push(struct ht_tree *tree, uintptr_t function)
+{
+    if (tree->overflow == tree->folded_capacity && tree->folded_capacity < (1u << 30)) {
+        uint32_t cap = tree->folded_capacity ? 2 * tree->folded_capacity : FOLDED_INITIAL;
+        uintptr_t *bigger = map_bytes((size_t)cap * sizeof *bigger);
+        if (bigger) {
+            if (tree->folded) {
+                memcpy(bigger, tree->folded, (size_t)tree->overflow * sizeof *bigger);
+                munmap(tree->folded, (size_t)tree->folded_capacity * sizeof *bigger);
+            }
+            tree->folded = bigger;
+            tree->folded_capacity = cap;
+        }
+    }
+    if (tree->overflow < tree->folded_capacity)
+        tree->folded[tree->overflow] = function;
+    tree->overflow++;
+}
+
+static uintptr_t folded_top(const struct ht_tree *tree)
+{
+    uint32_t k = tree->overflow - 1;
+    return k < tree->folded_capacity ? tree->folded[k] : 0;
+}
+
+static bool function_throttled(uintptr_t function)
+{
+    if (!ht_functions_on)
+        return false;
+    const struct ht_function_record *rec = ht_functions_find(function);
+    return rec && ht_function_is_throttled(rec);
+}
+
+/* An exit while calls are folded: normally the innermost folded call's. */
+static enum ht_tree_move exit_folded(struct ht_tree *tree, uintptr_t function)
+{
+    uintptr_t top = folded_top(tree);
+    if (top == 0 || top == function) {
+        tree->overflow--;
+        return HT_FOLDED;
+    }
+    if (function_throttled(function)) {
+        tree->declined++;
+        return HT_THROTTLED;
+    }
+    /* Folded calls of throttled functions whose exits were rewritten:
+     * close them, as a throttled frame closes at the next hook. */
+    while (tree->overflow > 0 && (top = folded_top(tree)) != 0 && top != function &&
+           function_throttled(top))
+        tree->overflow--;
+    if (tree->overflow > 0)
+        tree->overflow--; /* this call's exit, or one we cannot tell from it */
+    return HT_FOLDED;
+}
+
+/* --- the slow paths -------------------------------------------------------- */
+
+enum ht_tree_move ht_tree_exit_slow(struct ht_tree *tree, uintptr_t function, uint64_t now)
+{
+    if (tree->overflow != 0)
+        return exit_folded(tree, function);
+    struct ht_node *cur = tree->current;
+    if (HT_UNLIKELY(ht_node_throttled(cur))) {
+        now = tick_of(tree, now);
+        if (ht_node_function(cur) == function) {
+            /* A frame opened before its function was throttled, closing
+             * on time; its exit can be rewritten now. */
+            ht_tree_pop(tree, cur, now);
+            return HT_THROTTLED;
+        }
+        cur = ht_tree_close_throttled(tree, now);
+        if (cur->function == function) {
+            ht_tree_pop(tree, cur, now);
+            return HT_MOVED;
+        }
+    }
+    /* An exit for a function other than the innermost active one: some
+     * exits were skipped (longjmp, exceptions through uninstrumented
+     * frames).  If the function is active further up, close everything
+     * down to it; otherwise the exit belongs to a call entered before
+     * recording began, or to a throttled function, and is ignored. */
+    struct ht_node *n = cur;
+    while (n != &tree->root && ht_node_function(n) != function)
         n = n->parent;
     if (n == &tree->root) {
+        if (function_throttled(function)) {
+            tree->declined++;
+            return HT_THROTTLED;
+        }
         tree->mismatched_exits++;
-        return;
+        return HT_IGNORED;
     }
-    struct ht_node *cur = tree->current;
+    now = tick_of(tree, now);
     for (;;) {
         cur->ticks_incl += now - cur->enter_tick;
         if (cur == n)
@@ -178,37 +303,46 @@ void ht_tree_exit_mismatched(struct ht_tree *tree, uintptr_t function, uint64_t 
         cur = cur->parent;
     }
     tree->current = n->parent;
+    return HT_UNWOUND;
 }
 
-void ht_tree_enter_slow(struct ht_tree *tree, uintptr_t function, uint64_t now, uintptr_t sp,
-                        uintptr_t site)
+enum ht_tree_move ht_tree_enter_slow(struct ht_tree *tree, uintptr_t function, uint64_t now,
+                                     uintptr_t sp, uintptr_t site)
 {
     struct ht_node *cur = tree->current;
-    if (ht_tree_call_was_left(cur, sp, site))
+    if (HT_UNLIKELY(ht_node_throttled(cur))) {
+        now = tick_of(tree, now);
+        cur = ht_tree_close_throttled(tree, now);
+    }
+    if (ht_tree_call_was_left(cur, sp, site)) {
+        now = tick_of(tree, now);
         cur = ht_tree_unwind_to(tree, sp, site, now);
+    }
     struct ht_node *child = NULL;
+    bool throttled = false;
     if (cur->depth < tree->max_depth) {
         child = cur->last_child;
-        if (child == NULL || child->function != function) {
+        if (child == NULL || ht_node_function(child) != function) {
             struct ht_node *second = cur->second_child;
-            child = second && second->function == function
+            child = second && ht_node_function(second) == function
                         ? second
-                        : ht_tree_find_or_add_child(tree, cur, function);
-            if (child)
+                        : ht_tree_find_or_add_child(tree, cur, function, now, &throttled);
+            if (child && !ht_node_throttled(child))
                 cur->second_child = cur->last_child;
         }
     }
+    if (throttled || (child && ht_node_throttled(child))) {
+        tree->declined++;
+        return HT_THROTTLED;
+    }
     if (child == NULL) { /* beyond the depth limit, or out of memory */
-        tree->overflow++;
+        fold_push(tree, function);
         cur->folded_calls++;
-        return;
+        return HT_FOLDED;
     }
     cur->last_child = child;
-    child->calls++;
-    child->enter_tick = now;
-    child->enter_sp = sp;
-    child->enter_site = site;
-    tree->current = child;
+    ht_tree_push(tree, child, tick_of(tree, now), sp, site);
+    return HT_MOVED;
 }
 
 size_t ht_tree_memory_bytes(const struct ht_tree *tree)

@@ -10,6 +10,11 @@
  *
  * Time is kept in raw clock ticks; exclusive time is derived at output
  * (inclusive minus the children's inclusive), so a hook adds one difference.
+ *
+ * A function can be throttled (src/hooks/throttle.c): every node of it, on
+ * every thread, gets HT_NODE_THROTTLED in its function word.  The fast path
+ * then never matches it, the slow path declines to enter it, and a frame of
+ * it still open closes at its thread's next hook.
  */
 #ifndef HT_CALLSTACK_TREE_H
 #define HT_CALLSTACK_TREE_H
@@ -32,10 +37,12 @@ struct ht_mpi_stats {
 
 /* 128 bytes, cache-line aligned: everything a hook touches is in the first
  * line (function, parent, last child, calls, the two tick fields and the
- * entry stack address and call site); the rest is read at output. */
+ * entry stack address and call site); the rest is read at output and by the
+ * slow paths. */
 struct ht_node {
     /* hot: read or written by every enter/exit */
-    uintptr_t function;       /* entry address as given to the hook; 0 = root */
+    uintptr_t function;       /* entry address as given to the hook, with
+                                 HT_NODE_THROTTLED once throttled; 0 = root */
     struct ht_node *parent;
     struct ht_node *last_child;   /* the child entered last: the fast path */
     uint64_t calls;
@@ -49,12 +56,38 @@ struct ht_node {
     uint64_t folded_calls;    /* calls made beyond max depth, folded in here */
     struct ht_mpi_stats *mpi; /* messages issued from this stack, or NULL */
     uint32_t depth;           /* root 0, its children 1, ... */
-    uint32_t reserved;
+    uint32_t flags;           /* HT_NODE_MPI_ROUTINE */
     struct ht_node *second_child; /* the child entered before last_child:
                                      a caller alternating two callees
                                      (send, receive) finds both here */
-    uint64_t spare;
+    uint64_t spare;           /* scratch for the output (the trace writer
+                                 keeps the node's region here) */
+    struct ht_node *same_function_next; /* the function's other nodes
+                                           (src/callstack/functions.c) */
 } __attribute__((aligned(64)));
+
+/* The function word of a throttled function's nodes.  User-space addresses
+ * never have bit 63 set, so a tagged word never equals an address. */
+#define HT_NODE_THROTTLED ((uintptr_t)1 << 63)
+
+/* node->flags: the node is an MPI routine entered by a wrapper (src/mpi). */
+#define HT_NODE_MPI_ROUTINE 1u
+
+HT_NOINSTR static inline uintptr_t ht_node_function(const struct ht_node *n)
+{
+    return __atomic_load_n(&n->function, __ATOMIC_RELAXED) & ~HT_NODE_THROTTLED;
+}
+
+HT_NOINSTR static inline bool ht_node_throttled(const struct ht_node *n)
+{
+    return (__atomic_load_n(&n->function, __ATOMIC_RELAXED) & HT_NODE_THROTTLED) != 0;
+}
+
+/* A tick value meaning "not read yet": the slow paths read the tree's clock
+ * themselves, only if they record something. */
+#define HT_TICK_UNKNOWN UINT64_MAX
+
+typedef uint64_t (*ht_tick_fn)(void);
 
 struct ht_tree_chunk;
 
@@ -65,13 +98,31 @@ struct ht_tree {
     uint32_t overflow;        /* calls in progress beyond max_depth */
     uint64_t node_count;
     uint64_t mismatched_exits; /* exits that matched no active call */
+    uint64_t declined;        /* hook calls of throttled functions that
+                                 still reached the tree */
     bool out_of_memory;       /* the arena could not grow: calls fold */
+    ht_tick_fn clock;         /* for HT_TICK_UNKNOWN; NULL: ticks are given */
+    /* the functions of the calls in progress beyond max_depth, innermost
+     * last (overflow of them), so that an exit matches its own entry; NULL
+     * until the limit is first reached (and if that mmap failed) */
+    uintptr_t *folded;
+    uint32_t folded_capacity;
     /* arena */
     struct ht_tree_chunk *chunks;
     char *arena_next, *arena_end;
     /* child index: open addressing over (parent, function) */
     struct ht_node **slots;
     size_t slot_mask;
+};
+
+/* What an enter or exit did. */
+enum ht_tree_move {
+    HT_MOVED = 0,       /* entered a node / left the current one */
+    HT_FOLDED,          /* a call beyond max_depth: counted, no node */
+    HT_THROTTLED,       /* a throttled function: nothing recorded; the
+                           hook's call site may be rewritten */
+    HT_IGNORED,         /* an exit that matched no recorded entry */
+    HT_UNWOUND,         /* an exit that closed several calls (longjmp) */
 };
 
 /* Telling a callee from a call made after a longjmp.  A real callee's hook
@@ -95,58 +146,98 @@ HT_NOINSTR static inline bool ht_tree_call_was_left(const struct ht_node *cur, u
 void ht_tree_init(struct ht_tree *tree, uint32_t max_depth);
 void ht_tree_release(struct ht_tree *tree);
 
-/* Slow paths of enter/exit, out of line. */
+/* The node (parent, function), created if missing.  NULL when the depth or
+ * memory runs out, and when the function is throttled (*throttled set). */
 struct ht_node *ht_tree_find_or_add_child(struct ht_tree *tree, struct ht_node *parent,
-                                          uintptr_t function);
+                                          uintptr_t function, uint64_t now, bool *throttled);
 struct ht_node *ht_tree_unwind_to(struct ht_tree *tree, uintptr_t sp, uintptr_t site,
                                   uint64_t now);
-void ht_tree_exit_mismatched(struct ht_tree *tree, uintptr_t function, uint64_t now);
 
 /* A longjmp to a setjmp whose caller had stack pointer target_sp: closes
  * every call entered below it.  Returns the number of calls closed. */
 unsigned ht_tree_unwind_longjmp(struct ht_tree *tree, uintptr_t target_sp, uint64_t now);
 
-/* Everything but the common case of ht_tree_enter, out of line so that the
- * common case needs no saved registers: a left call to close, the depth
- * limit, a callee other than the last one entered from here. */
-void ht_tree_enter_slow(struct ht_tree *tree, uintptr_t function, uint64_t now, uintptr_t sp,
-                        uintptr_t site);
+/* Everything but the common cases below, out of line so that those need no
+ * saved registers: a left or throttled call to close, the depth limit, a
+ * callee other than the last one entered from here, an exit that is not
+ * the innermost call's.  now may be HT_TICK_UNKNOWN. */
+enum ht_tree_move ht_tree_enter_slow(struct ht_tree *tree, uintptr_t function, uint64_t now,
+                                     uintptr_t sp, uintptr_t site);
+enum ht_tree_move ht_tree_exit_slow(struct ht_tree *tree, uintptr_t function, uint64_t now);
 
-/* sp: the caller's stack pointer at the hook; site: the hook's call_site. */
-HT_NOINSTR static inline void ht_tree_enter(struct ht_tree *tree, uintptr_t function,
-                                            uint64_t now, uintptr_t sp, uintptr_t site)
+/* The common case of an entry: the function is the child entered last from
+ * the current node, and the current call was not left.  Returns that child,
+ * or NULL for the slow path.  Split from ht_tree_push so that a hook reads
+ * the clock only once it knows it records. */
+HT_NOINSTR static inline struct ht_node *ht_tree_cached_child(const struct ht_tree *tree,
+                                                             uintptr_t function, uintptr_t sp,
+                                                             uintptr_t site)
 {
     struct ht_node *cur = tree->current;
     struct ht_node *child = cur->last_child;
     /* A node at the depth limit never gets children, so a cached child
      * also means the limit is not reached. */
     if (HT_LIKELY(child != NULL && child->function == function &&
-                  !ht_tree_call_was_left(cur, sp, site))) {
-        child->calls++;
-        child->enter_tick = now;
-        child->enter_sp = sp;
-        child->enter_site = site;
-        tree->current = child;
-        return;
-    }
-    ht_tree_enter_slow(tree, function, now, sp, site);
+                  !ht_tree_call_was_left(cur, sp, site)))
+        return child;
+    return NULL;
 }
 
-HT_NOINSTR static inline void ht_tree_exit(struct ht_tree *tree, uintptr_t function,
-                                           uint64_t now)
+HT_NOINSTR static inline void ht_tree_push(struct ht_tree *tree, struct ht_node *child,
+                                           uint64_t now, uintptr_t sp, uintptr_t site)
 {
-    if (HT_UNLIKELY(tree->overflow != 0)) {
-        tree->overflow--;
-        return;
-    }
-    struct ht_node *cur = tree->current;
-    if (HT_LIKELY(cur->function == function)) {
-        cur->ticks_incl += now - cur->enter_tick;
-        tree->current = cur->parent;
-        return;
-    }
-    ht_tree_exit_mismatched(tree, function, now);
+    child->calls++;
+    child->enter_tick = now;
+    child->enter_sp = sp;
+    child->enter_site = site;
+    tree->current = child;
 }
+
+/* The common case of an exit: the innermost call is `function` and nothing
+ * is folded.  Returns it, or NULL for the slow path. */
+HT_NOINSTR static inline struct ht_node *ht_tree_current_if(const struct ht_tree *tree,
+                                                           uintptr_t function)
+{
+    struct ht_node *cur = tree->current;
+    if (HT_LIKELY(tree->overflow == 0 && cur->function == function))
+        return cur;
+    return NULL;
+}
+
+HT_NOINSTR static inline void ht_tree_pop(struct ht_tree *tree, struct ht_node *cur, uint64_t now)
+{
+    cur->ticks_incl += now - cur->enter_tick;
+    tree->current = cur->parent;
+}
+
+/* sp: the caller's stack pointer at the hook; site: the hook's call_site. */
+HT_NOINSTR static inline enum ht_tree_move ht_tree_enter(struct ht_tree *tree, uintptr_t function,
+                                                         uint64_t now, uintptr_t sp,
+                                                         uintptr_t site)
+{
+    struct ht_node *child = ht_tree_cached_child(tree, function, sp, site);
+    if (HT_LIKELY(child != NULL)) {
+        ht_tree_push(tree, child, now, sp, site);
+        return HT_MOVED;
+    }
+    return ht_tree_enter_slow(tree, function, now, sp, site);
+}
+
+HT_NOINSTR static inline enum ht_tree_move ht_tree_exit(struct ht_tree *tree, uintptr_t function,
+                                                        uint64_t now)
+{
+    struct ht_node *cur = ht_tree_current_if(tree, function);
+    if (HT_LIKELY(cur != NULL)) {
+        ht_tree_pop(tree, cur, now);
+        return HT_MOVED;
+    }
+    return ht_tree_exit_slow(tree, function, now);
+}
+
+/* Closes the frames of throttled functions at the top of the stack (a
+ * throttled function's frame still open closes at its thread's next hook).
+ * Returns the new current node. */
+struct ht_node *ht_tree_close_throttled(struct ht_tree *tree, uint64_t now);
 
 /* Bytes of memory the tree holds (arena and index). */
 size_t ht_tree_memory_bytes(const struct ht_tree *tree);

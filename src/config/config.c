@@ -55,10 +55,15 @@ void ht_config_defaults(struct ht_config *cfg)
     cfg->write_folded = true;
     cfg->mpi.log_messages = true;
     cfg->mpi.log_ranks.all = true;
-    cfg->mpi.poll_interval_us = 20;
-    cfg->mpi.poll_batch = 4;
+    cfg->mpi.poll_interval_us = 50;
+    cfg->mpi.poll_max_interval_us = 10000;
+    cfg->mpi.poll_batch = 1;
     cfg->trace.buffer_mib = HT_CONFIG_DEFAULT_TRACE_BUFFER_MIB;
     cfg->mpi_t.enabled = true;
+    cfg->throttle.enabled = true;
+    cfg->throttle.min_calls = HT_CONFIG_DEFAULT_THROTTLE_MIN_CALLS;
+    cfg->throttle.max_ns_per_call = HT_CONFIG_DEFAULT_THROTTLE_MAX_NS;
+    cfg->throttle.patch_code = true;
     cfg->source_file = NULL;
 }
 
@@ -125,6 +130,7 @@ void ht_config_free(struct ht_config *cfg)
     ht_regex_list_free(&cfg->mpi_t.cvars);
     ht_regex_list_free(&cfg->mpi_t.pvars);
     ht_regex_list_free(&cfg->mpi_t.pvar_change);
+    ht_regex_list_free(&cfg->throttle.never);
     /* Back to the defaults so that a second free, or a use after free, is
      * harmless rather than a double free. */
     ht_config_defaults(cfg);
@@ -158,6 +164,11 @@ static bool passes(const struct ht_regex_list *include, const struct ht_regex_li
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name)
 {
     return passes(&cfg->include_functions, &cfg->exclude_functions, name);
+}
+
+bool ht_config_function_never_throttled(const struct ht_config *cfg, const char *name)
+{
+    return name && matches_any(&cfg->throttle.never, name);
 }
 
 bool ht_config_function_traced(const struct ht_config *cfg, const char *name)

@@ -33,8 +33,10 @@ struct ht_mpi_config {
     bool log_messages;            /* default true */
     struct ht_rank_set log_ranks;  /* default all */
     struct ht_rank_set rank_files; /* default none: ranks that write their own files */
-    unsigned poll_interval_us;    /* default 20: hooks poll open requests at most this often */
-    unsigned poll_batch;          /* default 4: requests checked per poll from a hook */
+    unsigned poll_interval_us;    /* default 50: the least time between two polls of
+                                     open requests, per thread */
+    unsigned poll_max_interval_us; /* default 10000: the most, while nothing completes */
+    unsigned poll_batch;          /* default 1: requests checked per poll */
 };
 
 /* Trace mode (docs/trace.md): an OTF2 archive of every call and message. */
@@ -80,6 +82,20 @@ struct ht_mpit_config {
     unsigned read_interval_us;    /* 0 (default): before and after every call */
 };
 
+/* Throttling (docs/throttle.md): a function that completes more than
+ * min_calls calls on one call stack at under max_ns_per_call inclusive
+ * each stops being recorded, and its hook calls are rewritten to no-ops. */
+struct ht_throttle_config {
+    bool enabled;              /* default true */
+    unsigned min_calls;        /* default 100000 */
+    unsigned max_ns_per_call;  /* default 10000 */
+    struct ht_regex_list never; /* functions never throttled, by name */
+    bool patch_code;           /* default true: rewrite the hook calls */
+};
+
+#define HT_CONFIG_DEFAULT_THROTTLE_MIN_CALLS 100000u
+#define HT_CONFIG_DEFAULT_THROTTLE_MAX_NS 10000u
+
 struct ht_config {
     bool off;
     char *output_directory; /* never NULL after loading; default "." */
@@ -94,6 +110,7 @@ struct ht_config {
     struct ht_mpi_config mpi;
     struct ht_trace_config trace;
     struct ht_mpit_config mpi_t;
+    struct ht_throttle_config throttle;
     char *source_file; /* the config file read, or NULL for defaults only */
 };
 
@@ -118,6 +135,9 @@ int ht_config_from_environment(struct ht_config *cfg, char *err, size_t errlen);
 /* Whether a function with this display name appears in the output: it must
  * match an include pattern (if there are any) and no exclude pattern. */
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name);
+
+/* Whether a function with this name matches a throttle.never pattern. */
+bool ht_config_function_never_throttled(const struct ht_config *cfg, const char *name);
 
 /* The same rule with the trace section's own lists. */
 bool ht_config_function_traced(const struct ht_config *cfg, const char *name);

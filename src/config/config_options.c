@@ -67,6 +67,11 @@ static const struct opt mpi_opts[] = {
      .offset = FIELD(mpi.poll_interval_us),
      .min = 0,
      .max = 10000000},
+    {.key = "poll_max_interval_us",
+     .kind = OPT_UINT,
+     .offset = FIELD(mpi.poll_max_interval_us),
+     .min = 0,
+     .max = 10000000},
     {.key = "poll_batch", .kind = OPT_UINT, .offset = FIELD(mpi.poll_batch), .min = 1, .max = 1000000},
     {.key = NULL},
 };
@@ -105,6 +110,24 @@ static const struct opt mpi_t_opts[] = {
 };
 static const struct section mpi_t_section = {"mpi_t", mpi_t_opts};
 
+static const struct opt throttle_opts[] = {
+    {.key = "enabled", .kind = OPT_BOOL, .offset = FIELD(throttle.enabled)},
+    {.key = "min_calls",
+     .kind = OPT_UINT,
+     .offset = FIELD(throttle.min_calls),
+     .min = 1,
+     .max = 4000000000u},
+    {.key = "max_ns_per_call",
+     .kind = OPT_UINT,
+     .offset = FIELD(throttle.max_ns_per_call),
+     .min = 1,
+     .max = 1000000000u},
+    {.key = "never", .kind = OPT_REGEX_LIST, .offset = FIELD(throttle.never)},
+    {.key = "patch_code", .kind = OPT_BOOL, .offset = FIELD(throttle.patch_code)},
+    {.key = NULL},
+};
+static const struct section throttle_section = {"throttle", throttle_opts};
+
 static const struct opt top_opts[] = {
     {.key = "off", .kind = OPT_BOOL, .offset = FIELD(off)},
     {.key = "output_directory",
@@ -127,6 +150,7 @@ static const struct opt top_opts[] = {
     {.key = "mpi", .kind = OPT_SECTION, .section = &mpi_section},
     {.key = "trace", .kind = OPT_SECTION, .section = &trace_section},
     {.key = "mpi_t", .kind = OPT_SECTION, .section = &mpi_t_section},
+    {.key = "throttle", .kind = OPT_SECTION, .section = &throttle_section},
     {.key = NULL},
 };
 static const struct section top_section = {NULL, top_opts};

@@ -22,6 +22,11 @@ static bool cpu_has_invariant_tsc(void)
     return (edx >> 8) & 1u;
 }
 
+HT_NOINSTR uint64_t ht_clock_now_fn(void)
+{
+    return ht_clock_now();
+}
+
 void ht_clock_force_source(int use_tsc)
 {
     forced_source = use_tsc;
@@ -79,6 +84,22 @@ double ht_clock_ticks_per_second_estimate(void)
         ns = ht_clock_monotonic_ns();
         ticks = __rdtsc();
     }
+    return (double)(ticks - start_ticks) / ((double)(ns - start_ns) * 1e-9);
+}
+
+double ht_clock_ticks_per_second_quick(void)
+{
+    if (!initialised)
+        ht_clock_init();
+    if (!ht_clock_uses_tsc)
+        return 1e9;
+    if (seconds_per_tick > 0.0)
+        return 1.0 / seconds_per_tick;
+    uint64_t ns, ticks;
+    do {
+        ns = ht_clock_monotonic_ns();
+        ticks = __rdtsc();
+    } while (ns - start_ns < 10000u);
     return (double)(ticks - start_ticks) / ((double)(ns - start_ns) * 1e-9);
 }
 

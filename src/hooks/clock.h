@@ -29,6 +29,9 @@ HT_NOINSTR static inline uint64_t ht_clock_now(void)
     return ht_clock_monotonic_ns();
 }
 
+/* ht_clock_now as a function, for code that is given a clock. */
+uint64_t ht_clock_now_fn(void);
+
 /* Chooses the tick source and remembers the start of the run.  Idempotent. */
 void ht_clock_init(void);
 
@@ -42,6 +45,10 @@ double ht_clock_ticks_to_seconds(uint64_t ticks);
 /* The tick rate measured from start-up to now, without freezing the ratio
  * used for output (for settings converted once, such as poll intervals). */
 double ht_clock_ticks_per_second_estimate(void);
+
+/* The same without sleeping, for a hook: measured over at least 10 us
+ * since start-up (spinning until then), so within about 1%. */
+double ht_clock_ticks_per_second_quick(void);
 
 /* "tsc" or "clock_gettime(CLOCK_MONOTONIC)", for the logfile header. */
 const char *ht_clock_source_name(void);

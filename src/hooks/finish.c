@@ -10,6 +10,7 @@
 
 #include "hooks/hooks.h"
 #include "hooks/lifecycle.h"
+#include "hooks/throttle.h"
 #include "output/function_table.h"
 #include "mpi/merge.h"
 #include "mpi/state.h"
@@ -128,6 +129,7 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
         .overhead_ns_per_call = per_call * 1e9,
         .overhead_seconds = per_call * (double)lp->profile.instrumented_calls,
     };
+    ht_throttle_report(end_tick, per_call / spt, &lp->run.throttle);
     return 0;
 }
 

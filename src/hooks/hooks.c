@@ -1,9 +1,11 @@
 /* The entry points GCC, Clang and gfortran call from every function compiled
  * with -finstrument-functions.  Everything here is on the hot path: one global
- * flag, one range check, one TLS load, one timestamp, then the tree. */
+ * flag, one range check, one TLS load, the tree, one timestamp; and on exit
+ * one compare for throttling (throttle.h). */
 #include "config.h"
 
 #include "hooks/hooks.h"
+#include "hooks/throttle.h"
 #include "hooktrace.h"
 #include "trace/trace.h"
 
@@ -16,37 +18,61 @@ uintptr_t ht_self_text_start, ht_self_text_size;
 extern const char ht_lifecycle_anchor;
 __attribute__((used)) static const char *const lifecycle_anchor = &ht_lifecycle_anchor;
 
-/* The hook paths that call functions (attaching a new thread, reading
- * clock_gettime when there is no invariant TSC, polling open MPI requests,
- * tracing) live out of line, so the common path saves no registers. */
-HT_COLD HT_NOINSTR static void enter_general(uintptr_t function, uintptr_t sp, uintptr_t site)
+/* Everything but the two common cases, out of line so that the common path
+ * saves no registers: attaching a new thread, reading clock_gettime when
+ * there is no invariant TSC, a node not in the last-child cache, polling
+ * open MPI requests, tracing, throttling.  hook_site is the hook's return
+ * address: where the call to the hook is, should it be rewritten. */
+HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t function, uintptr_t sp,
+                                             uintptr_t site, uintptr_t hook_site)
 {
-    struct ht_thread *t = ht_thread_self;
     if (t == NULL && (t = ht_thread_attach()) == NULL)
         return;
-    uint64_t now = ht_clock_now();
-    if (t->tracing)
-        ht_trace_enter(t, function, now, sp, site);
-    else
-        ht_tree_enter(&t->tree, function, now, sp, site);
+    enum ht_tree_move move;
+    uint64_t now = HT_TICK_UNKNOWN;
+    if (t->tracing) {
+        now = ht_clock_now();
+        move = ht_trace_enter(t, function, now, sp, site);
+    } else {
+        move = ht_tree_enter_slow(&t->tree, function, now, sp, site);
+    }
+    if (move == HT_THROTTLED)
+        ht_throttle_site_reached(hook_site);
     if (t->poll_requests)
-        ht_mpi_poll_from_hook(t, now);
+        ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
 }
 
-HT_COLD HT_NOINSTR static void exit_general(uintptr_t function)
+HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t function,
+                                            uintptr_t hook_site)
 {
-    struct ht_thread *t = ht_thread_self;
     if (t == NULL) /* an exit without an enter on this thread */
         return;
-    uint64_t now = ht_clock_now();
-    if (t->tracing)
-        ht_trace_exit(t, function, now);
-    else
-        ht_tree_exit(&t->tree, function, now);
+    struct ht_node *before = t->tree.current;
+    enum ht_tree_move move;
+    uint64_t now = HT_TICK_UNKNOWN;
+    if (t->tracing) {
+        now = ht_clock_now();
+        move = ht_trace_exit(t, function, now);
+    } else if (ht_tree_current_if(&t->tree, function)) {
+        now = ht_clock_now();
+        ht_tree_pop(&t->tree, before, now);
+        move = HT_MOVED;
+    } else {
+        move = ht_tree_exit_slow(&t->tree, function, now);
+    }
+    if (move == HT_MOVED && before->calls == t->throttle_at && t->tree.current == before->parent)
+        ht_throttle_consider(t, before, hook_site);
+    else if (move == HT_THROTTLED)
+        ht_throttle_site_reached(hook_site);
     if (t->poll_requests)
-        ht_mpi_poll_from_hook(t, now);
+        ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
 }
 
+/* The common paths: recording on, a thread with nothing else to do, an
+ * invariant TSC, and (enter) the last child entered from here again, or
+ * (exit) the innermost call returning.  The timestamp is taken only once
+ * the hook knows it records, so a throttled function whose call could not
+ * be rewritten costs no clock read. */
 HT_EXPORT HT_NOINSTR void __cyg_profile_func_enter(void *function, void *call_site)
 {
     if (HT_UNLIKELY(!ht_recording))
@@ -55,11 +81,15 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_enter(void *function, void *call_si
     if (HT_UNLIKELY(f - ht_self_text_start < ht_self_text_size))
         return;
     struct ht_thread *t = ht_thread_self;
-    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc || t->general_path)) {
-        enter_general(f, HT_CALLER_SP(), (uintptr_t)call_site);
-        return;
+    uintptr_t sp = HT_CALLER_SP(), site = (uintptr_t)call_site;
+    if (HT_LIKELY(t != NULL && ht_clock_uses_tsc && !t->general_path)) {
+        struct ht_node *child = ht_tree_cached_child(&t->tree, f, sp, site);
+        if (HT_LIKELY(child != NULL)) {
+            ht_tree_push(&t->tree, child, __rdtsc(), sp, site);
+            return;
+        }
     }
-    ht_tree_enter(&t->tree, f, __rdtsc(), HT_CALLER_SP(), (uintptr_t)call_site);
+    enter_general(t, f, sp, site, (uintptr_t)__builtin_return_address(0));
 }
 
 HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_site)
@@ -71,11 +101,16 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
     if (HT_UNLIKELY(f - ht_self_text_start < ht_self_text_size))
         return;
     struct ht_thread *t = ht_thread_self;
-    if (HT_UNLIKELY(t == NULL || !ht_clock_uses_tsc || t->general_path)) {
-        exit_general(f);
-        return;
+    if (HT_LIKELY(t != NULL && ht_clock_uses_tsc && !t->general_path)) {
+        struct ht_node *cur = ht_tree_current_if(&t->tree, f);
+        if (HT_LIKELY(cur != NULL)) {
+            ht_tree_pop(&t->tree, cur, __rdtsc());
+            if (HT_UNLIKELY(cur->calls == t->throttle_at))
+                ht_throttle_consider(t, cur, (uintptr_t)__builtin_return_address(0));
+            return;
+        }
     }
-    ht_tree_exit(&t->tree, f, __rdtsc());
+    exit_general(t, f, (uintptr_t)__builtin_return_address(0));
 }
 
 HT_EXPORT const char *hooktrace_version(void)

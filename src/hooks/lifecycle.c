@@ -14,6 +14,8 @@
 
 #include "hooks/hooks.h"
 #include "hooks/lifecycle.h"
+#include "hooks/throttle.h"
+#include "symbols/symbols.h"
 #include "trace/trace.h"
 
 const char ht_lifecycle_anchor = 0; /* see hooks.c */
@@ -88,6 +90,59 @@ static void find_own_code(void)
     ht_self_text_size = s.end - s.start;
 }
 
+/* --- what throttling must never touch -------------------------------------- */
+
+/* The functions named by the config (and main), by address: a list the
+ * scan fills. */
+struct never_scan {
+    uintptr_t *addresses;
+    size_t count, capacity;
+    bool patterns; /* match throttle.never (else: main only) */
+};
+
+static bool is_never(const char *name, void *ctx)
+{
+    const struct never_scan *scan = ctx;
+    /* main, and gfortran's name for the main program */
+    if (strcmp(name, "main") == 0 || strcmp(name, "MAIN__") == 0)
+        return true;
+    return scan->patterns && ht_config_function_never_throttled(&config, name);
+}
+
+static void add_never(uintptr_t address, void *ctx)
+{
+    struct never_scan *scan = ctx;
+    if (scan->count == scan->capacity) {
+        size_t cap = scan->capacity ? 2 * scan->capacity : 16;
+        uintptr_t *v = realloc(scan->addresses, cap * sizeof *v);
+        if (!v)
+            return;
+        scan->addresses = v;
+        scan->capacity = cap;
+    }
+    scan->addresses[scan->count++] = address;
+}
+
+static void setup_throttle(void)
+{
+    const struct ht_throttle_config *tc = &config.throttle;
+    struct never_scan scan = {.patterns = tc->never.count > 0};
+    /* Patterns may name functions of any library; main is in the
+     * executable, whose table alone is quick to read. */
+    if (tc->enabled)
+        ht_symbols_scan(!scan.patterns, is_never, add_never, &scan);
+    struct ht_throttle_settings s = {
+        .enabled = tc->enabled,
+        .min_calls = tc->min_calls,
+        .max_ns_per_call = tc->max_ns_per_call,
+        .patch_code = tc->patch_code,
+        .never = scan.addresses,
+        .nnever = scan.count,
+    };
+    ht_throttle_setup(&s);
+    free(scan.addresses);
+}
+
 __attribute__((constructor(101))) static void hooktrace_start(void)
 {
     char err[2048];
@@ -106,6 +161,7 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
     ht_thread_max_depth = config.max_stack_depth;
     find_own_code();
     ht_longjmp_resolve();
+    setup_throttle();
     ht_trace_setup();
     if (!ht_thread_self && !ht_thread_attach())
         return;

@@ -1,5 +1,7 @@
 #include "hooks/thread.h"
 
+#include "hooks/clock.h"
+#include "hooks/throttle.h"
 #include "trace/trace.h"
 
 #include <sys/mman.h>
@@ -19,6 +21,8 @@ struct ht_thread *ht_thread_attach(void)
     if (t == MAP_FAILED)
         return NULL;
     ht_tree_init(&t->tree, ht_thread_max_depth);
+    t->tree.clock = ht_clock_now_fn;
+    t->throttle_at = ht_throttle_check_calls;
     t->tid = (pid_t)syscall(SYS_gettid);
     t->index = __atomic_fetch_add(&registry_count, 1, __ATOMIC_RELAXED);
     ht_trace_attach(t);

@@ -27,6 +27,9 @@ struct ht_thread {
         };
         uint32_t general_path;
     };
+    /* The call count at which an exiting node is checked for throttling
+     * (ht_throttle_check_calls), next to what the fast path reads. */
+    uint64_t throttle_at;
     struct ht_trace_buffer *trace; /* src/trace, NULL unless tracing */
     struct ht_mpi_thread *mpi; /* MPI data (src/mpi), NULL until first use */
     int index;                /* 0, 1, 2, ... in order of first hook */

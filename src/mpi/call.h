@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "callstack/functions.h"
 #include "hooks/hooks.h"
 #include "mpi/mpit.h"
 #include "mpi/state.h"
@@ -35,9 +36,6 @@ struct ht_mpi_call {
     int root;
 };
 
-/* How many open requests a wrapper checks on its way in. */
-#define HT_MPI_WRAPPER_POLL_BUDGET 4
-
 HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t routine,
                                                 uintptr_t sp, uintptr_t site)
 {
@@ -54,7 +52,7 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
         ht_request_forget_all(t);
     uint64_t now = ht_clock_now();
     if (m->requests.active)
-        ht_request_poll(t, now, HT_MPI_WRAPPER_POLL_BUDGET);
+        ht_request_poll_paced(t, now);
     if (HT_UNLIKELY(t->tracing))
         ht_trace_enter(t, routine, now, sp, site);
     else
@@ -62,6 +60,9 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
     c->thread = t;
     c->mpi = m;
     c->node = t->tree.current;
+    /* Its callers carry message attribution: never throttled. */
+    if (HT_UNLIKELY(!(c->node->flags & HT_NODE_MPI_ROUTINE)))
+        ht_functions_mark_mpi_path(c->node, now);
     c->routine = routine;
     c->start = now;
     c->comm = MPI_COMM_NULL;
@@ -90,6 +91,8 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
     c->thread = t;
     c->mpi = NULL;
     c->node = t->tree.current;
+    if (HT_UNLIKELY(!(c->node->flags & HT_NODE_MPI_ROUTINE)))
+        ht_functions_mark_mpi_path(c->node, now);
     c->routine = routine;
     c->start = now;
     c->comm = MPI_COMM_NULL;

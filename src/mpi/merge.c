@@ -77,6 +77,11 @@ static void describe_self(struct merge *m, const struct ht_run_info *run)
     i->wall_seconds = run->wall_seconds;
     i->overhead_seconds = run->overhead_seconds;
     i->time_excluded_at_root = p->time_excluded_at_root;
+    i->throttled_hook_calls = p->throttled_hook_calls;
+    i->sites_patched = run->throttle.sites_patched;
+    i->sites_unpatched = run->throttle.sites_unpatched;
+    i->patch_refused_errno = run->throttle.patch_refused_errno;
+    i->hook_calls_avoided = run->throttle.hook_calls_avoided;
 }
 
 /* Step 3: this rank's figures in the dense arrays, and rank 0's buffers for
@@ -112,6 +117,7 @@ static bool prepare_arrays(struct merge *m)
         u[2 * t + 1] = s->total.mpi.messages_received;
         u[2 * t + 2] = s->total.mpi.bytes_sent;
         u[2 * t + 3] = s->total.mpi.bytes_received;
+        u[2 * t + 4] = s->throttled;
         f[2 * t] = (double)s->total.mpi.ticks_sent * spt;
         f[2 * t + 1] = (double)s->total.mpi.ticks_received * spt;
         m->min[k].value = s->total.time_incl;

@@ -115,13 +115,16 @@ struct ht_merge_rank_info {
     uint64_t instrumented_calls, folded_calls, mismatched_exits, tree_nodes, tree_bytes;
     uint64_t out_of_memory, has_mpi;
     uint64_t nfigures, ncomm, ncoll;
-    double wall_seconds, overhead_seconds, time_excluded_at_root;
+    uint64_t throttled_hook_calls, sites_patched, sites_unpatched;
+    int64_t patch_refused_errno;
+    double wall_seconds, overhead_seconds, time_excluded_at_root, hook_calls_avoided;
 };
 
 /* Dense per-stack arrays: stride u64: calls and folded calls per thread,
- * then messages sent, received, bytes sent, received; stride f64: inclusive
+ * then messages sent, received, bytes sent, received, and the number of
+ * ranks where the stack's function was throttled; stride f64: inclusive
  * and exclusive seconds per thread, then message seconds sent, received. */
-#define HT_MERGE_U64_STRIDE(nthreads) (2 * (size_t)(nthreads) + 4)
+#define HT_MERGE_U64_STRIDE(nthreads) (2 * (size_t)(nthreads) + 5)
 #define HT_MERGE_F64_STRIDE(nthreads) (2 * (size_t)(nthreads) + 2)
 
 struct ht_double_int {

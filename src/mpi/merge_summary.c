@@ -69,6 +69,7 @@ static void fill_stacks(struct summary *s, const struct ht_merge_result *r, int 
          * different ranks do not add up. */
         st->total.mpi = (struct ht_mpi_stats){u[2 * t], u[2 * t + 1], u[2 * t + 2], u[2 * t + 3],
                                               0, 0, NULL};
+        st->throttled = u[2 * t + 4] != 0;
         s->seconds[k] = d[2 * t];
         s->seconds[g + k] = d[2 * t + 1];
         s->spread[k] = (struct ht_mpi_spread){r->min[k].value, r->max[k].value, r->min[k].rank,
@@ -83,6 +84,10 @@ static void fill_totals(struct summary *s, const struct ht_merge_result *r,
     for (int k = 0; own && k < own->nthreads && k < p->nthreads; k++)
         p->thread_tids[k] = own->thread_tids[k];
     double wall = 0.0, overhead = 0.0;
+    s->run = *run;
+    struct ht_throttle_info *th = &s->run.throttle;
+    th->sites_patched = th->sites_unpatched = 0;
+    th->hook_calls_avoided = 0.0;
     for (int k = 0; k < r->nranks; k++) {
         const struct ht_merge_rank_info *i = &r->infos[k];
         s->ranks[k] = (struct ht_mpi_rank_summary){i->profiled != 0, i->nthreads, i->wall_seconds,
@@ -98,8 +103,13 @@ static void fill_totals(struct summary *s, const struct ht_merge_result *r,
         if (i->wall_seconds > wall)
             wall = i->wall_seconds;
         overhead += i->overhead_seconds;
+        p->throttled_hook_calls += i->throttled_hook_calls;
+        th->sites_patched += i->sites_patched;
+        th->sites_unpatched += i->sites_unpatched;
+        th->hook_calls_avoided += i->hook_calls_avoided;
+        if (i->patch_refused_errno)
+            th->patch_refused_errno = (int)i->patch_refused_errno;
     }
-    s->run = *run;
     if (!s->run.command)
         s->run.command = "(unknown)";
     if (!s->run.executable)

@@ -208,12 +208,13 @@ void ht_request_handle_done(struct ht_thread *t, MPI_Request handle, const MPI_S
         ht_request_complete(t, r, st, now);
 }
 
-void ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
+size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
 {
     struct ht_mpi_thread *m = t->mpi;
     if (!m || m->in_mpi || !ht_mpi.initialized || ht_mpi.finalized)
-        return;
+        return 0;
     struct ht_request_table *tab = &m->requests;
+    size_t completed = 0;
     m->last_poll = now;
     m->in_mpi = 1; /* an instrumented callback inside MPI must not poll again */
     for (size_t seen = 0; seen < tab->count && budget > 0 && tab->active > 0; seen++) {
@@ -231,11 +232,36 @@ void ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
             /* Completion removes the entry or moves another into its place:
              * look at this position again next. */
             ht_request_complete(t, r, &st, ht_clock_now());
+            completed++;
         } else {
             tab->cursor++;
         }
     }
     m->in_mpi = 0;
+    return completed;
+}
+
+/* Polls if the thread's interval has passed, then sets the next interval:
+ * back to mpi.poll_interval_us when something completed, else twice as
+ * long, up to mpi.poll_max_interval_us; and never shorter than 20 times
+ * what this poll took, so that polling costs at most 1/20 of the thread's
+ * time even where the MPI library yields the CPU inside
+ * PMPI_Request_get_status (Open MPI does when ranks outnumber cores). */
+void ht_request_poll_paced(struct ht_thread *t, uint64_t now)
+{
+    struct ht_mpi_thread *m = t->mpi;
+    if (now - m->last_poll < m->poll_interval)
+        return;
+    size_t completed = ht_request_poll(t, now, ht_mpi.poll_batch);
+    uint64_t cost = ht_clock_now() - now;
+    uint64_t next = completed ? ht_mpi.poll_interval_ticks : 2 * m->poll_interval;
+    if (next < ht_mpi.poll_interval_ticks)
+        next = ht_mpi.poll_interval_ticks;
+    if (next > ht_mpi.poll_max_interval_ticks)
+        next = ht_mpi.poll_max_interval_ticks;
+    if (next < 20 * cost)
+        next = 20 * cost;
+    m->poll_interval = next;
 }
 
 void ht_mpi_poll_from_hook(struct ht_thread *t, uint64_t now)
@@ -243,9 +269,7 @@ void ht_mpi_poll_from_hook(struct ht_thread *t, uint64_t now)
     struct ht_mpi_thread *m = t->mpi;
     if (!m || !ht_mpi.hook_polling || !ht_mpi_logging || m->epoch != ht_mpi.epoch)
         return;
-    if (now - m->last_poll < ht_mpi.poll_interval_ticks)
-        return;
-    ht_request_poll(t, now, ht_mpi.poll_batch);
+    ht_request_poll_paced(t, now);
 }
 
 void ht_request_forget_all(struct ht_thread *t)

@@ -86,12 +86,15 @@ void ht_request_complete(struct ht_thread *t, struct ht_request *r, const MPI_St
 void ht_request_handle_done(struct ht_thread *t, MPI_Request handle, const MPI_Status *st,
                             uint64_t now);
 
-/* Checks up to `budget` active requests with PMPI_Request_get_status. */
-void ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget);
+/* Checks up to `budget` active requests with PMPI_Request_get_status;
+ * returns how many completed. */
+size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget);
 
-/* ht_mpi_poll_from_hook (declared in hooks/hooks.h) polls ht_mpi.poll_batch
- * requests if the poll interval has passed and the thread level allows MPI
- * calls from hooks. */
+/* Checks ht_mpi.poll_batch of them if the thread's poll interval has
+ * passed, and paces the next poll (requests.c says how): from wrappers, and
+ * from hooks through ht_mpi_poll_from_hook (declared in hooks/hooks.h),
+ * which also needs a thread level that allows MPI calls from hooks. */
+void ht_request_poll_paced(struct ht_thread *t, uint64_t now);
 
 /* Drops every entry without recording (after a pause in logging). */
 void ht_request_forget_all(struct ht_thread *t);

@@ -36,8 +36,12 @@ void ht_mpi_after_init(void)
      * on one thread must not call MPI while another is inside it.  With the
      * other levels a thread polls only requests it made itself. */
     ht_mpi.hook_polling = ht_mpi.thread_level != MPI_THREAD_SERIALIZED;
-    ht_mpi.poll_interval_ticks =
-        (uint64_t)((double)cfg->mpi.poll_interval_us * 1e-6 * ht_clock_ticks_per_second_estimate());
+    double ticks_per_us = 1e-6 * ht_clock_ticks_per_second_estimate();
+    ht_mpi.poll_interval_ticks = (uint64_t)((double)cfg->mpi.poll_interval_us * ticks_per_us);
+    ht_mpi.poll_max_interval_ticks =
+        (uint64_t)((double)cfg->mpi.poll_max_interval_us * ticks_per_us);
+    if (ht_mpi.poll_max_interval_ticks < ht_mpi.poll_interval_ticks)
+        ht_mpi.poll_max_interval_ticks = ht_mpi.poll_interval_ticks;
     ht_mpi.poll_batch = cfg->mpi.poll_batch;
     ht_mpi_ranks_init();
     ht_mpi.initialized = true;

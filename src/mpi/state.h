@@ -18,7 +18,8 @@ struct ht_mpi_state {
     bool rank_logged;   /* this rank is selected by mpi.log_ranks */
     bool rank_file;     /* this rank writes its own files (mpi.rank_files) */
     bool hook_polling;  /* hooks may call MPI to poll requests */
-    uint64_t poll_interval_ticks;
+    uint64_t poll_interval_ticks;     /* mpi.poll_interval_us */
+    uint64_t poll_max_interval_ticks; /* mpi.poll_max_interval_us */
     unsigned poll_batch;
     /* Bumped when logging pauses: requests registered before are forgotten,
      * since their Wait/Test may pass by while no wrapper watches. */

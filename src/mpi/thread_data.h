@@ -32,6 +32,7 @@ struct ht_mpi_thread {
     struct ht_mpi_peers peers;   /* world_size entries each, or NULL before Init */
     struct ht_request_table requests;
     uint64_t last_poll;          /* tick of the last poll */
+    uint64_t poll_interval;      /* ticks until the next (requests.c) */
     struct ht_probed probed[HT_PROBED_SLOTS];
     unsigned probed_next;
     /* arena for ht_mpi_stats */

@@ -32,6 +32,8 @@ static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, 
         json_array_append_new(names, json_string(p->stacks[path[d]].function->name));
     json_object_set_new(obj, "path", names);
     stats_fields(obj, &s->total);
+    if (s->throttled)
+        json_object_set_new(obj, "throttled", json_true());
     json_t *threads = json_array();
     for (int t = 0; t < p->nthreads; t++) {
         const struct ht_stack_stats *st = &s->per_thread[t];
@@ -44,6 +46,25 @@ static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, 
     json_object_set_new(obj, "threads", threads);
     if (mpi)
         ht_output_json_mpi_stack(obj, s, mpi);
+    return obj;
+}
+
+/* The "throttle" object: settings, what was throttled, what it saved. */
+json_t *ht_output_throttle_json(const struct ht_throttle_info *th, const struct ht_profile *p)
+{
+    json_t *obj = json_object();
+    json_object_set_new(obj, "enabled", json_boolean(th->enabled));
+    json_object_set_new(obj, "min_calls", json_integer((json_int_t)th->min_calls));
+    json_object_set_new(obj, "max_ns_per_call", json_integer((json_int_t)th->max_ns_per_call));
+    char patching[160];
+    ht_output_throttle_patching(th, patching, sizeof patching);
+    json_object_set_new(obj, "code_patching", json_string(patching));
+    json_object_set_new(obj, "functions", json_integer((json_int_t)ht_output_throttled_functions(p)));
+    json_object_set_new(obj, "hook_calls_saved", json_real(ht_output_hook_calls_saved(th, p)));
+    json_object_set_new(obj, "hook_calls_after_throttling",
+                        json_integer((json_int_t)p->throttled_hook_calls));
+    json_object_set_new(obj, "sites_patched", json_integer((json_int_t)th->sites_patched));
+    json_object_set_new(obj, "sites_unpatched", json_integer((json_int_t)th->sites_unpatched));
     return obj;
 }
 
@@ -75,6 +96,8 @@ json_t *ht_output_json(const struct ht_profile *p, const struct ht_run_info *run
     json_object_set_new(overhead, "ns_per_call", json_real(run->overhead_ns_per_call));
     json_object_set_new(overhead, "time_s", json_real(run->overhead_seconds));
     json_object_set_new(doc, "overhead", overhead);
+
+    json_object_set_new(doc, "throttle", ht_output_throttle_json(&run->throttle, p));
 
     json_object_set_new(doc, "threads", json_integer(p->nthreads));
     json_t *tids = json_array();

@@ -7,6 +7,7 @@ libht_output_la_SOURCES = \
 	src/output/logfile.c \
 	src/output/json.c \
 	src/output/folded.c \
+	src/output/throttle.c \
 	src/output/output_mpi.h src/output/json_mpi.c src/output/logfile_mpi.c \
 	src/output/function_table.c src/output/function_table.h
 libht_output_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)

@@ -58,6 +58,7 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
                  " %.2f%% of the %.6f s recorded)\n",
             run->overhead_seconds, run->overhead_ns_per_call,
             recorded > 0 ? 100.0 * run->overhead_seconds / recorded : 0.0, recorded);
+    ht_output_logfile_throttle(out, &run->throttle, p);
     fprintf(out, "call stacks:     %zu (%llu tree nodes, %.1f KiB)\n", p->nstacks,
             (unsigned long long)p->tree_nodes, (double)p->tree_bytes / 1024.0);
     fprintf(out, "config:          %s\n", cfg->source_file ? cfg->source_file : "(defaults)");
@@ -104,6 +105,7 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
         fprintf(out, "Runtime profile, thread %d, summed over ranks\n\n", thread);
     else
         fprintf(out, "Runtime profile, thread %d (tid %d)\n\n", thread, (int)p->thread_tids[thread]);
+    bool any_throttled = false;
     fprintf(out, "%12s %12s %9s %12s  %-*s  %-*s  %8s\n", "calls", "t_excl[s]", "t_excl[%]",
             "t_incl[s]", fw, "function", cw, "caller", "stack ID");
     for (size_t k = 0; k < p->nstacks; k++) {
@@ -112,13 +114,17 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
         if (st->calls == 0)
             continue;
         double pct = total_excl > 0 ? 100.0 * st->time_excl / total_excl : 0.0;
-        fprintf(out, "%12llu %12.6f %9.2f %12.6f  ", (unsigned long long)st->calls,
-                st->time_excl, pct, st->time_incl);
+        fprintf(out, s->throttled ? "%11llu* %12.6f %9.2f %12.6f  " : "%12llu %12.6f %9.2f %12.6f  ",
+                (unsigned long long)st->calls, st->time_excl, pct, st->time_incl);
+        any_throttled |= s->throttled;
         print_name(out, s->function->name, fw);
         fputs("  ", out);
         print_name(out, caller_name(p, s), cw);
         fprintf(out, "  %8d\n", s->id);
     }
+    if (any_throttled)
+        fprintf(out, "* throttled: calls and time until then; its later time is its caller's "
+                     "exclusive time\n");
     fputc('\n', out);
 }
 
@@ -144,7 +150,7 @@ static void print_stack_list(FILE *out, const struct ht_profile *p)
             fprintf(out, "%s%s", d ? " > " : "", f->name);
             print_location(out, f);
         }
-        fputc('\n', out);
+        fputs(p->stacks[i].throttled ? " [throttled]\n" : "\n", out);
     }
     free(path);
 }

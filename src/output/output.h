@@ -12,6 +12,18 @@
 
 struct ht_mpi_view; /* output_mpi.h */
 
+/* What throttling did (docs/throttle.md).  In a merged profile the counts
+ * are summed over ranks. */
+struct ht_throttle_info {
+    bool enabled;
+    bool patch_code;           /* the config lets it rewrite hook calls */
+    int patch_refused_errno;   /* mprotect's errno where it refused, else 0 */
+    uint64_t min_calls, max_ns_per_call;
+    double hook_calls_avoided; /* estimated: two per call each throttled
+                                  function would have made at its rate */
+    uint64_t sites_patched, sites_unpatched; /* hook calls rewritten, or not */
+};
+
 struct ht_run_info {
     const char *command;      /* the command line, arguments joined by spaces */
     const char *executable;   /* absolute path of the executable */
@@ -21,6 +33,7 @@ struct ht_run_info {
     double ticks_per_second;
     double overhead_ns_per_call; /* measured by the calibration at exit */
     double overhead_seconds;     /* the above times instrumented calls */
+    struct ht_throttle_info throttle;
 };
 
 /* Writes every output the config enables into its output directory (created
@@ -42,6 +55,18 @@ void ht_output_logfile(FILE *out, const struct ht_profile *profile,
 json_t *ht_output_json(const struct ht_profile *profile, const struct ht_run_info *run,
                        const struct ht_mpi_view *mpi);
 void ht_output_folded(FILE *out, const struct ht_profile *profile);
+
+/* Throttling as the outputs show it (throttle.c): the "throttle" JSON
+ * object, the code-patching state in words ("on", "off", "refused:
+ * mprotect: ..."), and the hook calls saved: the estimate of those avoided
+ * less those that still reached a hook, never below 0. */
+json_t *ht_output_throttle_json(const struct ht_throttle_info *th, const struct ht_profile *p);
+void ht_output_throttle_patching(const struct ht_throttle_info *th, char *buf, size_t len);
+double ht_output_hook_calls_saved(const struct ht_throttle_info *th, const struct ht_profile *p);
+void ht_output_logfile_throttle(FILE *out, const struct ht_throttle_info *th,
+                                const struct ht_profile *p);
+/* Distinct functions (name, file, line) among the throttled stacks. */
+size_t ht_output_throttled_functions(const struct ht_profile *p);
 
 /* Creates `directory` and its parents as needed.  Returns 0 or -1 with errno
  * set (and the failing path component in failed, if given). */

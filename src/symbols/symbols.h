@@ -4,6 +4,7 @@
 #ifndef HT_SYMBOLS_SYMBOLS_H
 #define HT_SYMBOLS_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct ht_symbol {
@@ -27,5 +28,13 @@ struct ht_symbols *ht_symbols_open(void);
 void ht_symbols_resolve(struct ht_symbols *syms, uintptr_t address, struct ht_symbol *out);
 
 void ht_symbols_close(struct ht_symbols *syms);
+
+/* Calls found(address) for every function of the executable (and, unless
+ * executable_only, of every shared object loaded now) whose display name
+ * passes wanted(name).  Reads ELF symbol tables only, never DWARF, so a
+ * Fortran name is the symbol's ("foo" for foo_, "mod::proc").  For
+ * start-up; nothing here may run in a hook. */
+void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void *ctx),
+                     void (*found)(uintptr_t address, void *ctx), void *ctx);
 
 #endif

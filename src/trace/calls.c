@@ -69,21 +69,30 @@ static void moved(struct ht_trace_buffer *b, struct ht_node *from, struct ht_nod
     enter_down(b, from, to, now);
 }
 
-void ht_trace_enter(struct ht_thread *t, uintptr_t function, uint64_t now, uintptr_t sp,
-                    uintptr_t site)
+enum ht_tree_move ht_trace_enter(struct ht_thread *t, uintptr_t function, uint64_t now,
+                                 uintptr_t sp, uintptr_t site)
 {
     struct ht_node *before = t->tree.current;
-    ht_tree_enter(&t->tree, function, now, sp, site);
+    enum ht_tree_move move;
+    struct ht_node *child = ht_tree_cached_child(&t->tree, function, sp, site);
+    if (child) {
+        ht_tree_push(&t->tree, child, now, sp, site);
+        move = HT_MOVED;
+    } else {
+        move = ht_tree_enter_slow(&t->tree, function, now, sp, site);
+    }
     if (t->tree.current != before)
         moved(t->trace, before, t->tree.current, now);
+    return move;
 }
 
-void ht_trace_exit(struct ht_thread *t, uintptr_t function, uint64_t now)
+enum ht_tree_move ht_trace_exit(struct ht_thread *t, uintptr_t function, uint64_t now)
 {
     struct ht_node *before = t->tree.current;
-    ht_tree_exit(&t->tree, function, now);
+    enum ht_tree_move move = ht_tree_exit(&t->tree, function, now);
     if (t->tree.current != before)
         moved(t->trace, before, t->tree.current, now);
+    return move;
 }
 
 void ht_trace_moved(struct ht_thread *t, struct ht_node *before, uint64_t now)

@@ -33,9 +33,9 @@ bool ht_trace_setup(void);
 void ht_trace_attach(struct ht_thread *t);
 
 /* ht_tree_enter / ht_tree_exit plus the events that follow from them. */
-void ht_trace_enter(struct ht_thread *t, uintptr_t function, uint64_t now, uintptr_t sp,
-                    uintptr_t site);
-void ht_trace_exit(struct ht_thread *t, uintptr_t function, uint64_t now);
+enum ht_tree_move ht_trace_enter(struct ht_thread *t, uintptr_t function, uint64_t now,
+                                 uintptr_t sp, uintptr_t site);
+enum ht_tree_move ht_trace_exit(struct ht_thread *t, uintptr_t function, uint64_t now);
 
 /* After the tree's current node moved from `before` by other means (a
  * longjmp unwound it). */

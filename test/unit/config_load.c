@@ -7,7 +7,7 @@
 
 #define TOP_KEYS                                                                                   \
     "off, output_directory, output_basename, sort_by, include_functions, "                         \
-    "exclude_functions, max_stack_depth, outputs, mpi, trace, mpi_t"
+    "exclude_functions, max_stack_depth, outputs, mpi, trace, mpi_t, throttle"
 
 static void test_defaults(void)
 {
@@ -168,7 +168,8 @@ static void test_unknown_keys(void)
     /* Sections that later issues add are unknown today. */
     CHECK_CONTAINS(load_error("mpi.json", "{\"mpi\": {\"log_mesages\": true}}"),
                    "unknown key \"log_mesages\" in \"mpi\"; valid keys are: log_messages, "
-                   "log_ranks, rank_files, poll_interval_us, poll_batch (did you mean "
+                   "log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch "
+                   "(did you mean "
                    "\"log_messages\"?)");
     CHECK_CONTAINS(load_error("trace.json", "{\"trace\": {\"enable\": true}}"),
                    "unknown key \"enable\" in \"trace\"; valid keys are: enabled, folder, name, "
@@ -200,17 +201,20 @@ static void test_mpi_section(void)
     CHECK(cfg.mpi.log_messages);
     CHECK(cfg.mpi.log_ranks.all && ht_rank_set_contains(&cfg.mpi.log_ranks, 7));
     CHECK(!cfg.mpi.rank_files.all && !ht_rank_set_contains(&cfg.mpi.rank_files, 0));
-    CHECK_EQ_U64(cfg.mpi.poll_interval_us, 20);
-    CHECK_EQ_U64(cfg.mpi.poll_batch, 4);
+    CHECK_EQ_U64(cfg.mpi.poll_interval_us, 50);
+    CHECK_EQ_U64(cfg.mpi.poll_max_interval_us, 10000);
+    CHECK_EQ_U64(cfg.mpi.poll_batch, 1);
     const char *path = tmp_file("mpi_ok.json",
                                  "{\"mpi\": {\"log_messages\": false, \"log_ranks\": [0, 3],\n"
-                                 " \"rank_files\": \"all\", \"poll_interval_us\": 0, \"poll_batch\": 16}}");
+                                 " \"rank_files\": \"all\", \"poll_interval_us\": 0, \"poll_batch\": 16,\n"
+                                 " \"poll_max_interval_us\": 300}}");
     CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
     CHECK(!cfg.mpi.log_messages);
     CHECK_EQ_U64(cfg.mpi.log_ranks.count, 2);
     CHECK(ht_rank_set_contains(&cfg.mpi.log_ranks, 3) && !ht_rank_set_contains(&cfg.mpi.log_ranks, 1));
     CHECK(cfg.mpi.rank_files.all);
     CHECK_EQ_U64(cfg.mpi.poll_interval_us, 0);
+    CHECK_EQ_U64(cfg.mpi.poll_max_interval_us, 300);
     CHECK_EQ_U64(cfg.mpi.poll_batch, 16);
     ht_config_free(&cfg);
 

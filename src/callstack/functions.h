@@ -1,0 +1,70 @@
+/* Every function any thread has entered, process-wide, while throttling is
+ * on: its state, and the list of its tree nodes on every thread.
+ *
+ * A throttling decision is made on one thread (src/hooks/throttle.c) but
+ * must reach every thread's nodes of that function; this registry is how it
+ * finds them.  It is lock-free and async-signal-safe (hooks may run in
+ * signal handlers): a fixed array of hash buckets, records pushed onto a
+ * bucket's list with compare-and-swap, memory from mmap.  Records are never
+ * removed.  Only the slow paths use it: creating a node, throttling, an exit
+ * that matches no open call. */
+#ifndef HT_CALLSTACK_FUNCTIONS_H
+#define HT_CALLSTACK_FUNCTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "callstack/tree.h"
+
+/* flags */
+#define HT_FUNCTION_CALLS_MPI 1u /* an MPI routine was entered beneath it */
+#define HT_FUNCTION_NEVER 2u     /* never throttled (main, config "never") */
+
+struct ht_function_record {
+    uintptr_t address;
+    struct ht_function_record *next; /* same bucket */
+    struct ht_node *nodes;           /* newest first, via same_function_next */
+    uint64_t first_tick;             /* when its first node was made */
+    uint64_t throttled_tick;         /* when it was throttled */
+    uint32_t throttled;              /* set once, never cleared */
+    uint32_t flags;
+};
+
+/* Whether the registry is in use: set once at start-up, before any thread
+ * records (throttling on). */
+extern int ht_functions_on;
+void ht_functions_enable(void);
+
+/* The record of address, or NULL. */
+struct ht_function_record *ht_functions_find(uintptr_t address);
+
+/* The record of address, created (with first_tick = now) if missing; NULL
+ * only if out of memory. */
+struct ht_function_record *ht_functions_get(uintptr_t address, uint64_t now);
+
+HT_NOINSTR static inline bool ht_function_is_throttled(const struct ht_function_record *rec)
+{
+    return __atomic_load_n(&rec->throttled, __ATOMIC_SEQ_CST) != 0;
+}
+
+/* Adds a new node of the function to its list.  Returns true if the
+ * function is throttled (checked after the node is in the list, so that
+ * either this call or ht_functions_throttle sees the other): the caller
+ * must not enter the node. */
+bool ht_functions_add_node(struct ht_function_record *rec, struct ht_node *node);
+
+/* Marks the function throttled and tags all its nodes so far.  Returns
+ * false if another thread did it first. */
+bool ht_functions_throttle(struct ht_function_record *rec, uint64_t now);
+
+/* Sets flags on the record of address (created if missing). */
+void ht_functions_set_flags(uintptr_t address, uint32_t flags, uint64_t now);
+
+/* An MPI routine was entered at node: every function on its path gets
+ * HT_FUNCTION_CALLS_MPI, once per node (node->flags remembers). */
+void ht_functions_mark_mpi_path(struct ht_node *node, uint64_t now);
+
+/* Calls visit for every record, in no particular order. */
+void ht_functions_visit(void (*visit)(struct ht_function_record *rec, void *ctx), void *ctx);
+
+#endif

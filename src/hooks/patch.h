@@ -1,0 +1,47 @@
+/* Rewriting a hook's call instruction in the running program, so that a
+ * throttled function's calls no longer reach the hook (docs/throttle.md).
+ *
+ * The call is found from the hook's return address: the instruction just
+ * before it is `call rel32` (E8, 5 bytes, straight to the hook or to its PLT
+ * entry) or `call *disp32(%rip)` (FF 15, 6 bytes, through the GOT, as with
+ * -fno-plt).  Its first byte alone is replaced: E8 becomes 3D, making
+ * `cmp $imm32, %eax`, and FF 15 becomes 8D 15, `lea disp32(%rip), %edx`.
+ * Both have the call's length and touch only what a call clobbers anyway
+ * (the flags, %rdx), so they are no-ops for the program.  A one-byte store
+ * is atomic, so a thread running that code meanwhile executes either the
+ * old call (and the hook declines it) or the new instruction, never a mix.
+ *
+ * The page is made writable (keeping it executable) with mprotect for the
+ * store and then restored.  Only readable, executable, unwritable private
+ * mappings are touched, as /proc/self/maps lists them.  Everything here is
+ * async-signal-safe (raw system calls, no allocation after the first mmap)
+ * and never waits: a site that another thread is patching is left for its
+ * next call. */
+#ifndef HT_HOOKS_PATCH_H
+#define HT_HOOKS_PATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum ht_patch_result {
+    HT_PATCH_DONE,      /* rewritten now */
+    HT_PATCH_ALREADY,   /* rewritten before (by another thread, say) */
+    HT_PATCH_BUSY,      /* another thread is patching: try on the next call */
+    HT_PATCH_CANNOT,    /* not a call we can rewrite, or mprotect refused */
+};
+
+/* The hook entry points the calls must reach (their addresses as the
+ * program sees them). */
+void ht_patch_init(uintptr_t enter_hook, uintptr_t exit_hook);
+
+/* Rewrites the hook call that returns to return_address. */
+enum ht_patch_result ht_patch_hook_call(uintptr_t return_address);
+
+struct ht_patch_stats {
+    uint64_t sites_patched;   /* calls rewritten */
+    uint64_t sites_unpatched; /* calls that could not be rewritten */
+    int refused_errno;        /* mprotect's errno if it refused; 0 otherwise */
+};
+void ht_patch_stats(struct ht_patch_stats *out);
+
+#endif

@@ -1,0 +1,50 @@
+/* Throttling: a function called very often for very little time costs the
+ * program more than it tells the user, so after min_calls calls at under
+ * max_ns_per_call each it stops being recorded, and the calls to its hooks
+ * are rewritten into no-ops (patch.c).  docs/throttle.md says what users see.
+ *
+ * The check costs the hot path one compare: when a node's call count
+ * reaches min_calls + 1, its exit hook looks at the node's average
+ * inclusive time.  A function is never throttled if an MPI routine was
+ * entered beneath it (it carries message attribution), if it is main, or
+ * if the config names it in "never". */
+#ifndef HT_HOOKS_THROTTLE_H
+#define HT_HOOKS_THROTTLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hooks/thread.h"
+#include "output/output.h"
+
+struct ht_throttle_settings {
+    bool enabled;
+    uint64_t min_calls;
+    uint64_t max_ns_per_call;
+    bool patch_code;             /* rewrite the hook calls (else: the flag only) */
+    const uintptr_t *never;      /* entry addresses never throttled */
+    size_t nnever;
+};
+
+/* At start-up, before any thread records. */
+void ht_throttle_setup(const struct ht_throttle_settings *settings);
+
+/* The call count at which an exiting node is checked: min_calls + 1, or
+ * UINT64_MAX when throttling is off.  Each thread copies it. */
+extern uint64_t ht_throttle_check_calls;
+
+/* A node of this thread just completed its (min_calls + 1)th call; exit_site
+ * is the exit hook's return address. */
+void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site);
+
+/* A hook of a throttled function was called from hook_site (its return
+ * address): rewrite that call. */
+void ht_throttle_site_reached(uintptr_t hook_site);
+
+/* What throttling did in this process, as of end_tick; overhead: what a
+ * recorded call costs in hooks, in ticks. */
+void ht_throttle_report(uint64_t end_tick, double overhead_ticks_per_call,
+                        struct ht_throttle_info *out);
+
+#endif
