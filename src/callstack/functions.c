@@ -121,6 +121,15 @@ bool ht_functions_add_node(struct ht_function_record *rec, struct ht_node *node)
     return true;
 }
 
+void ht_functions_tag_node(struct ht_node *n)
+{
+    __atomic_or_fetch(&n->function, HT_NODE_THROTTLED, __ATOMIC_RELAXED);
+    /* A frame of it still open must not find its callees through the fast
+     * path: its thread's next slow path closes it first. */
+    __atomic_store_n(&n->last_child, NULL, __ATOMIC_RELAXED);
+    __atomic_store_n(&n->second_child, NULL, __ATOMIC_RELAXED);
+}
+
 bool ht_functions_throttle(struct ht_function_record *rec, uint64_t now)
 {
     uint32_t expected = 0;
@@ -129,13 +138,8 @@ bool ht_functions_throttle(struct ht_function_record *rec, uint64_t now)
         return false;
     rec->throttled_tick = now;
     for (struct ht_node *n = __atomic_load_n(&rec->nodes, __ATOMIC_SEQ_CST); n;
-         n = n->same_function_next) {
-        __atomic_or_fetch(&n->function, HT_NODE_THROTTLED, __ATOMIC_RELAXED);
-        /* A frame of it still open must not find its callees through the
-         * fast path: its thread's next slow path closes it first. */
-        __atomic_store_n(&n->last_child, NULL, __ATOMIC_RELAXED);
-        __atomic_store_n(&n->second_child, NULL, __ATOMIC_RELAXED);
-    }
+         n = n->same_function_next)
+        ht_functions_tag_node(n);
     return true;
 }
 

@@ -26,6 +26,11 @@ struct ht_function_record {
     struct ht_node *nodes;           /* newest first, via same_function_next */
     uint64_t first_tick;             /* when its first node was made */
     uint64_t throttled_tick;         /* when it was throttled */
+    /* The caller of the call that crossed the threshold, as it was then:
+     * its exclusive time afterwards is where the calls saved ran
+     * (src/hooks/throttle.c). */
+    const struct ht_node *caller;
+    uint64_t caller_calls, caller_ticks_incl, caller_enter_tick, caller_children_ticks;
     uint32_t throttled;              /* set once, never cleared */
     uint32_t flags;
 };
@@ -56,6 +61,11 @@ bool ht_functions_add_node(struct ht_function_record *rec, struct ht_node *node)
 /* Marks the function throttled and tags all its nodes so far.  Returns
  * false if another thread did it first. */
 bool ht_functions_throttle(struct ht_function_record *rec, uint64_t now);
+
+/* Tags one node of a throttled function (what ht_functions_throttle does to
+ * each): a thread whose node reaches the threshold while another thread is
+ * still tagging does it itself, so that no node records past it. */
+void ht_functions_tag_node(struct ht_node *node);
 
 /* Sets flags on the record of address (created if missing). */
 void ht_functions_set_flags(uintptr_t address, uint32_t flags, uint64_t now);

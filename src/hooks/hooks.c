@@ -37,7 +37,7 @@ HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t func
         move = ht_tree_enter_slow(&t->tree, function, now, sp, site);
     }
     if (move == HT_THROTTLED)
-        ht_throttle_site_reached(hook_site);
+        ht_throttle_site_reached(hook_site, function, false);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
 }
@@ -63,7 +63,7 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
     if (move == HT_MOVED && before->calls == t->throttle_at && t->tree.current == before->parent)
         ht_throttle_consider(t, before, hook_site);
     else if (move == HT_THROTTLED)
-        ht_throttle_site_reached(hook_site);
+        ht_throttle_site_reached(hook_site, function, true);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
 }

@@ -11,6 +11,7 @@ libhooktrace_la_SOURCES = \
 	src/hooks/longjmp.c \
 	src/hooks/throttle.c src/hooks/throttle.h \
 	src/hooks/patch.c src/hooks/patch.h \
+	src/hooks/code_range.c src/hooks/code_range.h \
 	src/common/compiler.h
 libhooktrace_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libhooktrace_la_CFLAGS = $(HT_LIB_CFLAGS)

@@ -14,9 +14,9 @@
  * The page is made writable (keeping it executable) with mprotect for the
  * store and then restored.  Only readable, executable, unwritable private
  * mappings are touched, as /proc/self/maps lists them.  Everything here is
- * async-signal-safe (raw system calls, no allocation after the first mmap)
- * and never waits: a site that another thread is patching is left for its
- * next call. */
+ * async-signal-safe (raw system calls, no allocation after the first mmap).
+ * A thread that finds another patching waits for it, boundedly (patch.c),
+ * so that each thread reaches a rewritten call's hook at most once more. */
 #ifndef HT_HOOKS_PATCH_H
 #define HT_HOOKS_PATCH_H
 
@@ -34,8 +34,12 @@ enum ht_patch_result {
  * program sees them). */
 void ht_patch_init(uintptr_t enter_hook, uintptr_t exit_hook);
 
-/* Rewrites the hook call that returns to return_address. */
-enum ht_patch_result ht_patch_hook_call(uintptr_t return_address);
+/* Rewrites the hook call that returns to return_address, made by the
+ * function at `function` (exit: to its exit hook).  An exit hook can also
+ * be reached by a jump at the end of the function, which is then searched
+ * for in the function's code and rewritten into `ret` (patch.c says how;
+ * once per function). */
+enum ht_patch_result ht_patch_hook_call(uintptr_t return_address, uintptr_t function, bool exit);
 
 struct ht_patch_stats {
     uint64_t sites_patched;   /* calls rewritten */

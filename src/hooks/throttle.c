@@ -1,5 +1,7 @@
 #include "hooks/throttle.h"
 
+#include <stdlib.h>
+
 #include "callstack/functions.h"
 #include "hooks/clock.h"
 #include "hooks/patch.h"
@@ -46,10 +48,23 @@ static uint64_t max_ticks(void)
     return v;
 }
 
-static void patch_site(uintptr_t site)
+/* Rewrites the call that reached a hook from site; an exit hook that cannot
+ * be found there was reached by a jump at the end of the function. */
+static void patch_site(uintptr_t site, uintptr_t function, bool exit)
 {
-    if (site && settings.patch_code)
-        ht_patch_hook_call(site);
+    if (!site || !settings.patch_code)
+        return;
+    ht_patch_hook_call(site, function, exit);
+}
+
+/* The completed time of a node's children (another thread's may be read
+ * while it runs: a word at a time, close enough for an estimate). */
+static uint64_t children_ticks(const struct ht_node *n)
+{
+    uint64_t sum = 0;
+    for (const struct ht_node *c = n->first_child; c; c = c->next_sibling)
+        sum += __atomic_load_n(&c->ticks_incl, __ATOMIC_RELAXED);
+    return sum;
 }
 
 void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site)
@@ -57,60 +72,131 @@ void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t e
     (void)t;
     if (!settings.enabled || (node->flags & HT_NODE_MPI_ROUTINE) || node->calls == 0)
         return;
-    if (node->ticks_incl / node->calls >= max_ticks())
-        return;
     struct ht_function_record *rec = ht_functions_find(ht_node_function(node));
-    if (!rec || (__atomic_load_n(&rec->flags, __ATOMIC_RELAXED) &
-                 (HT_FUNCTION_CALLS_MPI | HT_FUNCTION_NEVER)))
+    if (!rec)
         return;
-    if (!ht_functions_throttle(rec, ht_clock_now()))
+    /* Throttled by another thread that may not have reached this node yet:
+     * stop here, at the threshold, rather than when it does. */
+    if (ht_function_is_throttled(rec)) {
+        ht_functions_tag_node(node);
         return;
+    }
+    if (node->ticks_incl / node->calls >= max_ticks() ||
+        (__atomic_load_n(&rec->flags, __ATOMIC_RELAXED) & (HT_FUNCTION_CALLS_MPI | HT_FUNCTION_NEVER)))
+        return;
+    if (!ht_functions_throttle(rec, ht_clock_now())) {
+        ht_functions_tag_node(node);
+        return;
+    }
+    const struct ht_node *caller = node->parent; /* open: node just returned to it */
+    rec->caller_calls = caller->calls;
+    rec->caller_ticks_incl = caller->ticks_incl;
+    rec->caller_enter_tick = caller->enter_tick;
+    rec->caller_children_ticks = children_ticks(caller);
+    rec->caller = caller;
     __atomic_add_fetch(&functions_throttled, 1, __ATOMIC_RELAXED);
     /* The call known here is this exit's; every other call is rewritten
      * when it next reaches a hook, which then declines it. */
-    patch_site(exit_site);
+    patch_site(exit_site, ht_node_function(node), true);
 }
 
-void ht_throttle_site_reached(uintptr_t hook_site)
+void ht_throttle_site_reached(uintptr_t hook_site, uintptr_t function, bool exit)
 {
-    patch_site(hook_site);
+    patch_site(hook_site, function, exit);
 }
 
-struct saved_estimate {
-    uint64_t end_tick;
-    double overhead_ticks; /* what one recorded call cost in hooks */
-    double calls_saved;
-};
-
-/* A throttled function would have gone on at the rate it was called from
- * its first call to its throttling, two hook calls per call.  That rate is
- * taken without its own hooks' cost (at most 19/20 of the time is taken
- * out), since the calls after throttling run without it.  Other recorded
- * functions in the same loop still slowed the rate measured, and throttled
- * code runs faster, so the estimate errs low. */
-static void estimate_saved(struct ht_function_record *rec, void *ctx)
+/* The exclusive time the caller of the throttling call spent after it,
+ * which is where the throttled calls that followed ran (their time is the
+ * caller's now).  Its inclusive time then counts the activation open at
+ * the time to that moment; now, to the end if that activation is still
+ * open (its call count and completed time have not moved).  A later
+ * activation still open at the end is left out, so this errs low. */
+static double caller_exclusive_after(const struct ht_function_record *rec, uint64_t end_tick)
 {
-    struct saved_estimate *e = ctx;
-    if (!ht_function_is_throttled(rec))
-        return;
+    const struct ht_node *c = rec->caller;
+    if (!c || rec->throttled_tick < rec->caller_enter_tick)
+        return 0.0;
+    double excl_then = (double)rec->caller_ticks_incl +
+                       (double)(rec->throttled_tick - rec->caller_enter_tick) -
+                       (double)rec->caller_children_ticks;
+    uint64_t calls = __atomic_load_n(&c->calls, __ATOMIC_RELAXED);
+    double incl_now = (double)__atomic_load_n(&c->ticks_incl, __ATOMIC_RELAXED);
+    if (calls == rec->caller_calls && incl_now == (double)rec->caller_ticks_incl &&
+        end_tick > rec->caller_enter_tick)
+        incl_now += (double)(end_tick - rec->caller_enter_tick);
+    double after = incl_now - (double)children_ticks(c) - excl_then;
+    return after > 0.0 ? after : 0.0;
+}
+
+/* The calls a throttled function would have made: its rate from its first
+ * call to its throttling (two hook calls per call, the rate taken without
+ * its own hooks' cost, of which at most 19/20 of the time is taken out),
+ * times its share of its caller's exclusive time afterwards.  Functions
+ * throttled under the same caller share that time equally.  Neither the
+ * rate nor the time is exact: docs/throttle.md says how close it comes. */
+static double saved_by(const struct ht_function_record *rec, double overhead_ticks,
+                       uint64_t end_tick, unsigned sharing)
+{
+    if (rec->throttled_tick <= rec->first_tick)
+        return 0.0;
     uint64_t calls = 0;
     for (const struct ht_node *n = __atomic_load_n(&rec->nodes, __ATOMIC_ACQUIRE); n;
          n = n->same_function_next)
-        calls += n->calls;
-    if (rec->throttled_tick <= rec->first_tick || e->end_tick <= rec->throttled_tick)
-        return;
+        calls += __atomic_load_n(&n->calls, __ATOMIC_RELAXED);
     double before = (double)(rec->throttled_tick - rec->first_tick);
-    double without_hooks = before - (double)calls * e->overhead_ticks;
+    double without_hooks = before - (double)calls * overhead_ticks;
     if (without_hooks < before / 20.0)
         without_hooks = before / 20.0;
-    e->calls_saved += 2.0 * (double)calls / without_hooks * (double)(e->end_tick - rec->throttled_tick);
+    return 2.0 * (double)calls / without_hooks * caller_exclusive_after(rec, end_tick) / sharing;
+}
+
+struct throttled_list {
+    const struct ht_function_record **recs;
+    size_t count, capacity;
+};
+
+static void collect_throttled(struct ht_function_record *rec, void *ctx)
+{
+    struct throttled_list *l = ctx;
+    if (!ht_function_is_throttled(rec) || !rec->caller)
+        return;
+    if (l->count == l->capacity) {
+        size_t cap = l->capacity ? 2 * l->capacity : 64;
+        const struct ht_function_record **bigger = realloc(l->recs, cap * sizeof *bigger);
+        if (!bigger)
+            return;
+        l->recs = bigger;
+        l->capacity = cap;
+    }
+    l->recs[l->count++] = rec;
+}
+
+static int by_caller(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)(*(const struct ht_function_record *const *)a)->caller;
+    uintptr_t y = (uintptr_t)(*(const struct ht_function_record *const *)b)->caller;
+    return (x > y) - (x < y);
+}
+
+static double estimate_saved(uint64_t end_tick, double overhead_ticks)
+{
+    struct throttled_list l = {0};
+    ht_functions_visit(collect_throttled, &l);
+    qsort(l.recs, l.count, sizeof *l.recs, by_caller);
+    double saved = 0.0;
+    for (size_t i = 0, j; i < l.count; i = j) {
+        for (j = i + 1; j < l.count && l.recs[j]->caller == l.recs[i]->caller; j++)
+            ;
+        for (size_t k = i; k < j; k++)
+            saved += saved_by(l.recs[k], overhead_ticks, end_tick, (unsigned)(j - i));
+    }
+    free(l.recs);
+    return saved;
 }
 
 void ht_throttle_report(uint64_t end_tick, double overhead_ticks_per_call,
                         struct ht_throttle_info *out)
 {
-    struct saved_estimate e = {.end_tick = end_tick, .overhead_ticks = overhead_ticks_per_call};
-    ht_functions_visit(estimate_saved, &e);
     struct ht_patch_stats ps = {0};
     if (settings.enabled && settings.patch_code)
         ht_patch_stats(&ps);
@@ -120,7 +206,7 @@ void ht_throttle_report(uint64_t end_tick, double overhead_ticks_per_call,
         .patch_refused_errno = ps.refused_errno,
         .min_calls = settings.min_calls,
         .max_ns_per_call = settings.max_ns_per_call,
-        .hook_calls_avoided = e.calls_saved,
+        .hook_calls_avoided = estimate_saved(end_tick, overhead_ticks_per_call),
         .sites_patched = ps.sites_patched,
         .sites_unpatched = ps.sites_unpatched,
     };

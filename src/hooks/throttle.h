@@ -38,9 +38,9 @@ extern uint64_t ht_throttle_check_calls;
  * is the exit hook's return address. */
 void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site);
 
-/* A hook of a throttled function was called from hook_site (its return
- * address): rewrite that call. */
-void ht_throttle_site_reached(uintptr_t hook_site);
+/* A hook (exit: the exit hook) of the throttled function at `function` was
+ * called from hook_site (its return address): rewrite that call. */
+void ht_throttle_site_reached(uintptr_t hook_site, uintptr_t function, bool exit);
 
 /* What throttling did in this process, as of end_tick; overhead: what a
  * recorded call costs in hooks, in ticks. */

@@ -21,6 +21,9 @@ void ht_output_throttle_patching(const struct ht_throttle_info *th, char *buf, s
 
 double ht_output_hook_calls_saved(const struct ht_throttle_info *th, const struct ht_profile *p)
 {
+    /* Without rewritten calls, every throttled call still reaches a hook. */
+    if (th->sites_patched == 0)
+        return 0.0;
     double saved = th->hook_calls_avoided - (double)p->throttled_hook_calls;
     return saved > 0.0 ? saved : 0.0;
 }
