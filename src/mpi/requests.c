@@ -243,10 +243,13 @@ size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
 
 /* Polls if the thread's interval has passed, then sets the next interval:
  * back to mpi.poll_interval_us when something completed, else twice as
- * long, up to mpi.poll_max_interval_us; and never shorter than 20 times
- * what this poll took, so that polling costs at most 1/20 of the thread's
- * time even where the MPI library yields the CPU inside
- * PMPI_Request_get_status (Open MPI does when ranks outnumber cores). */
+ * long, up to mpi.poll_max_interval_us.  A poll that took long stretches
+ * the interval to 20 times its cost, so that polling costs at most 1/20 of
+ * the thread's time where the MPI library yields the CPU inside
+ * PMPI_Request_get_status (Open MPI does when ranks outnumber cores); but
+ * never past mpi.poll_max_interval_us, which is what bounds how late a
+ * completion is seen (docs/mpi.md): a yield that let other ranks run for
+ * a whole time slice is no reason to stop polling for twenty. */
 void ht_request_poll_paced(struct ht_thread *t, uint64_t now)
 {
     struct ht_mpi_thread *m = t->mpi;
@@ -257,10 +260,10 @@ void ht_request_poll_paced(struct ht_thread *t, uint64_t now)
     uint64_t next = completed ? ht_mpi.poll_interval_ticks : 2 * m->poll_interval;
     if (next < ht_mpi.poll_interval_ticks)
         next = ht_mpi.poll_interval_ticks;
-    if (next > ht_mpi.poll_max_interval_ticks)
-        next = ht_mpi.poll_max_interval_ticks;
     if (next < 20 * cost)
         next = 20 * cost;
+    if (next > ht_mpi.poll_max_interval_ticks)
+        next = ht_mpi.poll_max_interval_ticks;
     m->poll_interval = next;
 }
 

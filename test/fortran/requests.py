@@ -24,7 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from flib import *  # noqa: E402,F403
-from models import polled_while_computing, requests, requests_calls  # noqa: E402
+from models import KEEP_LEAF, polled_while_computing, requests, requests_calls  # noqa: E402
 
 require_launcher()
 N = 4
@@ -48,7 +48,7 @@ reference = mpirun(fortran_program("freq_plain"), N)
 check_status(reference, 0, "freq_plain")
 for variant in ("f90", "f77", "f08"):
     what = "freq_" + variant
-    r = mpirun(fortran_program(what), N, config={"mpi": {"rank_files": RANK_FILES}})
+    r = mpirun(fortran_program(what), N, config={"mpi": {"rank_files": RANK_FILES}, "throttle": KEEP_LEAF})
     p = expect_run(r, reference, m, CALLS, N, what)
     expect_rank_calls(p, at("many", "MPI_Isend"), {k: 80 for k in range(N)}, what)
     expect_rank_calls(p, at("persistent", "MPI_Recv_init"), {1: 2, 2: 1, 3: 1}, what)

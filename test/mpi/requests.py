@@ -6,7 +6,7 @@ hooks' polling while the program computes); persistent requests count each compl
 their *_init; a cancelled receive is no message; matched probes count at
 MPI_Mrecv/MPI_Imrecv with the peer as a world rank."""
 from mpilib import *
-from models import polled_while_computing, requests, requests_calls
+from models import KEEP_LEAF, polled_while_computing, requests, requests_calls
 
 require_launcher()
 N = 4
@@ -29,7 +29,7 @@ report_messages(m, N, times=2)
 
 # Ranks 0, 2 and 3 also write their own files (for the polling check below).
 RANK_FILES = [0, 2, 3]
-r = mpirun(mpi_program("requests"), N, config={"mpi": {"rank_files": RANK_FILES}})
+r = mpirun(mpi_program("requests"), N, config={"mpi": {"rank_files": RANK_FILES}, "throttle": KEEP_LEAF})
 check_status(r, 0, "requests")
 check("cancelled rank 0: 1\n" in r.stdout, "MPI_Test_cancelled confirms the cancel: %r" % r.stdout)
 reference = mpirun(mpi_program("requests_plain"), N)
@@ -65,7 +65,8 @@ if p:
 
 # Polling from every hook, one request at a time: the same figures.
 r = mpirun(mpi_program("requests"), N,
-           config={"mpi": {"poll_interval_us": 0, "poll_batch": 1, "rank_files": RANK_FILES}})
+           config={"mpi": {"poll_interval_us": 0, "poll_batch": 1, "rank_files": RANK_FILES},
+                   "throttle": KEEP_LEAF})
 check_status(r, 0, "poll_interval_us 0")
 expect_same_stdout(r, reference, "poll_interval_us 0")
 p = r.summary()
