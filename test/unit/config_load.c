@@ -418,6 +418,51 @@ static void test_small_buffer(void)
     ht_config_free(&cfg);
 }
 
+static void test_throttle_section(void)
+{
+    struct ht_config cfg;
+    char err[1024];
+    ht_config_defaults(&cfg);
+    CHECK(cfg.throttle.enabled && cfg.throttle.patch_code);
+    CHECK_EQ_U64(cfg.throttle.min_calls, 100000);
+    CHECK_EQ_U64(cfg.throttle.max_ns_per_call, 10000);
+    CHECK_EQ_U64(cfg.throttle.never.count, 0);
+    CHECK(!ht_config_function_never_throttled(&cfg, "anything"));
+    const char *path = tmp_file("throttle_ok.json",
+                                "{\"throttle\": {\"enabled\": true, \"min_calls\": 5000,\n"
+                                " \"max_ns_per_call\": 250, \"never\": [\"^Domain::x$\", \"::leaf$\"],\n"
+                                " \"patch_code\": false}}");
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
+    CHECK(cfg.throttle.enabled && !cfg.throttle.patch_code);
+    CHECK_EQ_U64(cfg.throttle.min_calls, 5000);
+    CHECK_EQ_U64(cfg.throttle.max_ns_per_call, 250);
+    CHECK_EQ_U64(cfg.throttle.never.count, 2);
+    CHECK(ht_config_function_never_throttled(&cfg, "Domain::x"));
+    CHECK(ht_config_function_never_throttled(&cfg, "reqs::leaf"));
+    CHECK(!ht_config_function_never_throttled(&cfg, "Domain::xd"));
+    ht_config_free(&cfg);
+
+    CHECK_STR(load_error("throttle1.json", "{\"throttle\": {\"min_calls\": 0}}"),
+              in_tmp("throttle1.json:1: \"throttle.min_calls\" must be an integer from 1 to "
+                     "4000000000, not 0"));
+    CHECK_STR(load_error("throttle2.json", "{\"throttle\": {\n\"max_ns_per_call\": -5}}"),
+              in_tmp("throttle2.json:2: \"throttle.max_ns_per_call\" must be an integer from 1 to "
+                     "1000000000, not -5"));
+    CHECK_STR(load_error("throttle3.json", "{\"throttle\": {\"never\": [\"(bad\"]}}"),
+              in_tmp("throttle3.json:1: \"throttle.never\"[0]: invalid regular expression "
+                     "\"(bad\": Unmatched ( or \\("));
+    CHECK_STR(load_error("throttle4.json", "{\"throttle\": {\"enabld\": true}}"),
+              in_tmp("throttle4.json:1: unknown key \"enabld\" in \"throttle\"; valid keys are: "
+                     "enabled, min_calls, max_ns_per_call, never, patch_code (did you mean "
+                     "\"enabled\"?)"));
+    CHECK_STR(load_error("throttle5.json", "{\"throttle\": true}"),
+              in_tmp("throttle5.json:1: \"throttle\" must be an object with the keys enabled, "
+                     "min_calls, max_ns_per_call, never, patch_code, not a boolean"));
+    CHECK_STR(load_error("throttle6.json", "{\"throttle\": {\"never\": \"main\"}}"),
+              in_tmp("throttle6.json:1: \"throttle.never\" must be an array of strings (regular "
+                     "expressions), not a string (for one pattern write [\"main\"])"));
+}
+
 int main(void)
 {
     test_defaults();
@@ -428,6 +473,7 @@ int main(void)
     test_unknown_keys();
     test_mpi_section();
     test_trace_section();
+    test_throttle_section();
     test_wrong_types();
     test_bad_values();
     test_bad_regex();
