@@ -18,12 +18,13 @@ THROTTLED = {  # path: stacks of the throttled functions, and their calls in the
     "main;hot;tiny": N,
     "main;hot;pick": 2 * N,
     "main;hot;touch": N,
+    "main;hot;shared_loop;shared_scaled": N,
     "main;hot;depth": N,
     "main;hot;depth;depth": N,
     "main;hot;depth;depth;depth": N,
 }
 UNTHROTTLED = {"main": 1, "main;hot": 1, "main;hot;kept": N, "main;hot;slow": 30,
-               "main;hot;after": 1}
+               "main;hot;after": 1, "main;hot;shared_loop": 1}
 # slow sleeps 200 us a call, far above 20 us; the others take well under 1 us.
 CONFIG = {"throttle": {"min_calls": MIN_CALLS, "max_ns_per_call": 20000, "never": ["^kept$"]}}
 
@@ -47,7 +48,8 @@ def check_exact(p, what):
     for path in THROTTLED:
         check_eq(p.calls(path), MIN_CALLS + 1, "%s: calls of %s up to its throttling" % (what, path))
         check_eq(p.stack(path).get("throttled"), True, "%s: %s marked throttled" % (what, path))
-    check_eq(p.doc["throttle"]["functions"], 4, "%s: tiny, pick, touch and depth throttled" % what)
+    check_eq(p.doc["throttle"]["functions"], 5,
+             "%s: tiny, pick, touch, depth and shared_scaled throttled" % what)
     check_eq(p.doc["mismatched_exits"], 0, "%s: no exit out of step" % what)
 
 
@@ -67,7 +69,7 @@ check("throttling:      off" in r.text(".log"), "throttling off: said so in the 
 
 # 2. Throttled, calls rewritten: each throttled function's calls reach a
 # hook once more at most per call site, to be rewritten (tiny 1, pick 3 of
-# its 4, touch 1, depth 1), and no more.
+# its 4, touch 1, depth 1, shared_scaled 1 in the library), and no more.
 r = run(EXE, ["serial", str(N)], config=CONFIG)
 check_eq(r.returncode, 0, "exit status with throttling")
 check_eq(r.stdout, reference_stdout, "the program's output is unchanged")
@@ -78,15 +80,16 @@ th = p.doc["throttle"]
 check_eq((th["enabled"], th["min_calls"], th["max_ns_per_call"], th["code_patching"]),
          (True, MIN_CALLS, 20000, "on"), "the settings in the JSON")
 check_eq(th["sites_unpatched"], 0, "every hook call could be rewritten")
-check_eq(th["sites_patched"], 10, "hook calls rewritten: 2 tiny, 4 pick, 2 touch (a jump), 2 depth")
-check_eq(th["hook_calls_after_throttling"], 6, "hook calls reached after throttling, one per "
+check_eq(th["sites_patched"], 12, "hook calls rewritten: 2 tiny, 4 pick, 2 touch (a jump), 2 depth, "
+         "2 shared_scaled")
+check_eq(th["hook_calls_after_throttling"], 7, "hook calls reached after throttling, one per "
          "call site rewritten then")
 check(th["hook_calls_saved"] > 0, "hook calls saved estimated: %r" % th["hook_calls_saved"])
 log = r.text(".log")
-check("4 functions throttled (marked *)" in log, "logfile summary line")
+check("5 functions throttled (marked *)" in log, "logfile summary line")
 check(any(l.split()[:1] == ["1001*"] and "tiny" in l for l in log.splitlines()),
       "logfile marks tiny's row with *")
-check("> tiny (" in log and log.count("[throttled]") == 6, "stack list marks the 6 throttled stacks")
+check("> tiny (" in log and log.count("[throttled]") == 7, "stack list marks the 7 throttled stacks")
 
 # 3. The flag alone (patch_code false): every call after throttling still
 # reaches its two hooks, which skip it; the counts are the same.
@@ -126,11 +129,11 @@ r = run(EXE, ["threads", "20000"], config=CONFIG)
 check_eq(r.returncode, 0, "threads: exit status")
 check_eq(r.stdout, stdout_of("threads", 20000), "threads: output unchanged")
 p = r.profile()
-for path, calls in {"thread_main;hot": NT, "thread_main;hot;after": NT,
+for path, calls in {"thread_main;hot": NT, "thread_main;hot;after": NT, "thread_main;hot;shared_loop": NT,
                     "thread_main;hot;kept": NT * 20000, "thread_main;hot;slow": NT * 30}.items():
     check_eq(p.calls(path), calls, "threads: calls of " + path)
     check_eq(len(p.thread_calls(path)), NT, "threads: %s on every thread" % path)
-for name in ("tiny", "pick", "touch", "depth"):
+for name in ("tiny", "pick", "touch", "depth", "shared_loop;shared_scaled"):
     path = "thread_main;hot;" + name
     per_thread = p.thread_calls(path)
     check_eq(p.stack(path).get("throttled"), True, "threads: %s throttled" % name)
@@ -203,6 +206,8 @@ if shutil.which("valgrind") and not uses_asan(EXE):
     check_eq(calls.get(("tiny", enter)), MIN_CALLS + 2,
              "callgrind: tiny's enter hook ran for its 1001 recorded calls and one more")
     check_eq(calls.get(("kept", enter)), N, "callgrind: kept's enter hook ran for all its calls")
+    check_eq(calls.get(("shared_scaled", enter)), MIN_CALLS + 2,
+             "callgrind: the shared library's call to the enter hook was rewritten too")
     check_eq(calls.get(("tiny", "__cyg_profile_func_exit")), MIN_CALLS + 1,
              "callgrind: tiny's exit hook ran for its recorded calls only")
 else:

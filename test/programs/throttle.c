@@ -3,6 +3,9 @@
  *   tiny      a leaf that is not inlined, called from one site
  *   pick      an accessor inlined at two sites (GCC keeps its hook calls)
  *   touch     a void leaf whose exit hook is its last call: GCC jumps to it
+ *   shared_scaled  a leaf in a shared library (sharedlib_lib.c), called N
+ *             times by shared_loop there: its hook calls are in the
+ *             library's text
  *   depth     a recursion three calls deep, throttled while its outer
  *             frames are still open
  *   kept      as cheap as tiny, but named in the config's "never"
@@ -38,6 +41,8 @@
 #define NTHREADS 4
 
 static volatile long sink;
+
+long shared_loop(long n); /* test/programs/sharedlib_lib.c */
 
 __attribute__((noinline)) long tiny(long x)
 {
@@ -86,6 +91,7 @@ __attribute__((noinline)) long hot(long n)
         s += pick(values, i) - pick(values, i + 1);
     for (long i = 0; i < n; i++)
         touch(i);
+    s += shared_loop(n);
     for (long i = 0; i < n; i++)
         s += depth(2);
     for (long i = 0; i < n; i++)
