@@ -2,8 +2,9 @@
 # Nothing here is built by `make` or `make check`; `make bench` builds the
 # kernels and the hook libraries below and runs bench/hook_cost.py,
 # bench/clock_cost and bench/node_memory; `make bench-mpi` (at the end of
-# this file) builds and runs the MPI benchmarks, `make bench-fortran` (at
-# the very end) the Fortran-against-C MPI call cost.
+# this file) builds and runs the MPI benchmarks, `make bench-fortran` the
+# Fortran-against-C MPI call cost, `make bench-apps` (at the very end) two
+# application proxies.
 # Extra driver options: make bench BENCH_ARGS='--rounds 3 --calls 5000000'
 #
 # One kernel source, four builds:
@@ -198,3 +199,56 @@ EXTRA_DIST += bench/trace_cost.py
 bench-trace: bench/hook_kernel_hooktrace$(EXEEXT)
 	HT_TOP_BUILDDIR='$(abs_top_builddir)' $(PYTHON3) $(srcdir)/bench/trace_cost.py
 .PHONY: bench-trace
+
+# --- Application proxies -------------------------------------------------------
+# `make bench-apps` builds these and runs bench/apps_cost.py, which times
+# whole runs of two application-shaped programs against their builds without
+# hooktrace (what is run and reported: the docstring of bench/apps_cost.py).
+# Extra driver options:
+#   make bench-apps BENCH_APPS_ARGS='--rounds 3 --timeout 60'   (or '--quick')
+#
+#   lulesh_proxy_plain      serial C++ LULESH proxy, -O2 -g, no hooktrace
+#   lulesh_proxy_hooktrace  the same with -finstrument-functions and
+#                           libhooktrace (also run with throttling off and
+#                           with HOOKTRACE_OFF=1)
+#   halo_plain              MPI halo exchange (2-D Jacobi), no hooktrace
+#   halo_hooktrace          the same with -finstrument-functions and libhooktrace
+HT_BENCH_APPS_BINARIES = bench/lulesh_proxy_plain$(EXEEXT) \
+	bench/lulesh_proxy_hooktrace$(EXEEXT) bench/halo_plain$(EXEEXT) \
+	bench/halo_hooktrace$(EXEEXT)
+EXTRA_PROGRAMS += bench/lulesh_proxy_plain bench/lulesh_proxy_hooktrace \
+	bench/halo_plain bench/halo_hooktrace
+# No $(HT_NOINSTR_CFLAGS) here: its exclude list ("include/") would leave
+# std::vector's operator[] uninstrumented, which an application built with
+# plain -finstrument-functions does not get.
+HT_BENCH_APPS_CXXFLAGS = $(HT_WARN_CFLAGS) -O2 -g
+
+bench_lulesh_proxy_plain_SOURCES = bench/lulesh_proxy.cpp bench/lulesh_proxy.h
+bench_lulesh_proxy_plain_CXXFLAGS = $(HT_BENCH_APPS_CXXFLAGS)
+bench_lulesh_proxy_plain_LDFLAGS = -no-install
+
+bench_lulesh_proxy_hooktrace_SOURCES = bench/lulesh_proxy.cpp bench/lulesh_proxy.h
+bench_lulesh_proxy_hooktrace_CXXFLAGS = $(HT_BENCH_APPS_CXXFLAGS) -finstrument-functions
+bench_lulesh_proxy_hooktrace_LDFLAGS = -no-install
+bench_lulesh_proxy_hooktrace_LDADD = libhooktrace.la
+
+bench_halo_plain_SOURCES = bench/halo.c
+bench_halo_plain_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
+bench_halo_plain_CFLAGS = $(AM_CFLAGS) -O2 -g
+bench_halo_plain_LDFLAGS = -no-install
+bench_halo_plain_LDADD = $(MPI_LIBS)
+
+bench_halo_hooktrace_SOURCES = bench/halo.c
+bench_halo_hooktrace_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
+bench_halo_hooktrace_CFLAGS = $(AM_CFLAGS) -O2 -g -finstrument-functions
+bench_halo_hooktrace_LDFLAGS = -no-install
+bench_halo_hooktrace_LDADD = libhooktrace.la $(MPI_LIBS)
+
+EXTRA_DIST += bench/apps_cost.py
+CLEANFILES += $(HT_BENCH_APPS_BINARIES)
+
+BENCH_APPS_ARGS =
+bench-apps: $(HT_BENCH_APPS_BINARIES)
+	$(PYTHON3) $(srcdir)/bench/apps_cost.py --builddir $(top_builddir) \
+	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' $(BENCH_APPS_ARGS)
+.PHONY: bench-apps

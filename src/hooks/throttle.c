@@ -182,7 +182,8 @@ static double estimate_saved(uint64_t end_tick, double overhead_ticks)
 {
     struct throttled_list l = {0};
     ht_functions_visit(collect_throttled, &l);
-    qsort(l.recs, l.count, sizeof *l.recs, by_caller);
+    if (l.count > 1)
+        qsort(l.recs, l.count, sizeof *l.recs, by_caller);
     double saved = 0.0;
     for (size_t i = 0, j; i < l.count; i = j) {
         for (j = i + 1; j < l.count && l.recs[j]->caller == l.recs[i]->caller; j++)
