@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""Application proxies: what hooktrace costs a whole run of two
+application-shaped programs, against the same program built without it.
+Prints markdown tables.
+
+1. bench/lulesh_proxy.cpp, serial C++ (LULESH-style Domain class, inline
+   accessors in every hot loop: over a billion instrumented calls a run):
+     plain                        -O2 -g, no hooktrace
+     hooktrace                    -finstrument-functions, libhooktrace,
+                                  HOOKTRACE_CONFIG unset
+     hooktrace, throttling off    the same binary, {"throttle": {"enabled": false}}
+     hooktrace, HOOKTRACE_OFF=1   the same binary, profiling off
+2. bench/halo.c, MPI halo exchange on --ranks ranks (default 8, more than
+   this machine may have cores: Open MPI gets --oversubscribe), hooks
+   running while the exchange's requests are open:
+     plain, hooktrace, and hooktrace with {"mpi": {"poll_interval_us": 0}}
+     (polls on every hook: may be very slow, hence the time limit)
+
+The variants of a program run interleaved (the order rotates each round)
+for --rounds rounds; the table gives the median wall time of the whole run
+(what a user waits for, profile writing included), the program's own loop
+time, and the median over rounds of the ratio to plain of the same round.
+For hooktrace runs it reads the JSON profile the run wrote (the program's
+name + .json) and gives its "throttle" figures.  A run that exceeds its
+time limit (--timeout, --halo-timeout) is killed and its variant reported
+as "timeout" (and not run again); a run that fails is reported as "failed".
+Below each table: whether every run printed the plain build's checksum.
+
+Usage (from the build directory; `make bench-apps` does this):
+    python3 bench/apps_cost.py [--builddir DIR] [--mpiexec mpirun] [--mpi ompi-c|mpich]
+                               [--rounds 5] [--timeout 180] [--halo-timeout 60] [--quick]
+                               [--only lulesh|halo]   (--help for the rest)
+
+Stdlib only.  Every run happens in its own empty temporary directory, which
+is deleted afterwards.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import cpu_model, loadavg, mpi_version  # noqa: E402
+
+PLAIN = "plain"
+# (label, program, config or None, extra environment, writes a profile)
+LULESH_VARIANTS = [
+    (PLAIN, "lulesh_proxy_plain", None, {}, False),
+    ("hooktrace", "lulesh_proxy_hooktrace", None, {}, True),
+    ("hooktrace, throttling off", "lulesh_proxy_hooktrace",
+     {"throttle": {"enabled": False}}, {}, True),
+    ("hooktrace, HOOKTRACE_OFF=1", "lulesh_proxy_hooktrace", None, {"HOOKTRACE_OFF": "1"}, False),
+]
+HALO_VARIANTS = [
+    (PLAIN, "halo_plain", None, {}, False),
+    ("hooktrace", "halo_hooktrace", None, {}, True),
+    ("hooktrace, mpi.poll_interval_us 0", "halo_hooktrace",
+     {"mpi": {"poll_interval_us": 0}}, {}, True),
+]
+
+
+class Outcome:
+    """One run: wall seconds, or why there is none (timeout, failed)."""
+
+    def __init__(self, wall=None, loop=None, checksum=None, profile=None, written=(), error=None):
+        self.wall, self.loop, self.checksum = wall, loop, checksum
+        self.profile, self.written, self.error = profile, list(written), error
+
+
+def run(cmd, config, extra_env, scratch, timeout):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HOOKTRACE_")}
+    env.update(extra_env)
+    if os.geteuid() == 0:
+        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    cwd = tempfile.mkdtemp(prefix="run-", dir=scratch)
+    try:
+        if config is not None:
+            # Outside cwd, so that cwd holds only what the run wrote.
+            with open(cwd + ".json", "w") as f:
+                json.dump(config, f)
+            env["HOOKTRACE_CONFIG"] = cwd + ".json"
+        # A session of its own: on timeout the whole group goes (mpirun and
+        # any rank it did not take down with it).
+        t0 = time.monotonic()
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            return Outcome(error="timeout")
+        wall = time.monotonic() - t0
+        if proc.returncode != 0:
+            print("apps_cost: %s failed (status %d):\n%s%s" % (" ".join(cmd), proc.returncode,
+                                                              out[-2000:], err[-2000:]),
+                  file=sys.stderr)
+            return Outcome(error="failed (status %d)" % proc.returncode)
+        m = re.search(r"^checksum=(.*)$", out, re.M)
+        loop = re.search(r"elapsed_s=([0-9.]+)", out)
+        if not m or not loop:
+            print("apps_cost: unexpected output from %s:\n%s" % (" ".join(cmd), out),
+                  file=sys.stderr)
+            return Outcome(error="no checksum")
+        written = sorted(os.listdir(cwd))
+        return Outcome(wall, float(loop.group(1)), m.group(1).strip(), read_profile(cwd),
+                       written)
+    finally:
+        shutil.rmtree(cwd, ignore_errors=True)
+        if config is not None:
+            try:
+                os.unlink(cwd + ".json")
+            except OSError:
+                pass
+
+
+def kill_group(proc):
+    for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.communicate(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def read_profile(cwd):
+    """The JSON profile of the run in cwd (the only .json there), or None."""
+    names = [n for n in os.listdir(cwd) if n.endswith(".json")]
+    if len(names) != 1:
+        return None
+    try:
+        with open(os.path.join(cwd, names[0])) as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def bench(name, variants, cmd_of, args, scratch, timeout):
+    """Runs the variants interleaved; returns {label: [Outcome]}."""
+    results = {v[0]: [] for v in variants}
+    dead = {}
+    for r in range(args.rounds):
+        order = variants[r % len(variants):] + variants[:r % len(variants)]
+        for label, prog, config, extra_env, profiled in order:
+            if label in dead:
+                continue
+            o = run(cmd_of(prog), config, extra_env, scratch, timeout)
+            if o.error is None:
+                if profiled and o.profile is None:
+                    o.error = "no JSON profile written"
+                elif profiled and throttle_field(o.profile, "enabled") is not None and \
+                        throttle_field(o.profile, "enabled") != wants_throttling(config):
+                    o.error = "throttle.enabled not as configured"
+                elif not profiled and o.written:
+                    o.error = "wrote %s" % ", ".join(o.written)
+            if o.error is not None:
+                # A variant that timed out or failed once is not retried:
+                # the next rounds would only repeat the wait.
+                dead[label] = o.error
+            results[label].append(o)
+        print("%s: round %d/%d done" % (name, r + 1, args.rounds), file=sys.stderr, flush=True)
+    return results
+
+
+def wants_throttling(config):
+    return (config or {}).get("throttle", {}).get("enabled", True)
+
+
+def throttle_field(profile, key):
+    th = profile.get("throttle") if profile else None
+    return th.get(key) if isinstance(th, dict) else None
+
+
+def med(xs):
+    return statistics.median(xs) if xs else None
+
+
+def fmt_ratio(label, ratio):
+    return "–" if label == PLAIN or ratio is None else "%.2f" % ratio
+
+
+def report(title, variants, results, args, params):
+    print("## %s" % title)
+    print()
+    print("%s; %d round%s, variants interleaved.  Wall: the whole run as timed by the driver "
+          "(process start to exit, profile writing included); loop: the program's own timed "
+          "part.  Ratios: median over rounds of variant / plain of the same round."
+          % (params, args.rounds, "" if args.rounds == 1 else "s"))
+    print()
+    print("| variant | wall s (median) | wall min..max | ratio to plain | loop s (median) "
+          "| loop ratio | functions throttled | sites patched | calls recorded "
+          "| hook calls saved (JSON) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    plain = results[PLAIN]
+    ref = next((o.checksum for o in plain if o.error is None), None)
+    mismatched = []
+    for label, _, _, _, profiled in variants:
+        runs = results[label]
+        ok = [o for o in runs if o.error is None]
+        errors = sorted({o.error for o in runs if o.error is not None})
+        if not ok:
+            print("| %s | %s | – | – | – | – | – | – | – | – |" % (label, "; ".join(errors)))
+            continue
+        walls = [o.wall for o in ok]
+        pairs = [(o, p) for o, p in zip(runs, plain) if o.error is None and p.error is None]
+        ratio = med([o.wall / p.wall for o, p in pairs])
+        lratio = med([o.loop / p.loop for o, p in pairs if p.loop > 0])
+        row = "| %s%s | %.2f | %.2f..%.2f | %s | %.2f | %s |" % (
+            label, " (%s in some rounds)" % "; ".join(errors) if errors else "",
+            med(walls), min(walls), max(walls), fmt_ratio(label, ratio),
+            med([o.loop for o in ok]), fmt_ratio(label, lratio))
+        if profiled:
+            cells = []
+            for key in ("functions", "sites_patched"):
+                vals = [throttle_field(o.profile, key) for o in ok]
+                vals = [v for v in vals if isinstance(v, (int, float))]
+                cells.append("%d" % med(vals) if vals else "?")
+            calls = [o.profile.get("overhead", {}).get("calls") for o in ok]
+            calls = [c for c in calls if isinstance(c, (int, float))]
+            cells.append("%.3g" % med(calls) if calls else "?")
+            saved = [throttle_field(o.profile, "hook_calls_saved") for o in ok]
+            saved = [s for s in saved if isinstance(s, (int, float))]
+            cells.append("%.3g" % med(saved) if saved else "?")
+            row += " %s |" % " | ".join(cells)
+        else:
+            row += " – | – | – | – |"
+        print(row)
+        mismatched += ["%s: %s" % (label, o.checksum) for o in ok if o.checksum != ref]
+    print()
+    if ref is None:
+        print("No plain run completed: checksums not compared.")
+    elif mismatched:
+        print("**Checksums differ** from the plain build's (%s): %s." % (ref, "; ".join(mismatched)))
+    else:
+        print("Every completed run printed the plain build's checksum (%s)." % ref)
+    print()
+    return results
+
+
+def lulesh_notes(results):
+    """Instrumented calls per run, from the throttling-off profile."""
+    off = [o for o in results.get("hooktrace, throttling off", []) if o.error is None]
+    plain = [o for o in results[PLAIN] if o.error is None]
+    calls = [o.profile.get("overhead", {}).get("calls") for o in off if o.profile]
+    calls = [c for c in calls if isinstance(c, (int, float))]
+    if calls and plain:
+        c, t = med(calls), med([o.loop for o in plain])
+        print("Instrumented calls per run (the throttling-off profile's overhead.calls, all of "
+              "them recorded): %.3g, i.e. %.3g per second of the plain build's loop (%.2f s).  "
+              "With throttling on, the JSON's hook_calls_saved column is hooktrace's own "
+              "estimate of the calls it avoided." % (c, c / t, t))
+        print()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--builddir", default=os.environ.get("HT_TOP_BUILDDIR", "."),
+                    help="top build directory (holds bench/lulesh_proxy_* and bench/halo_*)")
+    ap.add_argument("--mpiexec", default=os.environ.get("HT_MPIEXEC", "mpirun"))
+    ap.add_argument("--mpi", default=os.environ.get("HT_MPI_NAME", "ompi-c"),
+                    help="MPI library configured (ompi-c or mpich): picks the launch options")
+    ap.add_argument("--ranks", type=int, default=8, help="ranks of the halo runs (default 8)")
+    ap.add_argument("--mpiexec-args", default=None,
+                    help="launch options (default for Open MPI: '-np RANKS --oversubscribe'; "
+                         "for MPICH: '-n RANKS')")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--timeout", type=float, default=180.0,
+                    help="seconds one LULESH proxy run may take before it is killed and its "
+                         "variant reported as timeout (default 180: the throttling-off run "
+                         "takes over a minute)")
+    ap.add_argument("--halo-timeout", type=float, default=60.0,
+                    help="the same for one halo run (default 60)")
+    ap.add_argument("--lulesh-size", type=int, default=30, help="mesh edge (default 30)")
+    ap.add_argument("--lulesh-iterations", type=int, default=120)
+    ap.add_argument("--halo-size", type=int, default=1536, help="grid edge (default 1536)")
+    ap.add_argument("--halo-iterations", type=int, default=300)
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke run: 1 round, small problems, 30 s time limit")
+    ap.add_argument("--only", choices=["lulesh", "halo"], help="run one program only")
+    args = ap.parse_args()
+    if args.quick:
+        args.rounds, args.timeout, args.halo_timeout = 1, 30.0, 30.0
+        args.lulesh_size, args.lulesh_iterations = 16, 30
+        args.halo_size, args.halo_iterations = 512, 60
+    if args.mpiexec_args is None:
+        args.mpiexec_args = ("-n %d" % args.ranks if args.mpi == "mpich"
+                             else "-np %d --oversubscribe" % args.ranks)
+
+    bindir = os.path.join(os.path.abspath(args.builddir), "bench")
+    for prog in sorted({v[1] for v in LULESH_VARIANTS + HALO_VARIANTS}):
+        if not os.access(os.path.join(bindir, prog), os.X_OK):
+            sys.exit("apps_cost: %s/%s not built: run `make bench-apps`" % (bindir, prog))
+
+    print("# Application proxies")
+    print()
+    print("- machine: %s, %d online CPUs, %s %s" % (cpu_model(), os.cpu_count() or 0,
+                                                   platform.system(), platform.release()))
+    print("- MPI: %s; launch: %s %s" % (mpi_version(shlex.split(args.mpiexec)[0]),
+                                        args.mpiexec, args.mpiexec_args))
+    print("- load average before the run: %s" % loadavg())
+    print("- date: %s" % datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"))
+    print("- command: %s" % " ".join(["python3", "bench/apps_cost.py"] + sys.argv[1:]))
+    print(flush=True)
+
+    scratch = tempfile.mkdtemp(prefix="hooktrace-bench-apps-")
+    try:
+        if args.only in (None, "lulesh"):
+            lulesh_args = ["-s", str(args.lulesh_size), "-i", str(args.lulesh_iterations)]
+            res = bench("lulesh", LULESH_VARIANTS,
+                        lambda prog: [os.path.join(bindir, prog)] + lulesh_args, args, scratch,
+                        args.timeout)
+            report("LULESH proxy (serial C++)", LULESH_VARIANTS, res, args,
+                   "bench/lulesh_proxy %s (%d elements)"
+                   % (" ".join(lulesh_args), args.lulesh_size ** 3))
+            lulesh_notes(res)
+            sys.stdout.flush()
+        if args.only in (None, "halo"):
+            halo_args = ["-n", str(args.halo_size), "-i", str(args.halo_iterations)]
+            launch = shlex.split(args.mpiexec) + shlex.split(args.mpiexec_args)
+            res = bench("halo", HALO_VARIANTS,
+                        lambda prog: launch + [os.path.join(bindir, prog)] + halo_args,
+                        args, scratch, args.halo_timeout)
+            report("Halo exchange (MPI, %d ranks)" % args.ranks, HALO_VARIANTS, res, args,
+                   "bench/halo %s under `%s %s`" % (" ".join(halo_args), args.mpiexec,
+                                                    args.mpiexec_args))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print("- load average after the run: %s" % loadavg())
+
+
+if __name__ == "__main__":
+    main()
