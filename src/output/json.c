@@ -65,6 +65,9 @@ json_t *ht_output_throttle_json(const struct ht_throttle_info *th, const struct 
                         json_integer((json_int_t)p->throttled_hook_calls));
     json_object_set_new(obj, "sites_patched", json_integer((json_int_t)th->sites_patched));
     json_object_set_new(obj, "sites_unpatched", json_integer((json_int_t)th->sites_unpatched));
+    char *list = ht_output_throttle_exclude_list(p);
+    json_object_set_new(obj, "exclude_function_list", list ? json_string(list) : json_string(""));
+    free(list);
     return obj;
 }
 

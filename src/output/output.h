@@ -65,6 +65,9 @@ void ht_output_throttle_patching(const struct ht_throttle_info *th, char *buf, s
 double ht_output_hook_calls_saved(const struct ht_throttle_info *th, const struct ht_profile *p);
 void ht_output_logfile_throttle(FILE *out, const struct ht_throttle_info *th,
                                 const struct ht_profile *p);
+/* The throttled functions as GCC's -finstrument-functions-exclude-function-list
+ * wants them, comma-separated (malloc'ed; NULL if none). */
+char *ht_output_throttle_exclude_list(const struct ht_profile *p);
 /* Distinct functions (name, file, line) among the throttled stacks. */
 size_t ht_output_throttled_functions(const struct ht_profile *p);
 

@@ -80,6 +80,8 @@ th = p.doc["throttle"]
 check_eq((th["enabled"], th["min_calls"], th["max_ns_per_call"], th["code_patching"]),
          (True, MIN_CALLS, 20000, "on"), "the settings in the JSON")
 check_eq(th["sites_unpatched"], 0, "every hook call could be rewritten")
+check_eq(th["exclude_function_list"], "depth,pick,shared_scaled,tiny,touch",
+         "the compile-time exclude list names the throttled functions")
 check_eq(th["sites_patched"], 12, "hook calls rewritten: 2 tiny, 4 pick, 2 touch (a jump), 2 depth, "
          "2 shared_scaled")
 check_eq(th["hook_calls_after_throttling"], 7, "hook calls reached after throttling, one per "
@@ -87,6 +89,8 @@ check_eq(th["hook_calls_after_throttling"], 7, "hook calls reached after throttl
 check(th["hook_calls_saved"] > 0, "hook calls saved estimated: %r" % th["hook_calls_saved"])
 log = r.text(".log")
 check("5 functions throttled (marked *)" in log, "logfile summary line")
+check("-finstrument-functions-exclude-function-list=depth,pick,shared_scaled,tiny,touch\n" in log,
+      "logfile: the recompile suggestion")
 check(any(l.split()[:1] == ["1001*"] and "tiny" in l for l in log.splitlines()),
       "logfile marks tiny's row with *")
 check("> tiny (" in log and log.count("[throttled]") == 7, "stack list marks the 7 throttled stacks")
@@ -99,6 +103,8 @@ p = r.profile()
 check_exact(p, "flag only")
 th = p.doc["throttle"]
 check_eq(th["code_patching"], "off", "flag only: code_patching off")
+check_eq(r.profile().doc["throttle"]["exclude_function_list"], "depth,pick,shared_scaled,tiny,touch",
+         "flag only: the same exclude list")
 check_eq(th["sites_patched"], 0, "flag only: nothing rewritten")
 check_eq(th["hook_calls_after_throttling"], sum(2 * calls_after(path) for path in THROTTLED),
          "flag only: both hooks of every later call were reached")
