@@ -10,6 +10,11 @@ Prints markdown tables.
                                   HOOKTRACE_CONFIG unset
      hooktrace, throttling off    the same binary, {"throttle": {"enabled": false}}
      hooktrace, HOOKTRACE_OFF=1   the same binary, profiling off
+     hooktrace, all throttled at once   min_calls 1: every hook call
+                                  rewritten at once (the compiled-in floor)
+     hooktrace, recompiled with its exclude list   built by the driver with
+                                  the -finstrument-functions-exclude-function-list
+                                  a default run's profile names
 2. bench/halo.c, MPI halo exchange on --ranks ranks (default 8, more than
    this machine may have cores: Open MPI gets --oversubscribe), hooks
    running while the exchange's requests are open:
@@ -60,7 +65,14 @@ LULESH_VARIANTS = [
     ("hooktrace, throttling off", "lulesh_proxy_hooktrace",
      {"throttle": {"enabled": False}}, {}, True),
     ("hooktrace, HOOKTRACE_OFF=1", "lulesh_proxy_hooktrace", None, {"HOOKTRACE_OFF": "1"}, False),
+    # Every function but main throttled at its second call, so every hook
+    # call is rewritten at once: what is left is compiled into the code.
+    ("hooktrace, all throttled at once", "lulesh_proxy_hooktrace",
+     {"throttle": {"min_calls": 1, "max_ns_per_call": 1000000000}}, {}, True),
 ]
+# Built by the driver (build_excluded): the proxy recompiled with the
+# exclude list a default hooktrace run printed.
+EXCLUDED = ("hooktrace, recompiled with its exclude list", "lulesh_proxy_excluded", None, {}, True)
 HALO_VARIANTS = [
     (PLAIN, "halo_plain", None, {}, False),
     ("hooktrace", "halo_hooktrace", None, {}, True),
@@ -177,6 +189,35 @@ def bench(name, variants, cmd_of, args, scratch, timeout):
     return results
 
 
+def build_excluded(args, bindir, scratch, lulesh_args):
+    """Runs the instrumented proxy once with defaults, then compiles it again
+    with GCC's -finstrument-functions-exclude-function-list= set to the
+    throttled functions its profile names, as docs/throttle.md tells users
+    to.  Returns the binary's path, or None (with the reason on stderr)."""
+    o = run([os.path.join(bindir, "lulesh_proxy_hooktrace")] + lulesh_args, None, {}, scratch,
+            args.timeout)
+    listed = throttle_field(o.profile, "exclude_function_list")
+    if o.error is not None or not listed:
+        print("apps_cost: no exclude list (%s)" % (o.error or "nothing throttled"), file=sys.stderr)
+        return None
+    srcdir = os.path.dirname(os.path.abspath(__file__))
+    libdir = os.path.join(os.path.abspath(args.builddir), ".libs")
+    exe = os.path.join(scratch, "lulesh_proxy_excluded")
+    cmd = shlex.split(args.cxx) + ["-O2", "-g", "-finstrument-functions",
+                                   "-finstrument-functions-exclude-function-list=" + listed,
+                                   os.path.join(srcdir, "lulesh_proxy.cpp"), "-o", exe,
+                                   "-L" + libdir, "-Wl,-rpath," + libdir, "-lhooktrace"]
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True)
+    if done.returncode != 0:
+        print("apps_cost: recompiling with the exclude list failed:\n" + done.stdout,
+              file=sys.stderr)
+        return None
+    print("apps_cost: recompiled with the %d entries of the exclude list" % len(listed.split(",")),
+          file=sys.stderr)
+    return exe
+
+
 def wants_throttling(config):
     return (config or {}).get("throttle", {}).get("enabled", True)
 
@@ -275,6 +316,8 @@ def main():
     ap.add_argument("--mpi", default=os.environ.get("HT_MPI_NAME", "ompi-c"),
                     help="MPI library configured (ompi-c or mpich): picks the launch options")
     ap.add_argument("--ranks", type=int, default=8, help="ranks of the halo runs (default 8)")
+    ap.add_argument("--cxx", default=os.environ.get("CXX", "g++"),
+                    help="C++ compiler for the recompiled proxy (default $CXX or g++)")
     ap.add_argument("--mpiexec-args", default=None,
                     help="launch options (default for Open MPI: '-np RANKS --oversubscribe'; "
                          "for MPICH: '-n RANKS')")
@@ -321,10 +364,15 @@ def main():
     try:
         if args.only in (None, "lulesh"):
             lulesh_args = ["-s", str(args.lulesh_size), "-i", str(args.lulesh_iterations)]
-            res = bench("lulesh", LULESH_VARIANTS,
-                        lambda prog: [os.path.join(bindir, prog)] + lulesh_args, args, scratch,
-                        args.timeout)
-            report("LULESH proxy (serial C++)", LULESH_VARIANTS, res, args,
+            variants = list(LULESH_VARIANTS)
+            excluded = build_excluded(args, bindir, scratch, lulesh_args)
+            if excluded:
+                variants.append(EXCLUDED)
+            programs = {EXCLUDED[1]: excluded}
+            res = bench("lulesh", variants,
+                        lambda prog: [programs.get(prog) or os.path.join(bindir, prog)] + lulesh_args,
+                        args, scratch, args.timeout)
+            report("LULESH proxy (serial C++)", variants, res, args,
                    "bench/lulesh_proxy %s (%d elements)"
                    % (" ".join(lulesh_args), args.lulesh_size ** 3))
             lulesh_notes(res)

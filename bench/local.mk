@@ -250,5 +250,5 @@ CLEANFILES += $(HT_BENCH_APPS_BINARIES)
 BENCH_APPS_ARGS =
 bench-apps: $(HT_BENCH_APPS_BINARIES)
 	$(PYTHON3) $(srcdir)/bench/apps_cost.py --builddir $(top_builddir) \
-	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' $(BENCH_APPS_ARGS)
+	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' --cxx '$(CXX)' $(BENCH_APPS_ARGS)
 .PHONY: bench-apps
