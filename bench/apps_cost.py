@@ -19,7 +19,8 @@ Prints markdown tables.
    this machine may have cores: Open MPI gets --oversubscribe), hooks
    running while the exchange's requests are open:
      plain, hooktrace, and hooktrace with {"mpi": {"poll_interval_us": 0}}
-     (polls on every hook: may be very slow, hence the time limit)
+     (polls on every hook: may be very slow, hence the time limit), and
+     both with throttling off (every hook runs while requests are open)
 
 The variants of a program run interleaved (the order rotates each round)
 for --rounds rounds; the table gives the median wall time of the whole run
@@ -78,6 +79,11 @@ HALO_VARIANTS = [
     ("hooktrace", "halo_hooktrace", None, {}, True),
     ("hooktrace, mpi.poll_interval_us 0", "halo_hooktrace",
      {"mpi": {"poll_interval_us": 0}}, {}, True),
+    # Every hook runs, millions a second, with the exchange's requests open:
+    # what bounds polling is its pacing alone.
+    ("hooktrace, throttling off", "halo_hooktrace", {"throttle": {"enabled": False}}, {}, True),
+    ("hooktrace, throttling off, poll_interval_us 0", "halo_hooktrace",
+     {"throttle": {"enabled": False}, "mpi": {"poll_interval_us": 0}}, {}, True),
 ]
 
 
