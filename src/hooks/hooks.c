@@ -34,7 +34,16 @@ HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t func
         now = ht_clock_now();
         move = ht_trace_enter(t, function, now, sp, site);
     } else {
-        move = ht_tree_enter_slow(&t->tree, function, now, sp, site);
+        /* The last-child cache first, as on the fast path: a thread with
+         * open requests comes here for every call. */
+        struct ht_node *child = ht_tree_cached_child(&t->tree, function, sp, site);
+        if (child) {
+            now = ht_clock_now();
+            ht_tree_push(&t->tree, child, now, sp, site);
+            move = HT_MOVED;
+        } else {
+            move = ht_tree_enter_slow(&t->tree, function, now, sp, site);
+        }
     }
     if (move == HT_THROTTLED)
         ht_throttle_site_reached(hook_site, function, false);
