@@ -33,10 +33,14 @@ IN_MEMORY_BYTES_PER_EVENT = 16  # src/trace/buffer.h: tick + node per Enter/Leav
 def run_once(exe, calls, threads, trace, scratch):
     cwd = tempfile.mkdtemp(prefix="run-", dir=scratch)
     env = {k: v for k, v in os.environ.items() if not k.startswith("HOOKTRACE_")}
+    # Both modes record every call: throttled, the kernel's tiny functions
+    # would stop being recorded (and traced) after 100,000 calls.
+    config = {"throttle": {"enabled": False}}
     if trace:
-        with open(os.path.join(cwd, "config.json"), "w") as f:
-            json.dump({"trace": {"enabled": True}}, f)
-        env["HOOKTRACE_CONFIG"] = os.path.join(cwd, "config.json")
+        config["trace"] = {"enabled": True}
+    with open(os.path.join(cwd, "config.json"), "w") as f:
+        json.dump(config, f)
+    env["HOOKTRACE_CONFIG"] = os.path.join(cwd, "config.json")
     try:
         start = time.monotonic()
         proc = subprocess.run([exe, "-a", "-n", str(calls), "-t", str(threads), "-p", "mixed"],
