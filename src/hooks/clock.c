@@ -70,7 +70,10 @@ void ht_clock_calibrate(void)
     seconds_per_tick = (double)(ns - start_ns) * 1e-9 / (double)(ticks - start_ticks);
 }
 
-double ht_clock_ticks_per_second_estimate(void)
+/* The tick rate against CLOCK_MONOTONIC since start-up, over at least
+ * min_ns of reference (waited for, sleeping between reads if `sleep`), or
+ * the calibrated rate once there is one. */
+static double rate_since_start(uint64_t min_ns, bool sleep)
 {
     if (!initialised)
         ht_clock_init();
@@ -79,28 +82,23 @@ double ht_clock_ticks_per_second_estimate(void)
     if (seconds_per_tick > 0.0)
         return 1.0 / seconds_per_tick;
     uint64_t ns = ht_clock_monotonic_ns(), ticks = __rdtsc();
-    while (ns - start_ns < 1000000u) { /* at least 1 ms of reference */
-        usleep(100);
+    while (ns - start_ns < min_ns) {
+        if (sleep)
+            usleep(100);
         ns = ht_clock_monotonic_ns();
         ticks = __rdtsc();
     }
     return (double)(ticks - start_ticks) / ((double)(ns - start_ns) * 1e-9);
 }
 
+double ht_clock_ticks_per_second_estimate(void)
+{
+    return rate_since_start(1000000u, true); /* at least 1 ms of reference */
+}
+
 double ht_clock_ticks_per_second_quick(void)
 {
-    if (!initialised)
-        ht_clock_init();
-    if (!ht_clock_uses_tsc)
-        return 1e9;
-    if (seconds_per_tick > 0.0)
-        return 1.0 / seconds_per_tick;
-    uint64_t ns, ticks;
-    do {
-        ns = ht_clock_monotonic_ns();
-        ticks = __rdtsc();
-    } while (ns - start_ns < 10000u);
-    return (double)(ticks - start_ticks) / ((double)(ns - start_ns) * 1e-9);
+    return rate_since_start(10000u, false); /* 10 us at most, without sleeping */
 }
 
 double ht_clock_seconds_per_tick(void)
