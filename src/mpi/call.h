@@ -51,8 +51,12 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
     if (HT_UNLIKELY(m->epoch != ht_mpi.epoch))
         ht_request_forget_all(t);
     uint64_t now = ht_clock_now();
-    if (m->requests.active)
-        ht_request_poll_paced(t, now);
+    /* The messages a poll sees complete end at their own, later ticks (the
+     * library may even yield the CPU inside it): the routine starts after
+     * them, so that a thread's events stay in time order and no send
+     * seems to start after its message arrived. */
+    if (m->requests.active && ht_request_poll_paced(t, now))
+        now = ht_clock_now();
     if (HT_UNLIKELY(t->tracing))
         ht_trace_enter(t, routine, now, sp, site);
     else

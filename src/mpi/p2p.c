@@ -46,7 +46,7 @@ void ht_mpi_on_isend(struct ht_mpi_call *c, int count, MPI_Datatype type, int de
     int peer = ht_mpi_world_rank(comm, dest);
     if (peer < 0 && !persistent) /* MPI_PROC_NULL: no message */
         return;
-    struct ht_request *r = ht_request_add(c->thread, request);
+    struct ht_request *r = ht_request_add(c->thread, request, c->start);
     if (!r)
         return;
     r->node = c->node;
@@ -64,7 +64,7 @@ void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Reque
 {
     if (source == MPI_PROC_NULL && !persistent)
         return;
-    struct ht_request *r = ht_request_add(c->thread, request);
+    struct ht_request *r = ht_request_add(c->thread, request, c->start);
     if (!r)
         return;
     r->node = c->node;
@@ -195,7 +195,7 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
         free(pairs);
         return;
     }
-    struct ht_request *r = ht_request_add(c->thread, request);
+    struct ht_request *r = ht_request_add(c->thread, request, c->start);
     if (!r) {
         free(pairs);
         return;

@@ -72,7 +72,7 @@ struct ht_request *ht_request_find(struct ht_thread *t, MPI_Request handle)
     return tab->index[s] ? &tab->entries[tab->index[s] - 1] : NULL;
 }
 
-struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle)
+struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle, uint64_t start)
 {
     struct ht_request_table *tab = table_of(t);
     if (!tab || handle == MPI_REQUEST_NULL)
@@ -83,13 +83,16 @@ struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle)
          * MPI returns one shared, already complete request
          * (ompi_request_empty), and MPICH has built-in complete requests
          * too.  A handle we hold already therefore means that operation is
-         * complete: count it now.  A receive never comes back this way;
-         * if one does, its status is unknown and it is dropped. */
+         * complete: count it now, as complete when the call that returned
+         * the handle again began (not later: the new operation's start is
+         * recorded at that tick, and a thread's events keep time order).
+         * A receive never comes back this way; if one does, its status is
+         * unknown and it is dropped. */
         if (old->kind != HT_REQUEST_RECV && old->active) {
             MPI_Status unused;
             memset(&unused, 0, sizeof unused);
             old->persistent = false;
-            ht_request_complete(t, old, &unused, ht_clock_now());
+            ht_request_complete(t, old, &unused, start > old->start ? start : old->start);
         } else {
             ht_request_remove(t, old);
         }
@@ -250,11 +253,11 @@ size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
  * never past mpi.poll_max_interval_us, which is what bounds how late a
  * completion is seen (docs/mpi.md): a yield that let other ranks run for
  * a whole time slice is no reason to stop polling for twenty. */
-void ht_request_poll_paced(struct ht_thread *t, uint64_t now)
+bool ht_request_poll_paced(struct ht_thread *t, uint64_t now)
 {
     struct ht_mpi_thread *m = t->mpi;
     if (now - m->last_poll < m->poll_interval)
-        return;
+        return false;
     size_t completed = ht_request_poll(t, now, ht_mpi.poll_batch);
     uint64_t cost = ht_clock_now() - now;
     uint64_t next = completed ? ht_mpi.poll_interval_ticks : 2 * m->poll_interval;
@@ -265,6 +268,7 @@ void ht_request_poll_paced(struct ht_thread *t, uint64_t now)
     if (next > ht_mpi.poll_max_interval_ticks)
         next = ht_mpi.poll_max_interval_ticks;
     m->poll_interval = next;
+    return true;
 }
 
 void ht_mpi_poll_from_hook(struct ht_thread *t, uint64_t now)

@@ -67,10 +67,11 @@ struct ht_request_table {
     size_t cursor;            /* where the next poll starts */
 };
 
-/* A new entry for handle (an existing one for the same handle is replaced).
- * NULL if out of memory.  The caller fills it in and then calls
+/* A new entry for handle (an existing one for the same handle is replaced;
+ * start: the tick at which the call that returned the handle began).  NULL
+ * if out of memory.  The caller fills it in and then calls
  * ht_request_activated if it is active. */
-struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle);
+struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle, uint64_t start);
 struct ht_request *ht_request_find(struct ht_thread *t, MPI_Request handle);
 void ht_request_activated(struct ht_thread *t, struct ht_request *r, uint64_t now);
 void ht_request_remove(struct ht_thread *t, struct ht_request *r);
@@ -93,8 +94,9 @@ size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget);
 /* Checks ht_mpi.poll_batch of them if the thread's poll interval has
  * passed, and paces the next poll (requests.c says how): from wrappers, and
  * from hooks through ht_mpi_poll_from_hook (declared in hooks/hooks.h),
- * which also needs a thread level that allows MPI calls from hooks. */
-void ht_request_poll_paced(struct ht_thread *t, uint64_t now);
+ * which also needs a thread level that allows MPI calls from hooks.
+ * Returns whether it polled. */
+bool ht_request_poll_paced(struct ht_thread *t, uint64_t now);
 
 /* Drops every entry without recording (after a pause in logging). */
 void ht_request_forget_all(struct ht_thread *t);

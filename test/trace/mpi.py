@@ -71,6 +71,17 @@ for kind, loc, _, attrs in t.events:
 check_eq({loc: len(ids) for loc, ids in isends.items()},
          {loc: len(ids & done[loc]) for loc, ids in isends.items()},
          "requests: every Isend completes or is cancelled, per location")
+# A non-blocking send starts when its routine is entered, whatever else the
+# wrapper recorded meanwhile (requests its poll saw complete, a reused
+# request handle's earlier operation): an MpiIsend later than its Enter
+# would make a message seem to arrive before it was sent.
+last_enter, late = {}, []
+for kind, loc, ts, attrs in t.events:
+    if kind == "ENTER":
+        last_enter[loc] = ts
+    elif kind == "MPI_ISEND" and ts != last_enter.get(loc):
+        late.append((loc, ts - last_enter.get(loc, 0)))
+check_eq(late, [], "requests: every MpiIsend has its routine's Enter time")
 
 r, t = compare("collectives", 4, matrix=False)
 check(t.count("MPI_COLLECTIVE_BEGIN") > 10, "collectives: collective events")
