@@ -3,8 +3,10 @@ min_calls 1000, docs/throttle.md): the pure leaf tiny is throttled on every
 rank at exactly its 1001st call, while exchange (starts one small message
 a call) and outer > middle (an MPI call to MPI_PROC_NULL beneath) are also
 far under the threshold but never throttled, because they are ancestors of
-MPI calls: every call and every message stays counted.  With throttling
-off, tiny keeps all its calls."""
+MPI calls: every call and every message stays counted.  late is cheap and
+MPI-free for 5000 calls and then calls MPI once: it is throttled first, so
+that MPI call is recorded under its caller.  With throttling off, tiny and
+late keep all their calls."""
 from mpilib import *
 
 require_launcher()
@@ -13,13 +15,14 @@ CALLS = 5000
 MIN_CALLS = 1000
 EXE = mpi_program("throttle_mpi")
 ALL_RANKS = list(range(N))
-TINY, EXCHANGE = "main;compute;tiny", "main;ring;exchange"
+TINY, EXCHANGE, LATE = "main;compute;tiny", "main;ring;exchange", "main;late_caller;late"
 ISEND, IRECV = EXCHANGE + ";MPI_Isend", EXCHANGE + ";MPI_Irecv"
 # every stack that is never throttled, with its calls on each rank (ring
 # completes exchange's requests every 100 calls)
 KEPT = {"main;compute": 1, "main;ring": 1, "main;ring;MPI_Waitall": CALLS // 100,
         EXCHANGE: CALLS, ISEND: CALLS, IRECV: CALLS, "main;outer": CALLS,
-        "main;outer;middle": CALLS, "main;outer;middle;MPI_Sendrecv": CALLS}
+        "main;outer;middle": CALLS, "main;outer;middle;MPI_Sendrecv": CALLS,
+        "main;late_caller": 1}
 
 m = Messages()
 for r in range(N):
@@ -59,7 +62,8 @@ def expect_kept(p, ranks, what):
         expect_rank_calls(p, path, {k: CALLS for k in ALL_RANKS}, what)
 
 
-# 1. Throttled: tiny stops at its 1001st call on each rank, nothing else.
+# 1. Throttled: tiny and late stop at their 1001st call on each rank,
+# nothing else; late's one MPI call, made after, sits under its caller.
 what = "throttled"
 p, ranks = launch({"min_calls": MIN_CALLS, "max_ns_per_call": 20000}, what)
 expect_kept(p, ranks, what)
@@ -68,13 +72,20 @@ for k, rp in enumerate(ranks):
         check_eq(rp.calls(TINY), MIN_CALLS + 1, "%s: rank %d: tiny's calls up to its throttling"
                  % (what, k))
         check_eq(rp.stack(TINY).get("throttled"), True, "%s: rank %d: tiny marked" % (what, k))
-        check_eq(rp.doc["throttle"]["functions"], 1, "%s: rank %d: only tiny throttled" % (what, k))
+        check_eq(rp.calls(LATE), MIN_CALLS + 1, "%s: rank %d: late's calls up to its throttling"
+                 % (what, k))
+        check_eq(rp.calls("main;late_caller;MPI_Sendrecv"), 1,
+                 "%s: rank %d: late's MPI call, made after its throttling, under its caller"
+                 % (what, k))
+        check(not rp.has(LATE + ";MPI_Sendrecv"), "%s: rank %d: no MPI stack under late" % (what, k))
+        check_eq(rp.doc["throttle"]["functions"], 2, "%s: rank %d: tiny and late throttled"
+                 % (what, k))
 if p:
     check_eq(p.calls(TINY), N * (MIN_CALLS + 1), what + ": tiny's calls (all ranks)")
     check_eq(p.stack(TINY).get("throttled"), True, what + ": tiny marked in the summary")
-    check_eq(p.doc["throttle"]["functions"], 1, what + ": functions throttled (summary)")
-    check_eq(sorted(q for q in p.paths() if p.by_path[q].get("throttled")), [TINY],
-             what + ": the only throttled stack")
+    check_eq(p.doc["throttle"]["functions"], 2, what + ": functions throttled (summary)")
+    check_eq(sorted(q for q in p.paths() if p.by_path[q].get("throttled")), sorted([LATE, TINY]),
+             what + ": the only throttled stacks")
     check_eq(p.doc["mismatched_exits"], 0, what + ": no exit out of step")
 
 # 2. Throttling off: every call of tiny counted, nothing marked.
@@ -84,6 +95,8 @@ expect_kept(p, ranks, what)
 for k, rp in enumerate(ranks):
     if rp:
         check_eq(rp.calls(TINY), CALLS, "%s: rank %d: calls of tiny" % (what, k))
+        check_eq(rp.calls(LATE), CALLS + 1, "%s: rank %d: calls of late" % (what, k))
+        check_eq(rp.calls(LATE + ";MPI_Sendrecv"), 1, "%s: rank %d: late's MPI call" % (what, k))
 if p:
     check_eq(p.doc["throttle"]["enabled"], False, what + ": said so in the JSON")
     check_eq(p.doc["throttle"]["functions"], 0, what + ": functions throttled")

@@ -66,6 +66,25 @@ NOINLINE static int middle(void)
 
 NOINLINE static int outer(void) { return middle(); }
 
+/* MPI-free and cheap for its first N calls, then one call with MPI beneath:
+ * throttled at its 1001st call, before any MPI call marked it, so that
+ * later MPI call is recorded under its caller (docs/throttle.md). */
+NOINLINE static int late(int k)
+{
+    if (k < N)
+        return k & 1;
+    int out = 1, in = 0;
+    MPI_Sendrecv(&out, 1, MPI_INT, MPI_PROC_NULL, 9, &in, 1, MPI_INT, MPI_PROC_NULL, 9,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return in;
+}
+
+NOINLINE static void late_caller(void)
+{
+    for (int k = 0; k <= N; k++)
+        checksum += late(k);
+}
+
 int main(int argc, char **argv)
 {
     start(&argc, &argv);
@@ -78,6 +97,7 @@ int main(int argc, char **argv)
     ring();
     for (int k = 0; k < N; k++)
         EXPECT(outer() == 0);
+    late_caller();
     report("throttle_mpi", checksum);
     MPI_Finalize();
     return 0;
