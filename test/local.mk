@@ -10,7 +10,7 @@ test_unit_callstack_tree_SOURCES = test/unit/callstack_tree.c
 test_unit_callstack_tree_LDADD = libht_callstack.la
 test_unit_callstack_profile_SOURCES = test/unit/callstack_profile.c
 test_unit_callstack_profile_LDADD = libht_callstack.la
-test_unit_clock_ticks_SOURCES = test/unit/clock_ticks.c src/hooks/clock.c
+test_unit_clock_ticks_SOURCES = test/unit/clock_ticks.c src/common/clock.c
 test_unit_throttle_exclude_SOURCES = test/unit/throttle_exclude.c src/output/throttle.c
 test_unit_throttle_exclude_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 

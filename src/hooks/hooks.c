@@ -5,18 +5,20 @@
 #include "config.h"
 
 #include "hooks/hooks.h"
-#include "hooks/throttle.h"
 #include "hooktrace.h"
+#include "mpi/poll.h"
+#include "throttle/throttle.h"
 #include "trace/trace.h"
 
-int ht_recording;
-uintptr_t ht_self_text_start, ht_self_text_size;
+/* Where the program's hook calls land, for throttling to recognise them. */
+static const struct ht_hook_pair own_hooks = {(uintptr_t)&__cyg_profile_func_enter,
+                                              (uintptr_t)&__cyg_profile_func_exit};
 
 /* A program linked with libhooktrace.a pulls in only the objects it
  * references: the hooks.  This reference brings the start-up and shut-down
  * code (and its constructor and destructor) along. */
-extern const char ht_lifecycle_anchor;
-__attribute__((used)) static const char *const lifecycle_anchor = &ht_lifecycle_anchor;
+extern const char ht_runtime_anchor;
+__attribute__((used)) static const char *const lifecycle_anchor = &ht_runtime_anchor;
 
 /* Everything but the two common cases, out of line so that the common path
  * saves no registers: attaching a new thread, reading clock_gettime when
@@ -46,7 +48,7 @@ HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t func
         }
     }
     if (move == HT_THROTTLED)
-        ht_throttle_site_reached(hook_site, function, false);
+        ht_throttle_site_reached(hook_site, function, false, &own_hooks);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
 }
@@ -70,9 +72,9 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
         move = ht_tree_exit_slow(&t->tree, function, now);
     }
     if (move == HT_MOVED && before->calls == t->throttle_at && t->tree.current == before->parent)
-        ht_throttle_consider(t, before, hook_site);
+        ht_throttle_consider(t, before, hook_site, &own_hooks);
     else if (move == HT_THROTTLED)
-        ht_throttle_site_reached(hook_site, function, true);
+        ht_throttle_site_reached(hook_site, function, true, &own_hooks);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
 }
@@ -115,7 +117,7 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
         if (HT_LIKELY(cur != NULL)) {
             ht_tree_pop(&t->tree, cur, __rdtsc());
             if (HT_UNLIKELY(cur->calls == t->throttle_at))
-                ht_throttle_consider(t, cur, (uintptr_t)__builtin_return_address(0));
+                ht_throttle_consider(t, cur, (uintptr_t)__builtin_return_address(0), &own_hooks);
             return;
         }
     }

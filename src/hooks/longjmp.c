@@ -15,7 +15,7 @@
 
 #include "hooks/hooks.h"
 #include "trace/trace.h"
-#include "hooks/lifecycle.h"
+#include "runtime/runtime.h"
 
 #if defined(PIC)
 
@@ -33,7 +33,9 @@ void __asan_handle_no_return(void);
 
 static jump_fn real_longjmp, real_underscore_longjmp, real_siglongjmp, real_longjmp_chk;
 
-void ht_longjmp_resolve(void)
+/* Resolved before main (and before the program's own constructors, which
+ * may jump), so that a jump from a signal handler never has to call dlsym. */
+__attribute__((constructor(101))) static void resolve_real_jumps(void)
 {
     real_longjmp = (jump_fn)dlsym(RTLD_NEXT, "longjmp");
     real_underscore_longjmp = (jump_fn)dlsym(RTLD_NEXT, "_longjmp");
@@ -106,12 +108,6 @@ HT_EXPORT HT_NOINSTR void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
 {
     jump(&real_longjmp_chk, "__longjmp_chk", env, val);
     __builtin_unreachable();
-}
-
-#else
-
-void ht_longjmp_resolve(void)
-{
 }
 
 #endif

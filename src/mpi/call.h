@@ -18,7 +18,9 @@
 #include <stdbool.h>
 
 #include "callstack/functions.h"
-#include "hooks/hooks.h"
+#include "callstack/thread.h"
+#include "common/clock.h"
+#include "runtime/runtime.h"
 #include "mpi/mpit.h"
 #include "mpi/state.h"
 #include "mpi/thread_data.h"

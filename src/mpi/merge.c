@@ -24,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks/hooks.h"
+#include "callstack/thread.h"
+#include "common/clock.h"
+#include "runtime/runtime.h"
 #include "mpi/merge.h"
 #include "mpi/merge_internal.h"
 #include "mpi/mpit_merge.h"
@@ -217,7 +219,7 @@ static void write_own(const struct ht_profile *profile, const struct ht_run_info
     if (!profile)
         return;
     char name[PATH_MAX];
-    snprintf(name, sizeof name, "%s_%d", basename, ht_mpi.world_rank);
+    snprintf(name, sizeof name, "%s_%d", basename, ht_world.rank);
     ht_mpi_write_own_files(profile, run, config, name, failed);
 }
 
@@ -229,7 +231,7 @@ void ht_mpi_merge_and_write(const struct ht_profile *profile, const struct ht_ru
     m.profile = profile;
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &m.comm) != MPI_SUCCESS) {
         fprintf(stderr, "hooktrace: rank %d: cannot merge the ranks' profiles (MPI_Comm_dup"
-                        " failed)\n", ht_mpi.world_rank);
+                        " failed)\n", ht_world.rank);
         write_own(profile, run, config, basename, true);
         return;
     }

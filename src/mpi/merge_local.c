@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks/hooks.h"
+#include "callstack/thread.h"
+#include "common/clock.h"
+#include "runtime/runtime.h"
 #include "mpi/merge.h"
 #include "mpi/merge_internal.h"
 #include "mpi/mpit_merge.h"
@@ -119,14 +121,14 @@ int ht_mpi_write_own_files(const struct ht_profile *profile, const struct ht_run
     struct ht_mpit_output mpit;
     int rc;
     ht_mpit_local(profile, &mpit);
-    if (ht_mpi_local_build(&lv, profile, ht_mpi.world_rank, ht_mpi.world_size,
+    if (ht_mpi_local_build(&lv, profile, ht_world.rank, ht_world.size,
                            ht_clock_seconds_per_tick()) == 0) {
         lv.view.merge_failed = merge_failed;
         lv.view.mpit = &mpit.view;
         rc = ht_output_write_all_mpi(profile, run, config, basename, &lv.view);
     } else {
         fprintf(stderr, "hooktrace: rank %d: out of memory: its files have no MPI figures\n",
-                ht_mpi.world_rank);
+                ht_world.rank);
         rc = ht_output_write_all(profile, run, config, basename);
     }
     ht_mpi_local_free(&lv);

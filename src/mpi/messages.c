@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include "mpi/state.h"
+#include "runtime/runtime.h"
 
 #define STATS_CHUNK_BYTES ((size_t)64 << 10)
 
@@ -21,9 +22,9 @@ static void *map_bytes(size_t bytes)
  * that met MPI before (an MPI_Init wrapper call) gets them later. */
 static void allocate_peers(struct ht_mpi_thread *m)
 {
-    if (m->peers.p2p_messages || !ht_mpi.initialized || ht_mpi.world_size <= 0)
+    if (m->peers.p2p_messages || !ht_world.initialized || ht_world.size <= 0)
         return;
-    size_t n = (size_t)ht_mpi.world_size;
+    size_t n = (size_t)ht_world.size;
     uint64_t *all = map_bytes(4 * n * sizeof *all);
     if (!all)
         return;
@@ -83,7 +84,7 @@ void ht_mpi_message(struct ht_thread *t, struct ht_node *node, bool send, bool c
             s->ticks_received += ticks;
         }
     }
-    if (send && m->peers.p2p_messages && peer < ht_mpi.world_size) {
+    if (send && m->peers.p2p_messages && peer < ht_world.size) {
         if (collective) {
             m->peers.coll_messages[peer]++;
             m->peers.coll_bytes[peer] += bytes;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks/clock.h"
-#include "hooks/lifecycle.h"
+#include "common/clock.h"
+#include "runtime/runtime.h"
 #include "mpi/mpit_internal.h"
 #include "mpi/mpit_merge.h"
 #include "mpi/state.h"
@@ -54,9 +54,9 @@ static void set_status(const char *fmt, ...)
 
 void ht_mpit_init(void)
 {
-    if (!ht_lifecycle_started() || ht_mpit.initialized)
+    if (!ht_runtime_started() || ht_mpit.initialized)
         return;
-    const struct ht_config *cfg = ht_lifecycle_config();
+    const struct ht_config *cfg = ht_runtime_config();
     ht_mpit.config = cfg;
     if (!cfg->mpi_t.enabled) {
         set_status("not used (mpi_t.enabled is false)");
@@ -118,7 +118,7 @@ void ht_mpit_fill_view(struct ht_mpit_output *out)
     v->read_interval_us = cfg ? cfg->mpi_t.read_interval_us : 0;
     v->cvars = ht_mpit.cvars;
     v->ncvars = ht_mpit.ncvars;
-    v->cvar_rank = ht_mpi.world_rank;
+    v->cvar_rank = ht_world.rank;
     v->slots = ht_mpit.slots;
     v->nslots = ht_mpit.nslots;
     /* The list, not the notes, is copied: notes are freed only by

@@ -19,13 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks/hooks.h"
-#include "hooks/lifecycle.h"
+#include "callstack/thread.h"
+#include "common/clock.h"
+#include "runtime/runtime.h"
 #include "mpi/merge_internal.h"
 #include "mpi/mpit_internal.h"
 #include "mpi/mpit_merge.h"
 #include "mpi/state.h"
-#include "output/function_table.h"
+#include "callstack/function_table.h"
 #include "symbols/symbols.h"
 
 #define REDUCE_CHUNK ((size_t)1 << 22) /* elements per PMPI_Reduce */
@@ -155,7 +156,7 @@ static void gather_rank(struct gather *g, size_t nstacks, const enum ht_mpit_how
     g->table = NULL;
     if (ht_mpit.nslots && n) {
         symbols = ht_symbols_open();
-        g->table = symbols ? ht_function_table_new(symbols, ht_lifecycle_config()) : NULL;
+        g->table = symbols ? ht_function_table_new(symbols, ht_runtime_config()) : NULL;
     }
     if (g->table) {
         for (struct ht_thread *t = ht_thread_registry(); t; t = t->next)

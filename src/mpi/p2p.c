@@ -5,7 +5,6 @@
 #include "mpi/messages.h"
 #include "mpi/ranks.h"
 #include "mpi/record.h"
-#include "trace/comms.h"
 #include "trace/mpi_events.h"
 
 void ht_mpi_on_send(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
@@ -15,7 +14,7 @@ void ht_mpi_on_send(struct ht_mpi_call *c, int count, MPI_Datatype type, int des
     uint64_t bytes = ht_mpi_bytes(count, type);
     ht_mpi_message(c->thread, c->node, true, false, peer, bytes, c->start, c->end);
     if (c->thread->tracing && peer >= 0)
-        ht_trace_mpi_send(c, dest, tag, comm, bytes);
+        ht_trace_mpi_send(c->thread, c->start, ht_mpi_trace_comm(comm), dest, tag, bytes);
 }
 
 void ht_mpi_on_recv(struct ht_mpi_call *c, const MPI_Status *st, MPI_Comm comm)
@@ -24,7 +23,8 @@ void ht_mpi_on_recv(struct ht_mpi_call *c, const MPI_Status *st, MPI_Comm comm)
     uint64_t bytes = ht_mpi_status_bytes(st);
     ht_mpi_message(c->thread, c->node, false, false, peer, bytes, c->start, c->end);
     if (c->thread->tracing && peer >= 0)
-        ht_trace_mpi_recv(c, st, comm, bytes);
+        ht_trace_mpi_recv(c->thread, c->end, ht_mpi_trace_comm(comm), st->MPI_SOURCE, st->MPI_TAG,
+                          bytes);
 }
 
 /* What a traced request's events need, kept with the request. */
@@ -35,7 +35,7 @@ static void trace_fields(struct ht_mpi_call *c, struct ht_request *r, int peer, 
     if (!c->thread->tracing || peer == MPI_PROC_NULL)
         return;
     r->traced = true;
-    r->trace_comm = ht_trace_comm_index(comm);
+    r->trace_comm = ht_mpi_trace_comm(comm);
     r->trace_peer = peer;
     r->trace_tag = tag;
 }
@@ -172,8 +172,11 @@ void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
 
 void ht_mpi_on_test_pending(struct ht_mpi_call *c, MPI_Request handle)
 {
-    if (c->thread->tracing)
-        ht_trace_mpi_request_tested(c->thread, handle, c->end);
+    if (!c->thread->tracing)
+        return;
+    struct ht_request *r = ht_request_find(c->thread, handle);
+    if (r && r->active && r->trace_id)
+        ht_trace_mpi_request_tested(c->thread, r->trace_id, c->end);
 }
 
 void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle)
@@ -187,8 +190,12 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
                          MPI_Request request)
 {
     if (request == MPI_REQUEST_NULL) {
-        if (c->thread->tracing && c->comm != MPI_COMM_NULL)
-            ht_trace_mpi_collective(c, pairs, n);
+        if (c->thread->tracing && c->comm != MPI_COMM_NULL) {
+            uint64_t sent, received;
+            ht_pair_bytes(pairs, n, &sent, &received);
+            ht_trace_mpi_collective(c->thread, c->end, ht_mpi_trace_comm(c->comm), c->root, sent,
+                                    received);
+        }
         for (uint32_t i = 0; i < n; i++)
             ht_mpi_message(c->thread, c->node, pairs[i].send, pairs[i].collective, pairs[i].peer,
                            pairs[i].bytes, c->start, c->end);
@@ -206,7 +213,7 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
     r->npairs = n;
     if (c->thread->tracing && c->comm != MPI_COMM_NULL) { /* a collective, not one-sided */
         r->traced = true;
-        r->trace_comm = ht_trace_comm_index(c->comm);
+        r->trace_comm = ht_mpi_trace_comm(c->comm);
         r->trace_root = c->root;
     }
     ht_request_activated(c->thread, r, c->start);

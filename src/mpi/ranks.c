@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "common/compiler.h"
+#include "trace/comms.h"
 
 static int comm_keyval = MPI_KEYVAL_INVALID;
 
@@ -135,3 +136,18 @@ uint64_t ht_mpi_status_bytes(const MPI_Status *st)
         return 0;
     return (uint64_t)count;
 }
+
+uint32_t ht_mpi_trace_comm(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_NULL)
+        return ht_trace_comm_index(MPI_COMM_WORLD, NULL, 0, NULL);
+    struct ht_rank_map *map = ht_mpi_rank_map_get(comm);
+    if (!map)
+        return ht_trace_comm_index(MPI_COMM_WORLD, NULL, 0, NULL);
+    /* The table of an inter-communicator lists its remote group. */
+    uint32_t id = ht_trace_comm_index(comm, &map->trace_id, map->inter ? map->size : 0,
+                                      map->world);
+    ht_mpi_rank_map_put(map);
+    return id;
+}
+

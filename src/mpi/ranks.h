@@ -28,6 +28,11 @@ void ht_mpi_ranks_init(void);
  * MPI_ANY_SOURCE, MPI_ROOT or a rank out of range. */
 int ht_mpi_world_rank(MPI_Comm comm, int rank);
 
+/* Trace mode: comm's index in the trace's communicator registry
+ * (trace/comms.h), registering it with its members on first use and
+ * caching the index on its table.  0 (world) for MPI_COMM_NULL. */
+uint32_t ht_mpi_trace_comm(MPI_Comm comm);
+
 /* The table of comm with a reference taken for the caller; NULL on error. */
 struct ht_rank_map *ht_mpi_rank_map_get(MPI_Comm comm);
 void ht_mpi_rank_map_put(struct ht_rank_map *map);

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks/hooks.h"
+#include "callstack/thread.h"
+#include "common/clock.h"
+#include "runtime/runtime.h"
 #include "mpi/messages.h"
 #include "mpi/ranks.h"
 #include "mpi/state.h"
@@ -124,8 +126,13 @@ void ht_request_activated(struct ht_thread *t, struct ht_request *r, uint64_t no
         set_active_count(t, tab, tab->active + 1);
     }
     /* At the start of the routine, like a blocking send (mpi_events.c). */
-    if (r->traced && t->tracing)
-        ht_trace_mpi_request_started(t, r, now);
+    if (r->traced && t->tracing) {
+        enum ht_trace_request_kind kind = r->kind == HT_REQUEST_SEND   ? HT_TRACE_ISEND
+                                          : r->kind == HT_REQUEST_RECV ? HT_TRACE_IRECV
+                                                                       : HT_TRACE_COLLECTIVE;
+        r->trace_id = ht_trace_mpi_request_started(t, kind, r->trace_comm, r->trace_peer,
+                                                   r->trace_tag, r->bytes, now);
+    }
 }
 
 /* Removal keeps both the array dense (the last entry moves into the hole)
@@ -182,6 +189,26 @@ static void record(struct ht_thread *t, const struct ht_request *r, const MPI_St
     }
 }
 
+/* The trace event that ends the request's current activation. */
+static void trace_done(struct ht_thread *t, struct ht_request *r, const MPI_Status *st,
+                       bool cancelled, uint64_t now)
+{
+    if (cancelled) {
+        ht_trace_mpi_request_cancelled(t, r->trace_id, now);
+    } else if (r->kind == HT_REQUEST_SEND) {
+        ht_trace_mpi_isend_done(t, r->trace_id, now);
+    } else if (r->kind == HT_REQUEST_RECV) {
+        ht_trace_mpi_irecv_done(t, r->trace_id, r->trace_comm, st->MPI_SOURCE, st->MPI_TAG,
+                                ht_mpi_status_bytes(st), now);
+    } else {
+        uint64_t sent, received;
+        ht_pair_bytes(r->pairs, r->npairs, &sent, &received);
+        ht_trace_mpi_collective_done(t, r->trace_id, r->node, r->trace_comm, r->trace_root, sent,
+                                     received, now);
+    }
+    r->trace_id = 0;
+}
+
 void ht_request_complete(struct ht_thread *t, struct ht_request *r, const MPI_Status *st,
                          uint64_t now)
 {
@@ -193,7 +220,7 @@ void ht_request_complete(struct ht_thread *t, struct ht_request *r, const MPI_St
     if (!cancelled)
         record(t, r, st, now);
     if (r->trace_id && t->tracing)
-        ht_trace_mpi_request_done(t, r, st, cancelled != 0, now);
+        trace_done(t, r, st, cancelled != 0, now);
     if (r->persistent) {
         r->active = false;
         r->cancelled = false;
@@ -214,7 +241,7 @@ void ht_request_handle_done(struct ht_thread *t, MPI_Request handle, const MPI_S
 size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
 {
     struct ht_mpi_thread *m = t->mpi;
-    if (!m || m->in_mpi || !ht_mpi.initialized || ht_mpi.finalized)
+    if (!m || m->in_mpi || !ht_world.initialized || ht_world.finalized)
         return 0;
     struct ht_request_table *tab = &m->requests;
     size_t completed = 0;

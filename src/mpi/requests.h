@@ -35,6 +35,20 @@ struct ht_pair {
     uint64_t bytes;
 };
 
+/* The bytes this rank sent and received in all over n pairs (a collective's
+ * figures in the trace). */
+static inline void ht_pair_bytes(const struct ht_pair *pairs, uint32_t n, uint64_t *sent,
+                                 uint64_t *received)
+{
+    *sent = *received = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (pairs[i].send)
+            *sent += pairs[i].bytes;
+        else
+            *received += pairs[i].bytes;
+    }
+}
+
 struct ht_request {
     MPI_Request handle;
     struct ht_node *node;     /* the stack that issued it */
@@ -93,7 +107,7 @@ size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget);
 
 /* Checks ht_mpi.poll_batch of them if the thread's poll interval has
  * passed, and paces the next poll (requests.c says how): from wrappers, and
- * from hooks through ht_mpi_poll_from_hook (declared in hooks/hooks.h),
+ * from hooks through ht_mpi_poll_from_hook (declared in mpi/poll.h),
  * which also needs a thread level that allows MPI calls from hooks.
  * Returns whether it polled. */
 bool ht_request_poll_paced(struct ht_thread *t, uint64_t now);

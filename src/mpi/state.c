@@ -2,8 +2,9 @@
 
 #include <stdlib.h>
 
-#include "hooks/hooks.h"
-#include "hooks/lifecycle.h"
+#include "callstack/thread.h"
+#include "common/clock.h"
+#include "runtime/runtime.h"
 #include "mpi/call.h"
 #include "mpi/mpit.h"
 #include "mpi/ranks.h"
@@ -15,10 +16,13 @@ int ht_mpi_fortran_env;
 
 void ht_mpi_update_logging(void)
 {
-    const struct ht_config *cfg = ht_lifecycle_config();
-    bool on = ht_lifecycle_started() && __atomic_load_n(&ht_recording, __ATOMIC_RELAXED) &&
+    /* Once logging may be on, the runtime must close the gate when
+     * recording stops. */
+    ht_runtime_on_stop(ht_mpi_update_logging);
+    const struct ht_config *cfg = ht_runtime_config();
+    bool on = ht_runtime_started() && __atomic_load_n(&ht_recording, __ATOMIC_RELAXED) &&
               cfg->mpi.log_messages && ht_mpi.pcontrol_level > 0 && ht_mpi.rank_logged &&
-              !ht_mpi.finalized;
+              !ht_world.finalized;
     if (!on && ht_mpi_logging)
         __atomic_add_fetch(&ht_mpi.epoch, 1, __ATOMIC_RELEASE);
     __atomic_store_n(&ht_mpi_logging, on, __ATOMIC_RELEASE);
@@ -26,12 +30,12 @@ void ht_mpi_update_logging(void)
 
 void ht_mpi_after_init(void)
 {
-    const struct ht_config *cfg = ht_lifecycle_config();
-    PMPI_Comm_rank(MPI_COMM_WORLD, &ht_mpi.world_rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &ht_mpi.world_size);
+    const struct ht_config *cfg = ht_runtime_config();
+    PMPI_Comm_rank(MPI_COMM_WORLD, &ht_world.rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &ht_world.size);
     PMPI_Query_thread(&ht_mpi.thread_level);
-    ht_mpi.rank_logged = ht_rank_set_contains(&cfg->mpi.log_ranks, ht_mpi.world_rank);
-    ht_mpi.rank_file = ht_rank_set_contains(&cfg->mpi.rank_files, ht_mpi.world_rank);
+    ht_mpi.rank_logged = ht_rank_set_contains(&cfg->mpi.log_ranks, ht_world.rank);
+    ht_mpi.rank_file = ht_rank_set_contains(&cfg->mpi.rank_files, ht_world.rank);
     /* MPI_THREAD_SERIALIZED lets any thread call MPI, one at a time: a hook
      * on one thread must not call MPI while another is inside it.  With the
      * other levels a thread polls only requests it made itself. */
@@ -44,7 +48,7 @@ void ht_mpi_after_init(void)
         ht_mpi.poll_max_interval_ticks = ht_mpi.poll_interval_ticks;
     ht_mpi.poll_batch = cfg->mpi.poll_batch;
     ht_mpi_ranks_init();
-    ht_mpi.initialized = true;
+    ht_world.initialized = true;
     ht_mpit_init();
     ht_mpi_update_logging();
 }
@@ -62,9 +66,9 @@ void ht_mpi_before_finalize(void)
     struct ht_thread *t = ht_thread_self;
     if (t && t->mpi)
         ht_request_table_drain(t, ht_clock_now());
-    ht_finish_mpi();
+    ht_runtime_finish_mpi();
     /* Before PMPI_Finalize: Open MPI 4.1 crashes in a later MPI_T_finalize. */
     ht_mpit_finalize();
-    ht_mpi.finalized = true;
+    ht_world.finalized = true;
     ht_mpi_update_logging();
 }

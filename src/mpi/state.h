@@ -10,9 +10,6 @@
 #include "common/compiler.h"
 
 struct ht_mpi_state {
-    bool initialized;   /* MPI_Init(_thread) returned */
-    bool finalized;     /* our MPI_Finalize wrapper ran */
-    int world_rank, world_size;
     int thread_level;   /* as provided */
     int pcontrol_level; /* 1 unless the program called MPI_Pcontrol */
     bool rank_logged;   /* this rank is selected by mpi.log_ranks */

@@ -9,7 +9,7 @@
 
 #include <mpi.h>
 
-#include "hooks/thread.h"
+#include "callstack/thread.h"
 #include "mpi/requests.h"
 
 /* Messages this thread sent to each world rank, point-to-point and

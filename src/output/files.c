@@ -4,37 +4,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/directory.h"
 #include "output/output.h"
-
-int ht_output_make_directory(const char *directory)
-{
-    char path[PATH_MAX];
-    size_t len = strlen(directory);
-    if (len == 0 || len >= sizeof path) {
-        errno = len ? ENAMETOOLONG : ENOENT;
-        return -1;
-    }
-    memcpy(path, directory, len + 1);
-    for (char *p = path + 1; ; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *p = saved;
-        if (saved == '\0')
-            break;
-    }
-    struct stat st;
-    if (stat(directory, &st) != 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
 
 static FILE *open_output(const char *directory, const char *basename, const char *suffix,
                          char *path, size_t size)
@@ -68,7 +39,7 @@ int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_ru
                             const struct ht_mpi_view *mpi)
 {
     const char *dir = config->output_directory;
-    if (ht_output_make_directory(dir) != 0) {
+    if (ht_make_directory(dir) != 0) {
         fprintf(stderr, "hooktrace: cannot write the profile to output directory '%s': %s\n",
                 dir, strerror(errno));
         return (int)config->write_logfile + (int)config->write_json + (int)config->write_folded;

@@ -8,8 +8,7 @@ libht_output_la_SOURCES = \
 	src/output/json.c \
 	src/output/folded.c \
 	src/output/throttle.c \
-	src/output/output_mpi.h src/output/json_mpi.c src/output/logfile_mpi.c \
-	src/output/function_table.c src/output/function_table.h
+	src/output/output_mpi.h src/output/json_mpi.c src/output/logfile_mpi.c
 libht_output_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libht_output_la_CFLAGS = $(HT_LIB_CFLAGS)
 libht_output_la_LIBADD = $(JANSSON_LIBS) -lm

@@ -8,21 +8,10 @@
 #include <time.h>
 
 #include "callstack/profile.h"
+#include "throttle/throttle.h"
 #include "config/config.h"
 
 struct ht_mpi_view; /* output_mpi.h */
-
-/* What throttling did (docs/throttle.md).  In a merged profile the counts
- * are summed over ranks. */
-struct ht_throttle_info {
-    bool enabled;
-    bool patch_code;           /* the config lets it rewrite hook calls */
-    int patch_refused_errno;   /* mprotect's errno where it refused, else 0 */
-    uint64_t min_calls, max_ns_per_call;
-    double hook_calls_avoided; /* estimated: two per call each throttled
-                                  function would have made at its rate */
-    uint64_t sites_patched, sites_unpatched; /* hook calls rewritten, or not */
-};
 
 struct ht_run_info {
     const char *command;      /* the command line, arguments joined by spaces */
@@ -70,10 +59,6 @@ void ht_output_logfile_throttle(FILE *out, const struct ht_throttle_info *th,
 char *ht_output_throttle_exclude_list(const struct ht_profile *p);
 /* Distinct functions (name, file, line) among the throttled stacks. */
 size_t ht_output_throttled_functions(const struct ht_profile *p);
-
-/* Creates `directory` and its parents as needed.  Returns 0 or -1 with errno
- * set (and the failing path component in failed, if given). */
-int ht_output_make_directory(const char *directory);
 
 /* Stack IDs of the profile ordered by the given column. */
 int *ht_output_sorted_ids(const struct ht_profile *profile, enum ht_sort_column column);

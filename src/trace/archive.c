@@ -15,11 +15,8 @@
 #define OTF2_MPI_USE_PMPI
 #include <otf2/OTF2_MPI_Collectives.h>
 
-#include "hooks/clock.h"
-#include "hooks/lifecycle.h"
-#include "hooks/thread.h"
-#include "mpi/state.h"
-#include "output/output.h"
+#include "callstack/thread.h"
+#include "common/directory.h"
 #include "trace/archive_events.h"
 #include "trace/archive_internal.h"
 #include "trace/buffer.h"
@@ -411,9 +408,11 @@ static OTF2_Archive *open_archive(bool mpi, const char *path, char *err, size_t 
     return a;
 }
 
-int64_t ht_trace_write(const struct ht_function_table *table, const char *basename, bool mpi)
+int64_t ht_trace_write(const struct ht_trace_run *run, const struct ht_function_table *table,
+                       const char *basename)
 {
-    const struct ht_config *cfg = ht_lifecycle_config();
+    const struct ht_config *cfg = run->config;
+    bool mpi = run->mpi;
     /* Every rank reads the same config, so with MPI either all ranks get
      * here or none; a rank that could not set tracing up (its trace folder)
      * still takes part in deciding, so that nobody waits for it. */
@@ -452,25 +451,25 @@ int64_t ht_trace_write(const struct ht_function_table *table, const char *basena
 
     /* A rank that ends without MPI_Finalize writes an archive of its own,
      * with its MPI events and communicators. */
-    bool alone = !mpi && ht_mpi.initialized;
+    bool alone = !mpi && run->mpi_initialized;
     struct ht_trace_defs defs = {.mpi = mpi || alone, .world_size = 1, .own_rank = -1,
-                                 .ticks_per_second = 1.0 / ht_clock_seconds_per_tick()};
+                                 .ticks_per_second = 1.0 / run->seconds_per_tick};
     if (mpi)
         PMPI_Comm_size(MPI_COMM_WORLD, &defs.world_size);
     if (alone) {
-        defs.world_size = ht_mpi.world_size;
-        defs.own_rank = ht_mpi.world_rank;
+        defs.world_size = run->world_size;
+        defs.own_rank = run->world_rank;
     }
     uint32_t *comm_ids = NULL, comm_count = 0;
     if (mpi) /* world is communicator 0 everywhere, used or not */
-        ht_trace_comm_index(MPI_COMM_WORLD);
+        ht_trace_comm_index(MPI_COMM_WORLD, NULL, 0, NULL);
     ht_trace_comms(&comm_count);
     int failed = name_regions(mpi, table, cfg, &defs.regions) != 0;
     failed |= name_comms(mpi, &comm_ids, &defs.comms) != 0;
 
     if (rank == 0 && !failed) {
         remove_old_archive(path);
-        ht_output_make_directory(ht_trace_folder(cfg));
+        ht_make_directory(ht_trace_folder(cfg));
     }
     if (mpi) {
         int any = 0;

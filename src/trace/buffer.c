@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "hooks/clock.h"
+#include "common/clock.h"
 
 static char spill_folder[4096] = ".";
 

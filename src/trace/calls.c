@@ -7,20 +7,21 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "hooks/lifecycle.h"
-#include "output/output.h"
+#include "common/directory.h"
 #include "trace/buffer.h"
 #include "trace/writer.h"
 
 int ht_trace_enabled;
 
-bool ht_trace_setup(void)
+static size_t buffer_bytes;
+
+bool ht_trace_setup(const struct ht_config *cfg)
 {
-    const struct ht_config *cfg = ht_lifecycle_config();
+    buffer_bytes = (size_t)cfg->trace.buffer_mib << 20;
     if (!cfg->trace.enabled)
         return false;
     const char *folder = ht_trace_folder(cfg);
-    if (ht_output_make_directory(folder) != 0) {
+    if (ht_make_directory(folder) != 0) {
         fprintf(stderr,
                 "hooktrace: trace folder \"%s\": %s; no trace will be written (the profile "
                 "still is)\n",
@@ -36,8 +37,7 @@ void ht_trace_attach(struct ht_thread *t)
 {
     if (!ht_trace_enabled)
         return;
-    size_t bytes = (size_t)ht_lifecycle_config()->trace.buffer_mib << 20;
-    t->trace = ht_trace_buffer_new(bytes);
+    t->trace = ht_trace_buffer_new(buffer_bytes);
     if (t->trace)
         t->tracing = 1;
 }

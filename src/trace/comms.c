@@ -3,7 +3,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "mpi/ranks.h"
 
 /* Registration is rare (once per communicator), so a lock is fine here. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -29,7 +28,7 @@ static void world_ranks(MPI_Group group, int size, int *out)
 
 /* Appends comm; with the lock held.  Returns its index, or 0 (world) if
  * out of memory: events then name the wrong communicator rather than none. */
-static uint32_t add(MPI_Comm comm, const struct ht_rank_map *map)
+static uint32_t add(MPI_Comm comm, int remote_size, const int *remote_world)
 {
     if (count == capacity) {
         uint32_t cap = capacity ? capacity * 2 : 16;
@@ -40,8 +39,8 @@ static uint32_t add(MPI_Comm comm, const struct ht_rank_map *map)
         capacity = cap;
     }
     struct ht_trace_comm *c = &comms[count];
-    c->inter = map->inter;
-    c->remote_size = map->inter ? map->size : 0;
+    c->inter = remote_size > 0;
+    c->remote_size = remote_size;
     MPI_Group local;
     PMPI_Comm_group(comm, &local);
     PMPI_Group_size(local, &c->size);
@@ -53,40 +52,37 @@ static uint32_t add(MPI_Comm comm, const struct ht_rank_map *map)
     world_ranks(local, c->size, c->members);
     PMPI_Group_free(&local);
     for (int i = 0; i < c->remote_size; i++)
-        c->members[c->size + i] = map->world[i];
+        c->members[c->size + i] = remote_world[i];
     return count++;
 }
 
-uint32_t ht_trace_comm_index(MPI_Comm comm)
+/* 1 + the index of MPI_COMM_WORLD once registered. */
+static uint32_t world_id;
+
+/* Registers comm unless *cached says it is (double-checked under the lock). */
+static uint32_t index_of(MPI_Comm comm, uint32_t *cached, int remote_size, const int *remote_world)
 {
-    if (comm == MPI_COMM_NULL)
-        return 0;
-    /* World first, so that it is index 0 on every rank. */
-    if (count == 0) {
-        struct ht_rank_map *world = ht_mpi_rank_map_get(MPI_COMM_WORLD);
-        if (world) {
-            pthread_mutex_lock(&lock);
-            if (!world->trace_id)
-                world->trace_id = add(MPI_COMM_WORLD, world) + 1;
-            pthread_mutex_unlock(&lock);
-            ht_mpi_rank_map_put(world);
-        }
-    }
-    struct ht_rank_map *map = ht_mpi_rank_map_get(comm);
-    if (!map)
-        return 0;
-    uint32_t id = __atomic_load_n(&map->trace_id, __ATOMIC_ACQUIRE);
+    uint32_t id = __atomic_load_n(cached, __ATOMIC_ACQUIRE);
+    if (id)
+        return id - 1;
+    pthread_mutex_lock(&lock);
+    id = *cached;
     if (!id) {
-        pthread_mutex_lock(&lock);
-        id = map->trace_id;
-        if (!id) {
-            id = add(comm, map) + 1;
-            __atomic_store_n(&map->trace_id, id, __ATOMIC_RELEASE);
-        }
-        pthread_mutex_unlock(&lock);
+        id = add(comm, remote_size, remote_world) + 1;
+        __atomic_store_n(cached, id, __ATOMIC_RELEASE);
     }
-    ht_mpi_rank_map_put(map);
+    pthread_mutex_unlock(&lock);
     return id - 1;
+}
+
+uint32_t ht_trace_comm_index(MPI_Comm comm, uint32_t *cached, int remote_size,
+                             const int *remote_world)
+{
+    /* World first, so that it is index 0 on every rank. */
+    uint32_t world = index_of(MPI_COMM_WORLD, &world_id, 0, NULL);
+    if (comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL || !cached)
+        return world;
+    return index_of(comm, cached, remote_size, remote_world);
 }
 
 const struct ht_trace_comm *ht_trace_comms(uint32_t *n)

@@ -20,9 +20,13 @@ struct ht_trace_comm {
     int *members;         /* world ranks: the local group, then the remote one */
 };
 
-/* The registry index of comm (registering it on first use).  MPI_COMM_WORLD
- * is always index 0.  Called from MPI wrappers only. */
-uint32_t ht_trace_comm_index(MPI_Comm comm);
+/* The registry index of comm, registering it on first use.  The caller
+ * keeps 1 + the index with its communicator in *cached (0: not known yet;
+ * NULL: no such place); an inter-communicator gives its remote group's
+ * size and world ranks.  MPI_COMM_WORLD is always index 0.  Called from
+ * MPI wrappers only. */
+uint32_t ht_trace_comm_index(MPI_Comm comm, uint32_t *cached, int remote_size,
+                             const int *remote_world);
 
 /* The registry as it stands (at the end, when no thread adds to it). */
 const struct ht_trace_comm *ht_trace_comms(uint32_t *count);

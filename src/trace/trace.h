@@ -18,7 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hooks/thread.h"
+#include "callstack/thread.h"
+#include "config/config.h"
 
 /* Whether trace mode is on for this run (config "trace.enabled" and the
  * folder could be created). */
@@ -27,7 +28,7 @@ extern int ht_trace_enabled;
 /* At start-up, after the config is loaded: checks the trace folder.
  * Returns false (and says why on stderr) if tracing cannot work; the
  * profile is still written. */
-bool ht_trace_setup(void);
+bool ht_trace_setup(const struct ht_config *cfg);
 
 /* Gives a newly attached thread its buffer (sets t->tracing). */
 void ht_trace_attach(struct ht_thread *t);

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
-#include "output/function_table.h"
+#include "callstack/function_table.h"
 
 /* The folder the archive goes into: "trace.folder", else the output
  * directory. */
@@ -14,12 +14,20 @@ const char *ht_trace_folder(const struct ht_config *cfg);
 
 /* Writes the archive <folder>/<name>/traces.otf2 from every thread's
  * buffer.  table names the functions (resolved already); basename is the
- * profile's, from which the default archive name derives.  With mpi (all
+ * profile's, from which the default archive name derives.  With run->mpi (all
  * ranks, inside MPI_Finalize, before PMPI_Finalize) the definitions are
  * unified across MPI_COMM_WORLD and rank 0 writes them; otherwise this
  * process writes an archive of its own.  Reports problems on stderr and
  * returns the number of events written by this process, or -1. */
-int64_t ht_trace_write(const struct ht_function_table *table, const char *basename, bool mpi);
+struct ht_trace_run {
+    const struct ht_config *config;
+    double seconds_per_tick;
+    bool mpi;             /* all ranks write one archive together */
+    bool mpi_initialized; /* without mpi: this rank writes its own archive */
+    int world_rank, world_size;
+};
+int64_t ht_trace_write(const struct ht_trace_run *run, const struct ht_function_table *table,
+                       const char *basename);
 
 /* What the logfile says about the trace of this process (zeros when trace
  * mode is off). */

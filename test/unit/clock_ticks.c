@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "hooks/clock.h"
+#include "common/clock.h"
 
 int main(int argc, char **argv)
 {

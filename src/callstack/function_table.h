@@ -2,8 +2,8 @@
  * resolved once through the symbols module and checked once against the
  * config's filters; addresses that resolve to the same name, file and line
  * share one ht_function, so they merge into one stack. */
-#ifndef HT_OUTPUT_FUNCTION_TABLE_H
-#define HT_OUTPUT_FUNCTION_TABLE_H
+#ifndef HT_CALLSTACK_FUNCTION_TABLE_H
+#define HT_CALLSTACK_FUNCTION_TABLE_H
 
 #include "callstack/profile.h"
 #include "config/config.h"

@@ -1,6 +1,6 @@
 /* The extent of a function's machine code, from the unwind tables. */
-#ifndef HT_HOOKS_CODE_RANGE_H
-#define HT_HOOKS_CODE_RANGE_H
+#ifndef HT_THROTTLE_CODE_RANGE_H
+#define HT_THROTTLE_CODE_RANGE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -8,10 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hooks/hooks.h"
-#include "hooks/lifecycle.h"
-#include "hooks/throttle.h"
-#include "output/function_table.h"
+#include "callstack/thread.h"
+#include "common/clock.h"
+#include "runtime/runtime.h"
+#include "throttle/throttle.h"
+#include "callstack/function_table.h"
 #include "mpi/merge.h"
 #include "mpi/state.h"
 #include "output/output.h"
@@ -88,7 +89,7 @@ static void local_free(struct local_profile *lp)
  * threads.  rank >= 0 appends "_<rank>" to the default basename. */
 static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end_ns, int rank)
 {
-    const struct ht_config *cfg = ht_lifecycle_config();
+    const struct ht_config *cfg = ht_runtime_config();
     int nthreads = 0;
     memset(lp, 0, sizeof *lp);
     lp->threads = collect_threads(&nthreads);
@@ -122,8 +123,8 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     lp->run = (struct ht_run_info){
         .command = lp->command ? lp->command : "(unknown)",
         .executable = lp->exe,
-        .start_time = ht_lifecycle_start_time(),
-        .wall_seconds = (double)(end_ns - ht_lifecycle_start_ns()) * 1e-9,
+        .start_time = ht_runtime_start_time(),
+        .wall_seconds = (double)(end_ns - ht_runtime_start_ns()) * 1e-9,
         .clock_source = ht_clock_source_name(),
         .ticks_per_second = 1.0 / spt,
         .overhead_ns_per_call = per_call * 1e9,
@@ -131,6 +132,20 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     };
     ht_throttle_report(end_tick, per_call / spt, &lp->run.throttle);
     return 0;
+}
+
+/* With mpi, every rank takes part (writing the archive is collective). */
+static void write_trace(const struct local_profile *lp, bool mpi)
+{
+    struct ht_trace_run run = {
+        .config = ht_runtime_config(),
+        .seconds_per_tick = ht_clock_seconds_per_tick(),
+        .mpi = mpi,
+        .mpi_initialized = ht_world.initialized,
+        .world_rank = ht_world.rank,
+        .world_size = ht_world.size,
+    };
+    ht_trace_write(&run, lp->built ? lp->table : NULL, lp->basename);
 }
 
 /* The logfile says where the trace went and whether events were lost. */
@@ -157,6 +172,13 @@ static void note_trace_in_logfile(const struct ht_config *cfg, const char *basen
     fclose(f);
 }
 
+static void (*stop_listener)(void);
+
+void ht_runtime_on_stop(void (*listener)(void))
+{
+    __atomic_store_n(&stop_listener, listener, __ATOMIC_RELEASE);
+}
+
 /* Stops recording; false if the profile was written already or profiling
  * never started. */
 static bool begin_finish(uint64_t *end_tick, uint64_t *end_ns)
@@ -164,16 +186,18 @@ static bool begin_finish(uint64_t *end_tick, uint64_t *end_ns)
     static int finished;
     if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
         return false;
-    if (!ht_lifecycle_started())
+    if (!ht_runtime_started())
         return false;
     *end_tick = ht_clock_now();
     *end_ns = ht_clock_monotonic_ns();
     __atomic_store_n(&ht_recording, 0, __ATOMIC_RELEASE);
-    ht_mpi_update_logging();
+    void (*listener)(void) = __atomic_load_n(&stop_listener, __ATOMIC_ACQUIRE);
+    if (listener)
+        listener();
     return true;
 }
 
-void ht_finish(void)
+void ht_runtime_finish(void)
 {
     uint64_t end_tick, end_ns;
     if (!begin_finish(&end_tick, &end_ns))
@@ -181,23 +205,23 @@ void ht_finish(void)
     int saved_errno = errno; /* the program may still look at it */
     /* After MPI_Init without MPI_Finalize, other ranks may be gone or
      * blocked: each rank writes its own files and talks to nobody. */
-    int rank = ht_mpi.initialized && !ht_mpi.finalized ? ht_mpi.world_rank : -1;
+    int rank = ht_world.initialized && !ht_world.finalized ? ht_world.rank : -1;
     struct local_profile lp;
     if (local_build(&lp, end_tick, end_ns, rank) == 0) {
         if (rank >= 0) /* with this rank's messages and matrix rows */
-            ht_mpi_write_own_files(&lp.profile, &lp.run, ht_lifecycle_config(), lp.basename,
+            ht_mpi_write_own_files(&lp.profile, &lp.run, ht_runtime_config(), lp.basename,
                                    false);
         else
-            ht_output_write_all(&lp.profile, &lp.run, ht_lifecycle_config(), lp.basename);
-        ht_trace_write(lp.table, lp.basename, false);
-        note_trace_in_logfile(ht_lifecycle_config(), lp.basename);
+            ht_output_write_all(&lp.profile, &lp.run, ht_runtime_config(), lp.basename);
+        write_trace(&lp, false);
+        note_trace_in_logfile(ht_runtime_config(), lp.basename);
     } else
         fprintf(stderr, "hooktrace: out of memory at exit: no profile written\n");
     local_free(&lp);
     errno = saved_errno;
 }
 
-void ht_finish_mpi(void)
+void ht_runtime_finish_mpi(void)
 {
     uint64_t end_tick, end_ns;
     if (!begin_finish(&end_tick, &end_ns))
@@ -209,12 +233,12 @@ void ht_finish_mpi(void)
     bool ok = local_build(&lp, end_tick, end_ns, -1) == 0;
     if (!ok)
         fprintf(stderr, "hooktrace: rank %d: out of memory at MPI_Finalize: its profile is empty\n",
-                ht_mpi.world_rank);
-    ht_mpi_merge_and_write(ok ? &lp.profile : NULL, &lp.run, ht_lifecycle_config(), lp.basename);
+                ht_world.rank);
+    ht_mpi_merge_and_write(ok ? &lp.profile : NULL, &lp.run, ht_runtime_config(), lp.basename);
     /* Every rank takes part in writing the trace (it is collective). */
-    ht_trace_write(ok ? lp.table : NULL, lp.basename, true);
-    if (ht_mpi.world_rank == 0)
-        note_trace_in_logfile(ht_lifecycle_config(), lp.basename);
+    write_trace(&lp, true);
+    if (ht_world.rank == 0)
+        note_trace_in_logfile(ht_runtime_config(), lp.basename);
     local_free(&lp);
     errno = saved_errno;
 }

@@ -1,8 +1,6 @@
-#include "hooks/thread.h"
+#include "callstack/thread.h"
 
-#include "hooks/clock.h"
-#include "hooks/throttle.h"
-#include "trace/trace.h"
+#include "common/clock.h"
 
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -10,6 +8,16 @@
 
 __thread struct ht_thread *ht_thread_self __attribute__((tls_model("initial-exec")));
 unsigned ht_thread_max_depth = 512;
+
+/* What start-up decided every new thread gets (src/runtime). */
+static uint64_t first_throttle_check = UINT64_MAX;
+static void (*prepare)(struct ht_thread *t);
+
+void ht_thread_configure(uint64_t throttle_at, void (*prepare_thread)(struct ht_thread *t))
+{
+    first_throttle_check = throttle_at;
+    prepare = prepare_thread;
+}
 
 static struct ht_thread *registry_head;
 static int registry_count;
@@ -22,10 +30,11 @@ struct ht_thread *ht_thread_attach(void)
         return NULL;
     ht_tree_init(&t->tree, ht_thread_max_depth);
     t->tree.clock = ht_clock_now_fn;
-    t->throttle_at = ht_throttle_check_calls;
+    t->throttle_at = first_throttle_check;
     t->tid = (pid_t)syscall(SYS_gettid);
     t->index = __atomic_fetch_add(&registry_count, 1, __ATOMIC_RELAXED);
-    ht_trace_attach(t);
+    if (prepare)
+        prepare(t); /* before other threads can see it in the registry */
     struct ht_thread *head = __atomic_load_n(&registry_head, __ATOMIC_RELAXED);
     do {
         t->next = head;

@@ -12,35 +12,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks/hooks.h"
-#include "hooks/lifecycle.h"
-#include "hooks/throttle.h"
+#include "callstack/thread.h"
+#include "common/clock.h"
+#include "runtime/runtime.h"
+#include "throttle/throttle.h"
 #include "symbols/symbols.h"
 #include "trace/trace.h"
 
-const char ht_lifecycle_anchor = 0; /* see hooks.c */
+const char ht_runtime_anchor = 0; /* see hooks.c */
+
+int ht_recording;
+uintptr_t ht_self_text_start, ht_self_text_size;
+struct ht_world ht_world;
 
 static struct ht_config config;
 static bool started;
 static time_t start_time;
 static uint64_t start_ns;
 
-const struct ht_config *ht_lifecycle_config(void)
+const struct ht_config *ht_runtime_config(void)
 {
     return &config;
 }
 
-bool ht_lifecycle_started(void)
+bool ht_runtime_started(void)
 {
     return started;
 }
 
-time_t ht_lifecycle_start_time(void)
+time_t ht_runtime_start_time(void)
 {
     return start_time;
 }
 
-uint64_t ht_lifecycle_start_ns(void)
+uint64_t ht_runtime_start_ns(void)
 {
     return start_ns;
 }
@@ -160,9 +165,11 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
         return;
     ht_thread_max_depth = config.max_stack_depth;
     find_own_code();
-    ht_longjmp_resolve();
     setup_throttle();
-    ht_trace_setup();
+    ht_trace_setup(&config);
+    /* Every thread, this one first, starts with throttling's first check
+     * and its trace buffer. */
+    ht_thread_configure(ht_throttle_check_calls, ht_trace_attach);
     if (!ht_thread_self && !ht_thread_attach())
         return;
     started = true;
@@ -171,7 +178,7 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
 
 __attribute__((destructor)) static void hooktrace_stop(void)
 {
-    ht_finish();
+    ht_runtime_finish();
     /* The config stays allocated: hooks of other threads may still read
      * the state derived from it until the process is gone. */
 }

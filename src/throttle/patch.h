@@ -17,8 +17,8 @@
  * async-signal-safe (raw system calls, no allocation after the first mmap).
  * A thread that finds another patching waits for it, boundedly (patch.c),
  * so that each thread reaches a rewritten call's hook at most once more. */
-#ifndef HT_HOOKS_PATCH_H
-#define HT_HOOKS_PATCH_H
+#ifndef HT_THROTTLE_PATCH_H
+#define HT_THROTTLE_PATCH_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -30,16 +30,23 @@ enum ht_patch_result {
     HT_PATCH_CANNOT,    /* not a call we can rewrite, or mprotect refused */
 };
 
-/* The hook entry points the calls must reach (their addresses as the
- * program sees them). */
-void ht_patch_init(uintptr_t enter_hook, uintptr_t exit_hook);
+/* The hook entry points a call must reach to be rewritten, as the program's
+ * calls see them.  The hooks pass their own addresses down, so that this
+ * folder needs no reference to the layer above it. */
+struct ht_hook_pair {
+    uintptr_t enter, exit;
+};
+
+/* Before the first rewrite (reads the mappings). */
+void ht_patch_init(void);
 
 /* Rewrites the hook call that returns to return_address, made by the
  * function at `function` (exit: to its exit hook).  An exit hook can also
  * be reached by a jump at the end of the function, which is then searched
  * for in the function's code and rewritten into `ret` (patch.c says how;
  * once per function). */
-enum ht_patch_result ht_patch_hook_call(uintptr_t return_address, uintptr_t function, bool exit);
+enum ht_patch_result ht_patch_hook_call(uintptr_t return_address, uintptr_t function, bool exit,
+                                        const struct ht_hook_pair *hooks);
 
 struct ht_patch_stats {
     uint64_t sites_patched;   /* calls rewritten */

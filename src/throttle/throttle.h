@@ -8,15 +8,27 @@
  * inclusive time.  A function is never throttled if an MPI routine was
  * entered beneath it (it carries message attribution), if it is main, or
  * if the config names it in "never". */
-#ifndef HT_HOOKS_THROTTLE_H
-#define HT_HOOKS_THROTTLE_H
+#ifndef HT_THROTTLE_THROTTLE_H
+#define HT_THROTTLE_THROTTLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hooks/thread.h"
-#include "output/output.h"
+#include "callstack/thread.h"
+#include "throttle/patch.h"
+
+/* What throttling did (docs/throttle.md).  In a merged profile the counts
+ * are summed over ranks. */
+struct ht_throttle_info {
+    bool enabled;
+    bool patch_code;           /* the config lets it rewrite hook calls */
+    int patch_refused_errno;   /* mprotect's errno where it refused, else 0 */
+    uint64_t min_calls, max_ns_per_call;
+    double hook_calls_avoided; /* estimated: two per call each throttled
+                                  function would have made at its rate */
+    uint64_t sites_patched, sites_unpatched; /* hook calls rewritten, or not */
+};
 
 struct ht_throttle_settings {
     bool enabled;
@@ -36,11 +48,13 @@ extern uint64_t ht_throttle_check_calls;
 
 /* A node of this thread just completed its (min_calls + 1)th call; exit_site
  * is the exit hook's return address. */
-void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site);
+void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site,
+                          const struct ht_hook_pair *hooks);
 
 /* A hook (exit: the exit hook) of the throttled function at `function` was
  * called from hook_site (its return address): rewrite that call. */
-void ht_throttle_site_reached(uintptr_t hook_site, uintptr_t function, bool exit);
+void ht_throttle_site_reached(uintptr_t hook_site, uintptr_t function, bool exit,
+                              const struct ht_hook_pair *hooks);
 
 /* What throttling did in this process, as of end_tick; overhead: what a
  * recorded call costs in hooks, in ticks. */

@@ -1,4 +1,4 @@
-#include "hooks/clock.h"
+#include "common/clock.h"
 
 #include <cpuid.h>
 #include <stdbool.h>

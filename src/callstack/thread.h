@@ -4,8 +4,8 @@
  * and keeps it until the process ends: the tree must outlive the thread so
  * that it can be written at exit.  The pointer lives in initial-exec TLS, so
  * finding it costs one instruction. */
-#ifndef HT_HOOKS_THREAD_H
-#define HT_HOOKS_THREAD_H
+#ifndef HT_CALLSTACK_THREAD_H
+#define HT_CALLSTACK_THREAD_H
 
 #include <stdint.h>
 #include <sys/types.h>
@@ -41,6 +41,11 @@ extern __thread struct ht_thread *ht_thread_self __attribute__((tls_model("initi
 
 /* Depth limit given to threads attached from now on. */
 extern unsigned ht_thread_max_depth;
+
+/* Set at start-up, before any thread but the first attaches: the call count
+ * at which a node is first checked for throttling, and a function that
+ * readies a new thread (its trace buffer) before it joins the registry. */
+void ht_thread_configure(uint64_t throttle_at, void (*prepare)(struct ht_thread *t));
 
 /* Creates and registers the calling thread's state.  Lock-free and
  * async-signal-safe; returns NULL only when memory is exhausted. */

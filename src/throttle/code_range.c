@@ -5,7 +5,7 @@
  * are its code.  Only the encodings GCC and binutils use are read; anything
  * else answers "unknown". */
 #define _GNU_SOURCE
-#include "hooks/code_range.h"
+#include "throttle/code_range.h"
 
 #include <dlfcn.h>
 #include <string.h>

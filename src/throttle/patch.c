@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "hooks/patch.h"
+#include "throttle/patch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/compiler.h"
-#include "hooks/code_range.h"
+#include "throttle/code_range.h"
 
 #define OP_CALL_REL32 0xE8    /* call rel32 */
 #define OP_CMP_EAX_IMM32 0x3D /* cmp $imm32, %eax: same length, flags only */
@@ -31,10 +31,8 @@ static uint64_t sites_patched, sites_unpatched;
 static bool mappings_load(void);
 static void child_after_fork(void);
 
-void ht_patch_init(uintptr_t enter_hook, uintptr_t exit_hook)
+void ht_patch_init(void)
 {
-    hook_address[0] = enter_hook;
-    hook_address[1] = exit_hook;
     page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
     /* Read now, so that the first patch, made while other threads may be
      * waiting for it, does not have to. */
@@ -413,13 +411,16 @@ static void child_after_fork(void)
     __atomic_store_n(&patch_lock, 0, __ATOMIC_RELEASE);
 }
 
-enum ht_patch_result ht_patch_hook_call(uintptr_t return_address, uintptr_t function, bool exit)
+enum ht_patch_result ht_patch_hook_call(uintptr_t return_address, uintptr_t function, bool exit,
+                                        const struct ht_hook_pair *hooks)
 {
     if (__atomic_load_n(&refused_errno, __ATOMIC_RELAXED) || page_size == 0)
         return HT_PATCH_CANNOT;
     int saved_errno = errno; /* the program's, whatever we call */
     enum ht_patch_result r = HT_PATCH_BUSY;
     if (lock()) {
+        hook_address[0] = hooks->enter;
+        hook_address[1] = hooks->exit;
         r = patch_locked(return_address, function, exit);
         unlock();
     }

@@ -4,8 +4,8 @@
  * few nanoseconds and needs no system call); elsewhere a tick is one
  * nanosecond of CLOCK_MONOTONIC.  Ticks become seconds only at output time,
  * with a ratio measured over the whole run against CLOCK_MONOTONIC. */
-#ifndef HT_HOOKS_CLOCK_H
-#define HT_HOOKS_CLOCK_H
+#ifndef HT_COMMON_CLOCK_H
+#define HT_COMMON_CLOCK_H
 
 #include <stdint.h>
 #include <time.h>

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "output/function_table.h"
+#include "callstack/function_table.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>

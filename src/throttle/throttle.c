@@ -1,13 +1,10 @@
-#include "hooks/throttle.h"
+#include "throttle/throttle.h"
 
 #include <stdlib.h>
 
 #include "callstack/functions.h"
-#include "hooks/clock.h"
-#include "hooks/patch.h"
-
-void __cyg_profile_func_enter(void *function, void *call_site);
-void __cyg_profile_func_exit(void *function, void *call_site);
+#include "common/clock.h"
+#include "throttle/patch.h"
 
 uint64_t ht_throttle_check_calls = UINT64_MAX;
 
@@ -31,7 +28,7 @@ void ht_throttle_setup(const struct ht_throttle_settings *s)
     for (size_t i = 0; i < s->nnever; i++)
         ht_functions_set_flags(s->never[i], HT_FUNCTION_NEVER, now);
     if (s->patch_code)
-        ht_patch_init((uintptr_t)&__cyg_profile_func_enter, (uintptr_t)&__cyg_profile_func_exit);
+        ht_patch_init();
     ht_throttle_check_calls = s->min_calls + 1;
 }
 
@@ -50,11 +47,12 @@ static uint64_t max_ticks(void)
 
 /* Rewrites the call that reached a hook from site; an exit hook that cannot
  * be found there was reached by a jump at the end of the function. */
-static void patch_site(uintptr_t site, uintptr_t function, bool exit)
+static void patch_site(uintptr_t site, uintptr_t function, bool exit,
+                       const struct ht_hook_pair *hooks)
 {
     if (!site || !settings.patch_code)
         return;
-    ht_patch_hook_call(site, function, exit);
+    ht_patch_hook_call(site, function, exit, hooks);
 }
 
 /* The completed time of a node's children (another thread's may be read
@@ -67,7 +65,8 @@ static uint64_t children_ticks(const struct ht_node *n)
     return sum;
 }
 
-void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site)
+void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site,
+                          const struct ht_hook_pair *hooks)
 {
     (void)t;
     if (!settings.enabled || (node->flags & HT_NODE_MPI_ROUTINE) || node->calls == 0)
@@ -97,12 +96,13 @@ void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t e
     __atomic_add_fetch(&functions_throttled, 1, __ATOMIC_RELAXED);
     /* The call known here is this exit's; every other call is rewritten
      * when it next reaches a hook, which then declines it. */
-    patch_site(exit_site, ht_node_function(node), true);
+    patch_site(exit_site, ht_node_function(node), true, hooks);
 }
 
-void ht_throttle_site_reached(uintptr_t hook_site, uintptr_t function, bool exit)
+void ht_throttle_site_reached(uintptr_t hook_site, uintptr_t function, bool exit,
+                              const struct ht_hook_pair *hooks)
 {
-    patch_site(hook_site, function, exit);
+    patch_site(hook_site, function, exit, hooks);
 }
 
 /* The exclusive time the caller of the throttling call spent after it,

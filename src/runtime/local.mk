@@ -1,0 +1,9 @@
+# runtime: start-up and shut-down in one place (runtime.h)
+noinst_LTLIBRARIES += libht_runtime.la
+libht_runtime_la_SOURCES = \
+	src/runtime/runtime.h \
+	src/runtime/lifecycle.c \
+	src/runtime/finish.c \
+	src/runtime/overhead.c
+libht_runtime_la_CPPFLAGS = $(HT_LIB_CPPFLAGS) $(MPI_CFLAGS)
+libht_runtime_la_CFLAGS = $(HT_LIB_CFLAGS)

@@ -1,0 +1,59 @@
+/* Start-up and shut-down, in one place (docs/architecture.md).
+ *
+ * The runtime decides what happens when the library loads, when MPI starts
+ * and finalizes, and when the process exits: which services run, in what
+ * order.  The entry points (src/hooks, src/mpi, src/fortran) call it; it
+ * calls the services below it and never an entry point: what it needs from
+ * one (the MPI world, a function to run when recording stops) is handed to
+ * it as plain data or a callback. */
+#ifndef HT_RUNTIME_RUNTIME_H
+#define HT_RUNTIME_RUNTIME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "config/config.h"
+
+/* Non-zero while the hooks record: set after start-up unless profiling is
+ * off, cleared before the profile is written, so calls that happen after
+ * that (other exit handlers, other threads) are ignored. */
+extern int ht_recording;
+
+/* libhooktrace's own code: an address in [start, start + size) is never
+ * recorded, even if the library was compiled with -finstrument-functions. */
+extern uintptr_t ht_self_text_start, ht_self_text_size;
+
+/* The MPI world as shut-down needs it.  The MPI entry points fill it in
+ * after PMPI_Init and in MPI_Finalize. */
+struct ht_world {
+    bool initialized; /* MPI_Init(_thread) returned */
+    bool finalized;   /* our MPI_Finalize wrapper ran */
+    int rank, size;   /* in MPI_COMM_WORLD */
+};
+extern struct ht_world ht_world;
+
+const struct ht_config *ht_runtime_config(void);
+bool ht_runtime_started(void);
+time_t ht_runtime_start_time(void);
+uint64_t ht_runtime_start_ns(void);
+
+/* Called once when recording stops, before anything is written (the MPI
+ * layer closes its logging gate there).  One listener. */
+void ht_runtime_on_stop(void (*listener)(void));
+
+/* Writes the profile now (idempotent).  The library's destructor calls it:
+ * without MPI it writes <basename>.*, after MPI_Init without MPI_Finalize
+ * each rank writes <basename>_<rank>.* on its own. */
+void ht_runtime_finish(void);
+
+/* From the MPI_Finalize wrapper, before PMPI_Finalize: the profile merged
+ * across ranks (rank 0 writes the summary), then idempotent like
+ * ht_runtime_finish. */
+void ht_runtime_finish_mpi(void);
+
+/* Measured cost of one instrumented call (enter + exit hook) in seconds
+ * (overhead.c). */
+double ht_overhead_seconds_per_call(void);
+
+#endif

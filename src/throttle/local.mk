@@ -1,0 +1,9 @@
+# throttle: which hot tiny functions stop being recorded, and rewriting
+# their hook calls into no-ops in the running process
+noinst_LTLIBRARIES += libht_throttle.la
+libht_throttle_la_SOURCES = \
+	src/throttle/throttle.c src/throttle/throttle.h \
+	src/throttle/patch.c src/throttle/patch.h \
+	src/throttle/code_range.c src/throttle/code_range.h
+libht_throttle_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
+libht_throttle_la_CFLAGS = $(HT_LIB_CFLAGS)
