@@ -29,11 +29,10 @@ FLOORS = [
     ("services", ["merge", "output", "mpit", "trace", "throttle", "callstack"]),
     ("ground", ["symbols", "config", "common"]),
 ]
-# Entry points may call each other only in this order (fortran translates to
-# the mpi core; the mpi wrappers enter their routine as a node through the
-# hooks' thread state).
-APART = {"analyze"}
-SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))  # a program of its own: checked for nothing but size
+# Along the entry floor: fortran translates to the mpi core and uses the
+# hooks' helpers; the hooks poll the mpi layer's open requests.
+APART = {"analyze"}  # a program of its own: checked for nothing but size
+SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
 
 def rank_of():
@@ -158,7 +157,7 @@ def circles(nodes, edges):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--src", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+    ap.add_argument("--src", default=SRC)
     ap.add_argument("--build", help="a build tree whose object files give the calls")
     ap.add_argument("--max-lines", type=int, default=600)
     ap.add_argument("--graph", action="store_true", help="print every edge")

@@ -95,3 +95,7 @@ test_programs_trace_calls_SOURCES = test/programs/trace_calls.c
 test_programs_trace_calls_CFLAGS = $(HT_TEST_CFLAGS) -pthread
 test_programs_trace_calls_LDADD = libhooktrace.la
 test_programs_trace_calls_LDFLAGS = $(HT_TEST_LINK) -pthread
+
+# The layering of src/ (docs/architecture.md), from this build's objects.
+TESTS += test/layers.sh
+EXTRA_DIST += test/layers.sh scripts/layers.py

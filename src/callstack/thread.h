@@ -13,6 +13,7 @@
 #include "callstack/tree.h"
 
 struct ht_mpi_thread;
+struct ht_peer_counts;
 struct ht_trace_buffer;
 
 struct ht_thread {
@@ -32,6 +33,7 @@ struct ht_thread {
     uint64_t throttle_at;
     struct ht_trace_buffer *trace; /* src/trace, NULL unless tracing */
     struct ht_mpi_thread *mpi; /* MPI data (src/mpi), NULL until first use */
+    struct ht_peer_counts *peers; /* src/merge/merge.h: set by src/mpi after MPI_Init */
     int index;                /* 0, 1, 2, ... in order of first hook */
     pid_t tid;                /* kernel thread id, for the logfile */
     struct ht_thread *next;   /* registry, newest first */

@@ -32,7 +32,7 @@ struct ht_mpi_stats {
     uint64_t bytes_sent, bytes_received;
     uint64_t ticks_sent, ticks_received; /* sums of message durations */
     struct ht_mpit_values *pvars; /* MPI_T performance variables over this
-                                     stack's calls (src/mpi/mpit_pvars.c), or NULL */
+                                     stack's calls (src/mpit/mpit_pvars.c), or NULL */
 };
 
 /* 128 bytes, cache-line aligned: everything a hook touches is in the first

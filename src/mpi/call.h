@@ -21,7 +21,7 @@
 #include "callstack/thread.h"
 #include "common/clock.h"
 #include "runtime/runtime.h"
-#include "mpi/mpit.h"
+#include "mpit/mpit.h"
 #include "mpi/state.h"
 #include "mpi/thread_data.h"
 #include "trace/trace.h"
@@ -75,7 +75,7 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
     c->root = -1;
     m->in_mpi = 1;
     if (HT_UNLIKELY(ht_mpit_pvars_active))
-        ht_mpit_call_begin(c);
+        ht_mpit_call_begin(c->node);
     return true;
 }
 
@@ -124,7 +124,7 @@ HT_NOINSTR static inline void ht_mpi_call_returned(struct ht_mpi_call *c)
     c->end = ht_clock_now();
     if (c->mpi) {
         if (HT_UNLIKELY(ht_mpit_pvars_active))
-            ht_mpit_call_end(c);
+            ht_mpit_call_end(c->node, c->end);
         c->mpi->in_mpi = 0;
     }
 }

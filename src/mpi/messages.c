@@ -20,7 +20,7 @@ static void *map_bytes(size_t bytes)
 
 /* Per-peer arrays need the world size, known only after MPI_Init; a thread
  * that met MPI before (an MPI_Init wrapper call) gets them later. */
-static void allocate_peers(struct ht_mpi_thread *m)
+static void allocate_peers(struct ht_thread *t, struct ht_mpi_thread *m)
 {
     if (m->peers.p2p_messages || !ht_world.initialized || ht_world.size <= 0)
         return;
@@ -31,7 +31,9 @@ static void allocate_peers(struct ht_mpi_thread *m)
     m->peers.p2p_bytes = all + n;
     m->peers.coll_messages = all + 2 * n;
     m->peers.coll_bytes = all + 3 * n;
-    __atomic_store_n(&m->peers.p2p_messages, all, __ATOMIC_RELEASE);
+    m->peers.p2p_messages = all;
+    /* The merge reads them from the thread's state (merge_local.c). */
+    __atomic_store_n(&t->peers, &m->peers, __ATOMIC_RELEASE);
 }
 
 struct ht_mpi_thread *ht_mpi_thread_data(struct ht_thread *t)
@@ -42,7 +44,7 @@ struct ht_mpi_thread *ht_mpi_thread_data(struct ht_thread *t)
             return NULL;
         __atomic_store_n(&t->mpi, m, __ATOMIC_RELEASE);
     }
-    allocate_peers(t->mpi);
+    allocate_peers(t, t->mpi);
     return t->mpi;
 }
 

@@ -6,9 +6,10 @@
 #include "common/clock.h"
 #include "runtime/runtime.h"
 #include "mpi/call.h"
-#include "mpi/mpit.h"
+#include "mpit/mpit.h"
 #include "mpi/ranks.h"
 #include "mpi/requests.h"
+#include "mpi/thread_data.h"
 
 struct ht_mpi_state ht_mpi = {.pcontrol_level = 1, .rank_logged = true};
 int ht_mpi_logging;
@@ -28,6 +29,14 @@ void ht_mpi_update_logging(void)
     __atomic_store_n(&ht_mpi_logging, on, __ATOMIC_RELEASE);
 }
 
+/* Where MPI_T keeps a node's pvar figures: beside its message figures. */
+static struct ht_mpit_values **pvar_slot(struct ht_node *node)
+{
+    struct ht_thread *t = ht_thread_self;
+    struct ht_mpi_stats *s = t && t->mpi ? ht_mpi_node_stats(t->mpi, node) : NULL;
+    return s ? &s->pvars : NULL;
+}
+
 void ht_mpi_after_init(void)
 {
     const struct ht_config *cfg = ht_runtime_config();
@@ -35,7 +44,6 @@ void ht_mpi_after_init(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &ht_world.size);
     PMPI_Query_thread(&ht_mpi.thread_level);
     ht_mpi.rank_logged = ht_rank_set_contains(&cfg->mpi.log_ranks, ht_world.rank);
-    ht_mpi.rank_file = ht_rank_set_contains(&cfg->mpi.rank_files, ht_world.rank);
     /* MPI_THREAD_SERIALIZED lets any thread call MPI, one at a time: a hook
      * on one thread must not call MPI while another is inside it.  With the
      * other levels a thread polls only requests it made itself. */
@@ -49,7 +57,10 @@ void ht_mpi_after_init(void)
     ht_mpi.poll_batch = cfg->mpi.poll_batch;
     ht_mpi_ranks_init();
     ht_world.initialized = true;
-    ht_mpit_init();
+    if (ht_runtime_started()) {
+        struct ht_mpit_setup mpit = {cfg, ht_mpi.thread_level, ht_world.rank, pvar_slot};
+        ht_mpit_init(&mpit);
+    }
     ht_mpi_update_logging();
 }
 

@@ -13,7 +13,6 @@ struct ht_mpi_state {
     int thread_level;   /* as provided */
     int pcontrol_level; /* 1 unless the program called MPI_Pcontrol */
     bool rank_logged;   /* this rank is selected by mpi.log_ranks */
-    bool rank_file;     /* this rank writes its own files (mpi.rank_files) */
     bool hook_polling;  /* hooks may call MPI to poll requests */
     uint64_t poll_interval_ticks;     /* mpi.poll_interval_us */
     uint64_t poll_max_interval_ticks; /* mpi.poll_max_interval_us */

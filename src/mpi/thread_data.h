@@ -10,14 +10,8 @@
 #include <mpi.h>
 
 #include "callstack/thread.h"
+#include "merge/merge.h"
 #include "mpi/requests.h"
-
-/* Messages this thread sent to each world rank, point-to-point and
- * one-sided (p2p) and from collectives (coll). */
-struct ht_mpi_peers {
-    uint64_t *p2p_messages, *p2p_bytes;
-    uint64_t *coll_messages, *coll_bytes;
-};
 
 /* A message handle from a matched probe, and its communicator. */
 #define HT_PROBED_SLOTS 8
@@ -29,7 +23,7 @@ struct ht_probed {
 struct ht_mpi_thread {
     int in_mpi;                  /* inside a PMPI call: never call MPI from a hook */
     unsigned epoch;              /* ht_mpi.epoch when the requests were registered */
-    struct ht_mpi_peers peers;   /* world_size entries each, or NULL before Init */
+    struct ht_peer_counts peers; /* world_size entries each, or NULL before Init */
     struct ht_request_table requests;
     uint64_t last_poll;          /* tick of the last poll */
     uint64_t poll_interval;      /* ticks until the next (requests.c) */

@@ -8,7 +8,8 @@ libht_output_la_SOURCES = \
 	src/output/json.c \
 	src/output/folded.c \
 	src/output/throttle.c \
-	src/output/output_mpi.h src/output/json_mpi.c src/output/logfile_mpi.c
+	src/output/output_mpi.h src/output/json_mpi.c src/output/logfile_mpi.c \
+	src/output/output_mpit.h src/output/json_mpit.c src/output/logfile_mpit.c
 libht_output_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libht_output_la_CFLAGS = $(HT_LIB_CFLAGS)
 libht_output_la_LIBADD = $(JANSSON_LIBS) -lm

@@ -13,8 +13,7 @@
 #include "runtime/runtime.h"
 #include "throttle/throttle.h"
 #include "callstack/function_table.h"
-#include "mpi/merge.h"
-#include "mpi/state.h"
+#include "merge/merge.h"
 #include "output/output.h"
 #include "trace/writer.h"
 
@@ -134,6 +133,22 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     return 0;
 }
 
+/* This rank as the merge needs it (profile: the profile was built). */
+static struct ht_merge_rank this_rank(const struct local_profile *lp, bool profile)
+{
+    const struct ht_config *cfg = ht_runtime_config();
+    return (struct ht_merge_rank){
+        .profile = profile ? &lp->profile : NULL,
+        .run = &lp->run,
+        .config = cfg,
+        .basename = lp->basename,
+        .rank = ht_world.rank,
+        .size = ht_world.size,
+        .rank_file = ht_rank_set_contains(&cfg->mpi.rank_files, ht_world.rank),
+        .seconds_per_tick = ht_clock_seconds_per_tick(),
+    };
+}
+
 /* With mpi, every rank takes part (writing the archive is collective). */
 static void write_trace(const struct local_profile *lp, bool mpi)
 {
@@ -208,10 +223,10 @@ void ht_runtime_finish(void)
     int rank = ht_world.initialized && !ht_world.finalized ? ht_world.rank : -1;
     struct local_profile lp;
     if (local_build(&lp, end_tick, end_ns, rank) == 0) {
-        if (rank >= 0) /* with this rank's messages and matrix rows */
-            ht_mpi_write_own_files(&lp.profile, &lp.run, ht_runtime_config(), lp.basename,
-                                   false);
-        else
+        if (rank >= 0) { /* with this rank's messages and matrix rows */
+            struct ht_merge_rank me = this_rank(&lp, true);
+            ht_merge_write_own_files(&me, lp.basename, false);
+        } else
             ht_output_write_all(&lp.profile, &lp.run, ht_runtime_config(), lp.basename);
         write_trace(&lp, false);
         note_trace_in_logfile(ht_runtime_config(), lp.basename);
@@ -234,7 +249,8 @@ void ht_runtime_finish_mpi(void)
     if (!ok)
         fprintf(stderr, "hooktrace: rank %d: out of memory at MPI_Finalize: its profile is empty\n",
                 ht_world.rank);
-    ht_mpi_merge_and_write(ok ? &lp.profile : NULL, &lp.run, ht_runtime_config(), lp.basename);
+    struct ht_merge_rank me = this_rank(&lp, ok);
+    ht_merge_and_write(&me);
     /* Every rank takes part in writing the trace (it is collective). */
     write_trace(&lp, true);
     if (ht_world.rank == 0)

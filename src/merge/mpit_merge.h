@@ -1,34 +1,28 @@
 /* The MPI_T figures at MPI_Finalize: each stack's performance variables
  * over the ranks (the summary) or on one rank (its own files), and the
  * control variables, as the output view shows them (output_mpit.h). */
-#ifndef HT_MPI_MPIT_MERGE_H
-#define HT_MPI_MPIT_MERGE_H
+#ifndef HT_MERGE_MPIT_MERGE_H
+#define HT_MERGE_MPIT_MERGE_H
 
 #include <mpi.h>
 
 #include "callstack/profile.h"
-#include "output/output_mpit.h"
+#include "mpit/view.h"
 
 struct ht_pathset;
-
-/* The MPI_T part of an output view and the memory it owns. */
-struct ht_mpit_output {
-    struct ht_mpit_view view;
-    struct ht_mpit_stat *stats;
-    struct ht_mpit_pvar_desc *pvars;
-    const char **notes; /* a copy of the list: a late thread may add one */
-};
 
 /* Collective over comm, called by every rank once the stacks are unified
  * (global: node index = global stack ID): every stack's pvar figures over
  * the ranks.  Rank 0 gets them in *out; the other ranks get only the
  * static part (cvars, notes).  Never fails to take part, so no rank hangs;
  * out of memory anywhere leaves the stats out, with a note. */
-void ht_mpit_merge(MPI_Comm comm, const struct ht_pathset *global, struct ht_mpit_output *out);
+void ht_mpit_merge(MPI_Comm comm, const struct ht_pathset *global, const struct ht_config *config,
+                   struct ht_mpit_output *out);
 
 /* This rank's own figures on the stacks of its own profile (p may be
  * NULL).  Talks to no other rank. */
-void ht_mpit_local(const struct ht_profile *p, struct ht_mpit_output *out);
+void ht_mpit_local(const struct ht_profile *p, const struct ht_config *config,
+                   struct ht_mpit_output *out);
 
 void ht_mpit_output_free(struct ht_mpit_output *out);
 

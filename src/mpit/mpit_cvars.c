@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi/mpit_internal.h"
+#include "mpit/mpit_internal.h"
 
 #define NAME_BYTES 256
 #define DESCRIPTION_BYTES 4096

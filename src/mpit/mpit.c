@@ -1,6 +1,6 @@
 /* MPI_T start-up and shut-down, the notes the outputs show, and MPI_T's
  * names for its constants (docs/mpi_t.md). */
-#include "mpi/mpit.h"
+#include "mpit/mpit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,10 +8,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "runtime/runtime.h"
-#include "mpi/mpit_internal.h"
-#include "mpi/mpit_merge.h"
-#include "mpi/state.h"
+#include "mpit/mpit_internal.h"
 
 struct ht_mpit_state ht_mpit = {
     .call_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -52,12 +49,14 @@ static void set_status(const char *fmt, ...)
     ht_mpit.status = strdup(buf);
 }
 
-void ht_mpit_init(void)
+void ht_mpit_init(const struct ht_mpit_setup *setup)
 {
-    if (!ht_runtime_started() || ht_mpit.initialized)
+    if (ht_mpit.initialized)
         return;
-    const struct ht_config *cfg = ht_runtime_config();
+    const struct ht_config *cfg = setup->config;
     ht_mpit.config = cfg;
+    ht_mpit.rank = setup->world_rank;
+    ht_mpit.values_slot = setup->values_slot;
     if (!cfg->mpi_t.enabled) {
         set_status("not used (mpi_t.enabled is false)");
         return;
@@ -65,7 +64,7 @@ void ht_mpit_init(void)
     /* MPI_T calls happen inside the program's MPI calls, so they need the
      * same thread support as MPI itself. */
     int provided = MPI_THREAD_SINGLE;
-    int rc = MPI_T_init_thread(ht_mpi.thread_level, &provided);
+    int rc = MPI_T_init_thread(setup->thread_level, &provided);
     if (rc != MPI_SUCCESS) {
         set_status("MPI_T_init_thread failed (%s): no control or performance variables",
                    ht_mpit_error_name(rc));
@@ -73,7 +72,7 @@ void ht_mpit_init(void)
     }
     ht_mpit.initialized = true;
     ht_mpit.provided = provided;
-    ht_mpit.lock_calls = ht_mpi.thread_level == MPI_THREAD_MULTIPLE &&
+    ht_mpit.lock_calls = setup->thread_level == MPI_THREAD_MULTIPLE &&
                          provided != MPI_THREAD_MULTIPLE;
     ht_mpit.interval_ticks = (uint64_t)((double)cfg->mpi_t.read_interval_us * 1e-6 *
                                         ht_clock_ticks_per_second_estimate());
@@ -118,7 +117,7 @@ void ht_mpit_fill_view(struct ht_mpit_output *out)
     v->read_interval_us = cfg ? cfg->mpi_t.read_interval_us : 0;
     v->cvars = ht_mpit.cvars;
     v->ncvars = ht_mpit.ncvars;
-    v->cvar_rank = ht_world.rank;
+    v->cvar_rank = ht_mpit.rank;
     v->slots = ht_mpit.slots;
     v->nslots = ht_mpit.nslots;
     /* The list, not the notes, is copied: notes are freed only by

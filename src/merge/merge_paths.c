@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi/merge_internal.h"
+#include "merge/merge_internal.h"
 
 void ht_pathset_init(struct ht_pathset *set)
 {

@@ -24,13 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callstack/thread.h"
-#include "common/clock.h"
-#include "runtime/runtime.h"
-#include "mpi/merge.h"
-#include "mpi/merge_internal.h"
-#include "mpi/mpit_merge.h"
-#include "mpi/state.h"
+#include "merge/merge.h"
+#include "merge/merge_internal.h"
+#include "merge/mpit_merge.h"
 
 #define REDUCE_CHUNK ((size_t)1 << 24) /* elements per PMPI_Reduce */
 
@@ -38,6 +34,7 @@ struct merge {
     MPI_Comm comm;
     int rank, size;
     const struct ht_profile *profile;
+    double seconds_per_tick;
     struct ht_mpi_local local;
     bool have_local;
     struct ht_merge_rank_info info, *infos; /* infos: rank 0 only */
@@ -103,7 +100,7 @@ static bool prepare_arrays(struct merge *m)
     for (size_t k = 0; k < g; k++)
         m->min[k] = (struct ht_double_int){0.0, m->rank};
     const struct ht_profile *p = m->profile;
-    double spt = ht_clock_seconds_per_tick();
+    double spt = m->seconds_per_tick;
     for (size_t id = 0; p && id < p->nstacks; id++) {
         const struct ht_stack *s = &p->stacks[id];
         size_t k = (size_t)m->gid_of[id];
@@ -213,32 +210,35 @@ static void merge_free(struct merge *m)
     ht_mpit_output_free(&m->mpit);
 }
 
-static void write_own(const struct ht_profile *profile, const struct ht_run_info *run,
-                      const struct ht_config *config, const char *basename, bool failed)
+static void write_own(const struct ht_merge_rank *me, bool failed)
 {
-    if (!profile)
+    if (!me->profile)
         return;
     char name[PATH_MAX];
-    snprintf(name, sizeof name, "%s_%d", basename, ht_world.rank);
-    ht_mpi_write_own_files(profile, run, config, name, failed);
+    snprintf(name, sizeof name, "%s_%d", me->basename, me->rank);
+    ht_merge_write_own_files(me, name, failed);
 }
 
-void ht_mpi_merge_and_write(const struct ht_profile *profile, const struct ht_run_info *run,
-                            const struct ht_config *config, const char *basename)
+void ht_merge_and_write(const struct ht_merge_rank *me)
 {
+    const struct ht_profile *profile = me->profile;
+    const struct ht_run_info *run = me->run;
+    const struct ht_config *config = me->config;
+    const char *basename = me->basename;
     struct merge m;
     memset(&m, 0, sizeof m);
     m.profile = profile;
+    m.seconds_per_tick = me->seconds_per_tick;
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &m.comm) != MPI_SUCCESS) {
         fprintf(stderr, "hooktrace: rank %d: cannot merge the ranks' profiles (MPI_Comm_dup"
-                        " failed)\n", ht_world.rank);
-        write_own(profile, run, config, basename, true);
+                        " failed)\n", me->rank);
+        write_own(me, true);
         return;
     }
     PMPI_Comm_rank(m.comm, &m.rank);
     PMPI_Comm_size(m.comm, &m.size);
     m.have_local = ht_mpi_local_build(&m.local, profile, m.rank, m.size,
-                                      ht_clock_seconds_per_tick()) == 0;
+                                      me->seconds_per_tick) == 0;
     if (!m.have_local)
         fprintf(stderr, "hooktrace: rank %d: out of memory: its messages are left out\n", m.rank);
     describe_self(&m, run);
@@ -265,7 +265,7 @@ void ht_mpi_merge_and_write(const struct ht_profile *profile, const struct ht_ru
     }
     if (!failed) {
         reduce_and_gather(&m);
-        ht_mpit_merge(m.comm, &m.global.set, &m.mpit);
+        ht_mpit_merge(m.comm, &m.global.set, config, &m.mpit);
         if (m.rank == 0) {
             struct ht_merge_result r = {
                 .global = &m.global,
@@ -289,6 +289,6 @@ void ht_mpi_merge_and_write(const struct ht_profile *profile, const struct ht_ru
     }
     merge_free(&m);
     PMPI_Comm_free(&m.comm);
-    if (failed || ht_mpi.rank_file)
-        write_own(profile, run, config, basename, failed);
+    if (failed || me->rank_file)
+        write_own(me, failed);
 }

@@ -21,11 +21,9 @@
 
 #include "callstack/thread.h"
 #include "common/clock.h"
-#include "runtime/runtime.h"
-#include "mpi/merge_internal.h"
-#include "mpi/mpit_internal.h"
-#include "mpi/mpit_merge.h"
-#include "mpi/state.h"
+#include "merge/merge_internal.h"
+#include "mpit/mpit_internal.h"
+#include "merge/mpit_merge.h"
 #include "callstack/function_table.h"
 #include "symbols/symbols.h"
 
@@ -80,6 +78,7 @@ struct gather {
     size_t ncolumns;
     double *sum, *min, *max;       /* [nstacks * ncolumns] */
     double *ranks;                 /* [nstacks * ncolumns]: 1 where this rank has a figure */
+    const struct ht_config *config; /* names functions as the outputs do */
     struct ht_function_table *table;
     const struct ht_node **chain;
     size_t chain_capacity;
@@ -156,7 +155,7 @@ static void gather_rank(struct gather *g, size_t nstacks, const enum ht_mpit_how
     g->table = NULL;
     if (ht_mpit.nslots && n) {
         symbols = ht_symbols_open();
-        g->table = symbols ? ht_function_table_new(symbols, ht_runtime_config()) : NULL;
+        g->table = symbols ? ht_function_table_new(symbols, g->config) : NULL;
     }
     if (g->table) {
         for (struct ht_thread *t = ht_thread_registry(); t; t = t->next)
@@ -239,7 +238,8 @@ void ht_mpit_output_free(struct ht_mpit_output *out)
 
 /* --- one rank ---------------------------------------------------------------- */
 
-void ht_mpit_local(const struct ht_profile *p, struct ht_mpit_output *out)
+void ht_mpit_local(const struct ht_profile *p, const struct ht_config *config,
+                   struct ht_mpit_output *out)
 {
     memset(out, 0, sizeof *out);
     out->pvars = describe_pvars();
@@ -271,7 +271,8 @@ void ht_mpit_local(const struct ht_profile *p, struct ht_mpit_output *out)
         }
         struct gather g = {.set = &set, .stack_of = stack_of, .column_of = column_of,
                            .ncolumns = s, .sum = arrays, .min = arrays + n * s,
-                           .max = arrays + 2 * n * s, .ranks = arrays + 3 * n * s};
+                           .max = arrays + 2 * n * s, .ranks = arrays + 3 * n * s,
+                           .config = config};
         gather_rank(&g, n, how);
         ok = !g.failed;
         for (size_t i = 0; ok && i < n * s; i++)
@@ -395,7 +396,8 @@ static bool map_columns(const char *names, size_t ncolumns, int *column_of)
     return true;
 }
 
-void ht_mpit_merge(MPI_Comm comm, const struct ht_pathset *global, struct ht_mpit_output *out)
+void ht_mpit_merge(MPI_Comm comm, const struct ht_pathset *global, const struct ht_config *config,
+                   struct ht_mpit_output *out)
 {
     int rank;
     PMPI_Comm_rank(comm, &rank);
@@ -424,7 +426,7 @@ void ht_mpit_merge(MPI_Comm comm, const struct ht_pathset *global, struct ht_mpi
     int *column_of = malloc((ht_mpit.nslots + 1) * sizeof *column_of);
     enum ht_mpit_how *how = malloc(s * sizeof *how);
     ok = ok && arrays && column_of && how && map_columns(names, s, column_of);
-    struct gather gt = {0};
+    struct gather gt = {.config = config};
     if (ok) {
         /* Unknown on this rank: 0, never read; rank 0's names give the how. */
         for (size_t c = 0; c < s; c++)
@@ -434,7 +436,8 @@ void ht_mpit_merge(MPI_Comm comm, const struct ht_pathset *global, struct ht_mpi
                 how[column_of[k]] = ht_mpit.pvars[ht_mpit.slots[k].pvar].how;
         gt = (struct gather){.set = global, .column_of = column_of, .ncolumns = s,
                              .sum = arrays, .ranks = arrays + cells,
-                             .min = arrays + summed, .max = arrays + summed + cells};
+                             .min = arrays + summed, .max = arrays + summed + cells,
+                             .config = config};
         gather_rank(&gt, g, how);
         ok = !gt.failed;
         double *failed = arrays + 2 * cells;

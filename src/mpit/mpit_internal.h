@@ -10,8 +10,8 @@
  *   mpit_merge.c   the figures of each stack over ranks (at MPI_Finalize)
  *                  and of one rank (its own files)
  */
-#ifndef HT_MPI_MPIT_INTERNAL_H
-#define HT_MPI_MPIT_INTERNAL_H
+#ifndef HT_MPIT_MPIT_INTERNAL_H
+#define HT_MPIT_MPIT_INTERNAL_H
 
 #include <mpi.h>
 #include <pthread.h>
@@ -21,7 +21,7 @@
 
 #include "callstack/tree.h"
 #include "config/config.h"
-#include "output/output_mpit.h"
+#include "mpit/view.h"
 
 /* How a pvar's reads around a call become the call's figure. */
 enum ht_mpit_how {
@@ -75,6 +75,9 @@ struct ht_mpit_state {
     bool initialized;          /* MPI_T_init_thread succeeded: MPI_T_finalize owed */
     char *status;              /* why MPI_T is not used, or NULL */
     int provided;              /* MPI_T's thread level */
+    int rank;                  /* in MPI_COMM_WORLD: whose cvars these are */
+    /* Where a node's figures hang, from the MPI layer (mpit.h). */
+    struct ht_mpit_values **(*values_slot)(struct ht_node *node);
     bool lock_calls;           /* MPI_T is less thread-safe than MPI: serialize */
     pthread_mutex_t call_lock;
     pthread_mutex_t lock;      /* the thread list and the notes */
@@ -116,6 +119,10 @@ void ht_mpit_free_cvars(void);
 
 /* mpit_pvars.c: chooses the pvars the config selects and sets up the
  * calling thread's session; sets ht_mpit_pvars_active if any remain. */
+/* mpit_choose.c: the performance variables to read, into ht_mpit.pvars
+ * (allocated for num).  Returns how many the library lists that the
+ * config names, or -1 if out of memory; *nrejected: those set aside. */
+int ht_mpit_choose_pvars(int num, size_t *nrejected);
 void ht_mpit_select_pvars(void);
 /* Frees every thread's session (before MPI_T_finalize). */
 void ht_mpit_free_sessions(void);

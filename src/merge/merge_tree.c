@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi/merge_internal.h"
+#include "merge/merge_internal.h"
 
 #define TAG_LENGTH 7101
 #define TAG_DATA 7102

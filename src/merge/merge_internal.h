@@ -9,8 +9,8 @@
  *                    of the communication matrices
  *   merge_summary.c  on rank 0: the merged profile and view, written
  */
-#ifndef HT_MPI_MERGE_INTERNAL_H
-#define HT_MPI_MERGE_INTERNAL_H
+#ifndef HT_MERGE_MERGE_INTERNAL_H
+#define HT_MERGE_MERGE_INTERNAL_H
 
 #include <mpi.h>
 #include <stdbool.h>

@@ -6,13 +6,9 @@
 #include <string.h>
 
 #include "callstack/thread.h"
-#include "common/clock.h"
-#include "runtime/runtime.h"
-#include "mpi/merge.h"
-#include "mpi/merge_internal.h"
-#include "mpi/mpit_merge.h"
-#include "mpi/state.h"
-#include "mpi/thread_data.h"
+#include "merge/merge.h"
+#include "merge/merge_internal.h"
+#include "merge/mpit_merge.h"
 
 void ht_mpi_local_free(struct ht_mpi_local *lv)
 {
@@ -31,15 +27,15 @@ static int collect_cells(struct ht_mpi_local *lv, int rank, int nranks)
     if (!sum)
         return -1;
     for (struct ht_thread *t = ht_thread_registry(); t; t = t->next) {
-        struct ht_mpi_thread *m = __atomic_load_n(&t->mpi, __ATOMIC_ACQUIRE);
-        if (!m || !__atomic_load_n(&m->peers.p2p_messages, __ATOMIC_ACQUIRE))
+        const struct ht_peer_counts *peers = __atomic_load_n(&t->peers, __ATOMIC_ACQUIRE);
+        if (!peers)
             continue;
         /* The arrays have world-size entries, the same on every thread. */
         for (size_t r = 0; r < n; r++) {
-            sum[r] += m->peers.p2p_messages[r];
-            sum[n + r] += m->peers.p2p_bytes[r];
-            sum[2 * n + r] += m->peers.coll_messages[r];
-            sum[3 * n + r] += m->peers.coll_bytes[r];
+            sum[r] += peers->p2p_messages[r];
+            sum[n + r] += peers->p2p_bytes[r];
+            sum[2 * n + r] += peers->coll_messages[r];
+            sum[3 * n + r] += peers->coll_bytes[r];
         }
     }
     size_t ncomm = 0, ncoll = 0;
@@ -113,23 +109,21 @@ int ht_mpi_local_build(struct ht_mpi_local *lv, const struct ht_profile *p, int 
     return 0;
 }
 
-int ht_mpi_write_own_files(const struct ht_profile *profile, const struct ht_run_info *run,
-                           const struct ht_config *config, const char *basename,
-                           bool merge_failed)
+int ht_merge_write_own_files(const struct ht_merge_rank *me, const char *name, bool merge_failed)
 {
+    const struct ht_profile *profile = me->profile;
     struct ht_mpi_local lv;
     struct ht_mpit_output mpit;
     int rc;
-    ht_mpit_local(profile, &mpit);
-    if (ht_mpi_local_build(&lv, profile, ht_world.rank, ht_world.size,
-                           ht_clock_seconds_per_tick()) == 0) {
+    ht_mpit_local(profile, me->config, &mpit);
+    if (ht_mpi_local_build(&lv, profile, me->rank, me->size, me->seconds_per_tick) == 0) {
         lv.view.merge_failed = merge_failed;
         lv.view.mpit = &mpit.view;
-        rc = ht_output_write_all_mpi(profile, run, config, basename, &lv.view);
+        rc = ht_output_write_all_mpi(profile, me->run, me->config, name, &lv.view);
     } else {
         fprintf(stderr, "hooktrace: rank %d: out of memory: its files have no MPI figures\n",
-                ht_world.rank);
-        rc = ht_output_write_all(profile, run, config, basename);
+                me->rank);
+        rc = ht_output_write_all(profile, me->run, me->config, name);
     }
     ht_mpi_local_free(&lv);
     ht_mpit_output_free(&mpit);

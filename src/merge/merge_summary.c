@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpi/merge_internal.h"
+#include "merge/merge_internal.h"
 
 struct summary {
     struct ht_profile profile;

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "mpi/mpit_internal.h"
+#include "mpit/mpit_internal.h"
 
 double ht_mpit_element(const struct ht_mpit_pvar *p, const unsigned char *raw, int i)
 {

@@ -1,0 +1,46 @@
+/* The profile of an MPI run: every rank's profile merged by call path,
+ * inside the MPI_Finalize wrapper before PMPI_Finalize. */
+#ifndef HT_MERGE_MERGE_H
+#define HT_MERGE_MERGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "callstack/profile.h"
+#include "config/config.h"
+#include "output/output.h"
+
+/* Messages a thread sent to each world rank (world-size entries each),
+ * point-to-point and one-sided (p2p) and from collectives (coll).  The MPI
+ * layer counts them per thread and hangs them on the thread's state
+ * (ht_thread.peers); the merge sums them into this rank's matrix row. */
+struct ht_peer_counts {
+    uint64_t *p2p_messages, *p2p_bytes;
+    uint64_t *coll_messages, *coll_bytes;
+};
+
+/* This rank, as the runtime hands it to the merge. */
+struct ht_merge_rank {
+    const struct ht_profile *profile; /* NULL: this rank could not build one */
+    const struct ht_run_info *run;
+    const struct ht_config *config;
+    const char *basename;             /* of the summary files */
+    int rank, size;                   /* in MPI_COMM_WORLD */
+    bool rank_file;                   /* also <basename>_<rank>.* (mpi.rank_files) */
+    double seconds_per_tick;
+};
+
+/* Collective over MPI_COMM_WORLD: every rank calls it once (one with no
+ * profile contributes nothing).  Rank 0 writes <basename>.{log,json,folded}
+ * for the whole run; ranks with rank_file also write <basename>_<rank>.*
+ * with their own figures.  If the merge itself fails (out of memory
+ * somewhere), every rank writes <basename>_<rank>.* instead. */
+void ht_merge_and_write(const struct ht_merge_rank *me);
+
+/* This rank's own files under the full name given (<basename>_<rank>), with
+ * its message figures and its row of the communication matrices.  Talks to
+ * no other rank: safe at exit without MPI_Finalize.  Returns the number of
+ * outputs that could not be written. */
+int ht_merge_write_own_files(const struct ht_merge_rank *me, const char *name, bool merge_failed);
+
+#endif

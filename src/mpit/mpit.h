@@ -1,0 +1,47 @@
+/* The MPI tool information interface (MPI_T): control variables read at
+ * start-up, performance variables read around MPI calls (docs/mpi_t.md).
+ * The wrappers call ht_mpit_call_begin/end only while pvars are selected,
+ * so without them no MPI_T call happens per MPI call. */
+#ifndef HT_MPIT_MPIT_H
+#define HT_MPIT_MPIT_H
+
+#include <stdint.h>
+
+#include "callstack/tree.h"
+#include "config/config.h"
+
+struct ht_mpit_values;
+
+/* Non-zero while performance variables are read around MPI calls. */
+extern int ht_mpit_pvars_active;
+
+/* Around every logged MPI call: after the routine's node is entered, and
+ * after the PMPI routine returned. */
+void ht_mpit_call_begin(struct ht_node *node);
+void ht_mpit_call_end(struct ht_node *node, uint64_t end);
+
+/* What the MPI layer tells MPI_T at start-up.  values_slot gives, for the
+ * calling thread, where a node's pvar figures hang (created on first use;
+ * NULL if out of memory): MPI_T keeps them with the node's message figures
+ * without knowing how the MPI layer stores those. */
+struct ht_mpit_setup {
+    const struct ht_config *config;
+    int thread_level; /* as MPI provided it */
+    int world_rank;
+    struct ht_mpit_values **(*values_slot)(struct ht_node *node);
+};
+
+/* After PMPI_Init/PMPI_Init_thread succeeded (ht_mpi_after_init), if
+ * profiling started: MPI_T_init_thread, the control variables, the pvar
+ * sessions. */
+void ht_mpit_init(const struct ht_mpit_setup *setup);
+
+/* In MPI_Finalize, first: no pvar is read after this. */
+void ht_mpit_stop(void);
+
+/* In MPI_Finalize after the profile is written, before PMPI_Finalize:
+ * frees the sessions and calls MPI_T_finalize (Open MPI 4.1 crashes if
+ * MPI_T_finalize comes after MPI_Finalize). */
+void ht_mpit_finalize(void);
+
+#endif
