@@ -2,7 +2,8 @@
 # Nothing here is built by `make` or `make check`; `make bench` builds the
 # kernels and the hook libraries below and runs bench/hook_cost.py,
 # bench/clock_cost and bench/node_memory; `make bench-mpi` (at the end of
-# this file) builds and runs the MPI benchmarks, `make bench-fortran` the
+# this file) builds and runs the MPI benchmarks, `make bench-coll` the
+# collective bookkeeping against the number of ranks, `make bench-fortran` the
 # Fortran-against-C MPI call cost, `make bench-apps` (at the very end) two
 # application proxies.
 # Extra driver options: make bench BENCH_ARGS='--rounds 3 --calls 5000000'
@@ -128,6 +129,15 @@ bench-mpi: $(HT_BENCH_MPI_BINARIES)
 	$(PYTHON3) $(srcdir)/bench/mpi_cost.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' $(BENCH_MPI_ARGS)
 .PHONY: bench-mpi
+
+# Instructions added per MPI_Allreduce at 2 to 16 ranks (callgrind; slow:
+# every rank runs under valgrind).  BENCH_COLL_ARGS='--ranks 2,4 -n 500'
+BENCH_COLL_ARGS =
+bench-coll: bench/mpi_calls_hooktrace$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/coll_cost.py --builddir $(top_builddir) \
+	  --mpiexec '$(MPIEXEC)' $(BENCH_COLL_ARGS)
+.PHONY: bench-coll
+EXTRA_DIST += bench/coll_cost.py
 
 # --- Fortran against C: added cost per MPI call (see BENCHMARKS.md) ----------
 # `make bench-fortran` builds these and runs bench/fortran_cost.py, which

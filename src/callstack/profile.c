@@ -172,12 +172,7 @@ static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht
         s->time_excl += (double)excl * spt;
         const struct ht_mpi_stats *ms = __atomic_load_n(&n->mpi, __ATOMIC_ACQUIRE);
         if (ms) {
-            s->mpi.messages_sent += ms->messages_sent;
-            s->mpi.messages_received += ms->messages_received;
-            s->mpi.bytes_sent += ms->bytes_sent;
-            s->mpi.bytes_received += ms->bytes_received;
-            s->mpi.ticks_sent += ms->ticks_sent;
-            s->mpi.ticks_received += ms->ticks_received;
+            ht_mpi_stats_add(&s->mpi, ms);
             p->has_mpi = true;
         }
         if (m == 0)
@@ -208,15 +203,18 @@ static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht
     return rc;
 }
 
-static int compare_functions(const struct ht_function *a, const struct ht_function *b)
+int ht_function_compare(const char *name_a, const char *file_a, unsigned line_a,
+                        const char *name_b, const char *file_b, unsigned line_b)
 {
-    int c = strcmp(a->name, b->name);
+    int c = strcmp(name_a, name_b);
     if (c)
         return c;
-    c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+    c = strcmp(file_a ? file_a : "", file_b ? file_b : "");
     if (c)
         return c;
-    return (a->line > b->line) - (a->line < b->line);
+    if (line_a != line_b)
+        return (line_a > line_b) - (line_a < line_b);
+    return (file_a != NULL) - (file_b != NULL);
 }
 
 static const struct builder *sort_builder;
@@ -225,7 +223,8 @@ static int compare_merged(const void *pa, const void *pb)
 {
     const struct merged *a = &sort_builder->nodes[*(const int *)pa];
     const struct merged *b = &sort_builder->nodes[*(const int *)pb];
-    return compare_functions(a->function, b->function);
+    return ht_function_compare(a->function->name, a->function->file, a->function->line,
+                               b->function->name, b->function->file, b->function->line);
 }
 
 /* Numbers the stacks depth-first from the roots, callees in name order, so
@@ -291,13 +290,7 @@ static int number_stacks(struct builder *b, struct ht_profile *p)
             s->total.folded_calls += s->per_thread[t].folded_calls;
             s->total.time_incl += s->per_thread[t].time_incl;
             s->total.time_excl += s->per_thread[t].time_excl;
-            const struct ht_mpi_stats *ms = &s->per_thread[t].mpi;
-            s->total.mpi.messages_sent += ms->messages_sent;
-            s->total.mpi.messages_received += ms->messages_received;
-            s->total.mpi.bytes_sent += ms->bytes_sent;
-            s->total.mpi.bytes_received += ms->bytes_received;
-            s->total.mpi.ticks_sent += ms->ticks_sent;
-            s->total.mpi.ticks_received += ms->ticks_received;
+            ht_mpi_stats_add(&s->total.mpi, &s->per_thread[t].mpi);
         }
     }
     rc = 0;

@@ -24,6 +24,13 @@ struct ht_function {
     bool kept;        /* false: excluded by the config's filters */
 };
 
+/* The order of sibling stacks: by name, then file, then line (an unknown
+ * file before a known one that ties).  The profile numbers its stacks in
+ * it and the merge over ranks numbers the unified ones in it: they must
+ * agree. */
+int ht_function_compare(const char *name_a, const char *file_a, unsigned line_a,
+                        const char *name_b, const char *file_b, unsigned line_b);
+
 struct ht_stack_stats {
     uint64_t calls;
     uint64_t folded_calls; /* calls below the depth limit, folded in here */

@@ -25,6 +25,25 @@
 
 #include "common/compiler.h"
 
+/* A collective that moves the same bytes between this rank and every
+ * other member of a group (an allreduce, a broadcast's root, ...), recorded
+ * once per call instead of once per peer, so that a call costs the same at
+ * any number of ranks.  Calls with the same group and sizes at one node
+ * share one record; its messages are expanded where they are read: the
+ * profile (ht_mpi_stats_add) and the communication matrix (src/merge). */
+struct ht_group_messages {
+    struct ht_group_messages *next;        /* the node's next record */
+    struct ht_group_messages *thread_next; /* the thread's next record */
+    const int *world;        /* world rank of each member (-1: none) */
+    int size;                /* members */
+    int self;                /* this rank's index among them, or -1 */
+    uint32_t peers;          /* members other than self with a world rank */
+    uint64_t send_bytes;     /* to each peer per call (0: no message) */
+    uint64_t recv_bytes;     /* from each peer per call (0: no message) */
+    uint64_t calls;
+    uint64_t ticks;          /* sum of the calls' durations */
+};
+
 /* Messages issued from one node (an MPI routine on one path), recorded by
  * src/mpi; the profile sums them like the other per-node figures. */
 struct ht_mpi_stats {
@@ -33,7 +52,33 @@ struct ht_mpi_stats {
     uint64_t ticks_sent, ticks_received; /* sums of message durations */
     struct ht_mpit_values *pvars; /* MPI_T performance variables over this
                                      stack's calls (src/mpit/mpit_pvars.c), or NULL */
+    struct ht_group_messages *groups; /* not yet expanded into the above */
 };
+
+/* Adds s, with its group records expanded, to into (whose groups stay). */
+static inline void ht_mpi_stats_add(struct ht_mpi_stats *into, const struct ht_mpi_stats *s)
+{
+    into->messages_sent += s->messages_sent;
+    into->messages_received += s->messages_received;
+    into->bytes_sent += s->bytes_sent;
+    into->bytes_received += s->bytes_received;
+    into->ticks_sent += s->ticks_sent;
+    into->ticks_received += s->ticks_received;
+    for (const struct ht_group_messages *g = __atomic_load_n(&s->groups, __ATOMIC_ACQUIRE); g;
+         g = g->next) {
+        uint64_t calls = g->calls, messages = calls * g->peers, ticks = g->ticks * g->peers;
+        if (g->send_bytes) {
+            into->messages_sent += messages;
+            into->bytes_sent += messages * g->send_bytes;
+            into->ticks_sent += ticks;
+        }
+        if (g->recv_bytes) {
+            into->messages_received += messages;
+            into->bytes_received += messages * g->recv_bytes;
+            into->ticks_received += ticks;
+        }
+    }
+}
 
 /* 128 bytes, cache-line aligned: everything a hook touches is in the first
  * line (function, parent, last child, calls, the two tick fields and the

@@ -17,6 +17,9 @@
 struct ht_peer_counts {
     uint64_t *p2p_messages, *p2p_bytes;
     uint64_t *coll_messages, *coll_bytes;
+    /* Collectives recorded once per call (callstack/tree.h), newest first:
+     * their messages count in coll_* when the row is built. */
+    struct ht_group_messages *groups;
 };
 
 /* This rank, as the runtime hands it to the merge. */

@@ -37,6 +37,20 @@ static int collect_cells(struct ht_mpi_local *lv, int rank, int nranks)
             sum[2 * n + r] += peers->coll_messages[r];
             sum[3 * n + r] += peers->coll_bytes[r];
         }
+        /* A collective recorded once per call: one message to each peer
+         * per call, sent side only, as ht_mpi_message counts them. */
+        for (const struct ht_group_messages *g = __atomic_load_n(&peers->groups, __ATOMIC_ACQUIRE);
+             g; g = g->thread_next) {
+            if (!g->send_bytes)
+                continue;
+            for (int i = 0; i < g->size; i++) {
+                int w = g->world[i];
+                if (i == g->self || w < 0 || (size_t)w >= n)
+                    continue;
+                sum[2 * n + (size_t)w] += g->calls;
+                sum[3 * n + (size_t)w] += g->calls * g->send_bytes;
+            }
+        }
     }
     size_t ncomm = 0, ncoll = 0;
     for (size_t r = 0; r < n; r++) {

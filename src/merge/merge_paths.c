@@ -237,24 +237,13 @@ long ht_pathset_merge_wire(struct ht_pathset *set, char *buf, uint64_t len)
     return rc;
 }
 
-static int compare_nodes(const struct ht_path_node *a, const struct ht_path_node *b)
-{
-    int c = strcmp(a->name, b->name);
-    if (c)
-        return c;
-    c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
-    if (c)
-        return c;
-    if (a->line != b->line)
-        return (a->line > b->line) - (a->line < b->line);
-    return (a->file != NULL) - (b->file != NULL);
-}
-
 static const struct ht_pathset *sort_set;
 
 static int by_function(const void *pa, const void *pb)
 {
-    return compare_nodes(&sort_set->nodes[*(const int *)pa], &sort_set->nodes[*(const int *)pb]);
+    const struct ht_path_node *a = &sort_set->nodes[*(const int *)pa];
+    const struct ht_path_node *b = &sort_set->nodes[*(const int *)pb];
+    return ht_function_compare(a->name, a->file, a->line, b->name, b->file, b->line);
 }
 
 int *ht_pathset_number(const struct ht_pathset *set)

@@ -67,8 +67,10 @@ static void fill_stacks(struct summary *s, const struct ht_merge_result *r, int 
         }
         /* Message durations are kept in seconds in the view: ticks of
          * different ranks do not add up. */
-        st->total.mpi = (struct ht_mpi_stats){u[2 * t], u[2 * t + 1], u[2 * t + 2], u[2 * t + 3],
-                                              0, 0, NULL};
+        st->total.mpi = (struct ht_mpi_stats){.messages_sent = u[2 * t],
+                                              .messages_received = u[2 * t + 1],
+                                              .bytes_sent = u[2 * t + 2],
+                                              .bytes_received = u[2 * t + 3]};
         st->throttled = u[2 * t + 4] != 0;
         s->seconds[k] = d[2 * t];
         s->seconds[g + k] = d[2 * t + 1];

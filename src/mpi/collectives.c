@@ -116,6 +116,21 @@ static void emit_nothing(struct ht_mpi_call *c, MPI_Request request)
 
 /* --- the shapes ----------------------------------------------------- */
 
+/* The same block for every peer: a call of such a shape is recorded once,
+ * not once per peer (ht_mpi_record_group). */
+static bool uniform(const struct ht_blocks *b)
+{
+    return !b->counts && !b->types;
+}
+
+static void emit_group(struct ht_mpi_call *c, const struct ht_group_shape *g, MPI_Request request)
+{
+    if (request == MPI_REQUEST_NULL)
+        ht_mpi_record_group(c, g);
+    else
+        ht_mpi_record_group_request(c, g, request);
+}
+
 /* Rooted (Bcast, Scatter(v) with root_sends; Gather(v), Reduce without):
  * the root moves block i of root_blocks to (or from) every peer i; every
  * other rank moves leaf_bytes the other way.  On an inter-communicator root
@@ -132,6 +147,14 @@ static void rooted(struct ht_mpi_call *c, MPI_Comm comm, int root, bool root_sen
         return;
     }
     bool is_root = v.inter ? root == MPI_ROOT : root == v.rank;
+    if (is_root && uniform(&root_blocks)) {
+        uint64_t bytes = ht_blocks_bytes(&root_blocks, 0);
+        struct ht_group_shape g = {v.map, v.inter ? -1 : v.rank, root_sends ? bytes : 0,
+                                   root_sends ? 0 : bytes};
+        emit_group(c, &g, request);
+        ht_mpi_rank_map_put(v.map);
+        return;
+    }
     if (ht_pair_list_init(&l, is_root ? (size_t)v.size : 1)) {
         if (is_root) {
             for (int i = 0; i < v.size; i++)
@@ -169,6 +192,13 @@ static void all_to_all(struct ht_mpi_call *c, MPI_Comm comm, struct ht_blocks se
     struct ht_pair_list l;
     if (!view_get(comm, &v)) {
         emit_nothing(c, request);
+        return;
+    }
+    if (uniform(&send) && uniform(&recv)) {
+        struct ht_group_shape g = {v.map, v.inter ? -1 : v.rank, ht_blocks_bytes(&send, 0),
+                                   ht_blocks_bytes(&recv, 0)};
+        emit_group(c, &g, request);
+        ht_mpi_rank_map_put(v.map);
         return;
     }
     if (ht_pair_list_init(&l, 2 * (size_t)v.size)) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "mpi/ranks.h"
 #include "mpi/state.h"
 #include "runtime/runtime.h"
 
@@ -48,11 +49,12 @@ struct ht_mpi_thread *ht_mpi_thread_data(struct ht_thread *t)
     return t->mpi;
 }
 
-struct ht_mpi_stats *ht_mpi_node_stats(struct ht_mpi_thread *m, struct ht_node *node)
+/* Zeroed memory from the thread's arena (chunks are never freed: nodes
+ * point into them until the profile is written). */
+static void *arena_alloc(struct ht_mpi_thread *m, size_t bytes)
 {
-    if (node->mpi)
-        return node->mpi;
-    if ((size_t)(m->arena_end - m->arena_next) < sizeof(struct ht_mpi_stats)) {
+    bytes = (bytes + 7) & ~(size_t)7;
+    if ((size_t)(m->arena_end - m->arena_next) < bytes) {
         struct stats_chunk *c = map_bytes(STATS_CHUNK_BYTES);
         if (!c)
             return NULL;
@@ -61,10 +63,64 @@ struct ht_mpi_stats *ht_mpi_node_stats(struct ht_mpi_thread *m, struct ht_node *
         m->arena_next = (char *)c + 64;
         m->arena_end = (char *)c + STATS_CHUNK_BYTES;
     }
-    struct ht_mpi_stats *s = (struct ht_mpi_stats *)m->arena_next;
-    m->arena_next += sizeof *s;
-    __atomic_store_n(&node->mpi, s, __ATOMIC_RELEASE);
+    void *p = m->arena_next;
+    m->arena_next += bytes;
+    return p;
+}
+
+struct ht_mpi_stats *ht_mpi_node_stats(struct ht_mpi_thread *m, struct ht_node *node)
+{
+    if (node->mpi)
+        return node->mpi;
+    struct ht_mpi_stats *s = arena_alloc(m, sizeof *s);
+    if (s)
+        __atomic_store_n(&node->mpi, s, __ATOMIC_RELEASE);
     return s;
+}
+
+/* A new record for calls of this shape at s, published to the readers
+ * (the profile through s, the matrix through the thread's list). */
+static struct ht_group_messages *group_new(struct ht_mpi_thread *m, struct ht_mpi_stats *s,
+                                           const struct ht_group_shape *shape)
+{
+    struct ht_group_messages *g = arena_alloc(m, sizeof *g);
+    if (!g)
+        return NULL;
+    ht_mpi_rank_map_keep(shape->map); /* its world[] is read at the end */
+    g->world = shape->map->world;
+    g->size = shape->map->size;
+    g->self = shape->self;
+    for (int i = 0; i < g->size; i++)
+        g->peers += i != g->self && g->world[i] >= 0;
+    g->send_bytes = shape->send_bytes;
+    g->recv_bytes = shape->recv_bytes;
+    g->next = s->groups;
+    g->thread_next = m->peers.groups;
+    __atomic_store_n(&s->groups, g, __ATOMIC_RELEASE);
+    __atomic_store_n(&m->peers.groups, g, __ATOMIC_RELEASE);
+    return g;
+}
+
+const struct ht_group_messages *ht_mpi_group_message(struct ht_thread *t, struct ht_node *node,
+                                                     const struct ht_group_shape *shape,
+                                                     uint64_t start, uint64_t end)
+{
+    struct ht_mpi_thread *m = ht_mpi_thread_data(t);
+    if (!m || !node || (!shape->send_bytes && !shape->recv_bytes))
+        return NULL;
+    struct ht_mpi_stats *s = ht_mpi_node_stats(m, node);
+    if (!s)
+        return NULL;
+    /* A call site usually calls with one communicator and one size. */
+    struct ht_group_messages *g = s->groups;
+    while (g && !(g->world == shape->map->world && g->self == shape->self &&
+                  g->send_bytes == shape->send_bytes && g->recv_bytes == shape->recv_bytes))
+        g = g->next;
+    if (!g && !(g = group_new(m, s, shape)))
+        return NULL;
+    g->calls++;
+    g->ticks += end > start ? end - start : 0;
+    return g;
 }
 
 void ht_mpi_message(struct ht_thread *t, struct ht_node *node, bool send, bool collective,

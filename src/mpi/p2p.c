@@ -186,6 +186,17 @@ void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle)
         r->cancelled = true;
 }
 
+void ht_mpi_record_group(struct ht_mpi_call *c, const struct ht_group_shape *shape)
+{
+    const struct ht_group_messages *g =
+        ht_mpi_group_message(c->thread, c->node, shape, c->start, c->end);
+    if (c->thread->tracing && c->comm != MPI_COMM_NULL) {
+        uint64_t peers = g ? g->peers : 0;
+        ht_trace_mpi_collective(c->thread, c->end, ht_mpi_trace_comm(c->comm), c->root,
+                                peers * shape->send_bytes, peers * shape->recv_bytes);
+    }
+}
+
 void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t n,
                          MPI_Request request)
 {
@@ -212,6 +223,25 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
     r->pairs = pairs;
     r->npairs = n;
     if (c->thread->tracing && c->comm != MPI_COMM_NULL) { /* a collective, not one-sided */
+        r->traced = true;
+        r->trace_comm = ht_mpi_trace_comm(c->comm);
+        r->trace_root = c->root;
+    }
+    ht_request_activated(c->thread, r, c->start);
+}
+
+void ht_mpi_record_group_request(struct ht_mpi_call *c, const struct ht_group_shape *shape,
+                                 MPI_Request request)
+{
+    struct ht_request *r = ht_request_add(c->thread, request, c->start);
+    if (!r)
+        return;
+    r->node = c->node;
+    r->kind = HT_REQUEST_GROUP;
+    r->group = *shape;
+    ht_mpi_rank_map_keep(shape->map); /* the entry's own, put when it goes */
+    r->map = shape->map;
+    if (c->thread->tracing && c->comm != MPI_COMM_NULL) {
         r->traced = true;
         r->trace_comm = ht_mpi_trace_comm(c->comm);
         r->trace_root = c->root;

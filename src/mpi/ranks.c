@@ -17,6 +17,12 @@ void ht_mpi_rank_map_put(struct ht_rank_map *map)
         free(map);
 }
 
+void ht_mpi_rank_map_keep(struct ht_rank_map *map)
+{
+    if (map && map != world_map)
+        __atomic_add_fetch(&map->refs, 1, __ATOMIC_RELAXED);
+}
+
 /* MPI calls this when the communicator is freed (or MPI finalized). */
 static int delete_map(MPI_Comm comm, int keyval, void *value, void *extra)
 {

@@ -37,6 +37,10 @@ uint32_t ht_mpi_trace_comm(MPI_Comm comm);
 struct ht_rank_map *ht_mpi_rank_map_get(MPI_Comm comm);
 void ht_mpi_rank_map_put(struct ht_rank_map *map);
 
+/* One more reference, never put back: for records that outlive the
+ * communicator. */
+void ht_mpi_rank_map_keep(struct ht_rank_map *map);
+
 /* A new table (one reference) for the ranks of group; for windows too. */
 struct ht_rank_map *ht_mpi_rank_map_from_group(MPI_Group group, int inter);
 int ht_mpi_rank_map_world(const struct ht_rank_map *map, int rank);

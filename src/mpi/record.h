@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "mpi/call.h"
+#include "mpi/messages.h"
 #include "mpi/requests.h"
 
 /* Blocking point-to-point. */
@@ -46,6 +47,15 @@ void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle);
  * n == 0). */
 void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t n,
                          MPI_Request request);
+
+/* A blocking collective's messages to every other member of a group, the
+ * same size each (messages.h), recorded at once in O(1). */
+void ht_mpi_record_group(struct ht_mpi_call *c, const struct ht_group_shape *shape);
+
+/* The same for a non-blocking collective: recorded when its request
+ * completes, from call to completion. */
+void ht_mpi_record_group_request(struct ht_mpi_call *c, const struct ht_group_shape *shape,
+                                 MPI_Request request);
 
 /* Scratch space of the Wait/Test families: the handles as they were before
  * the call (MPI overwrites completed ones), and statuses even when the

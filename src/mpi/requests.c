@@ -168,7 +168,7 @@ void ht_request_remove(struct ht_thread *t, struct ht_request *r)
         tab->cursor = 0;
 }
 
-static void record(struct ht_thread *t, const struct ht_request *r, const MPI_Status *st,
+static void record(struct ht_thread *t, struct ht_request *r, const MPI_Status *st,
                    uint64_t now)
 {
     switch (r->kind) {
@@ -186,6 +186,12 @@ static void record(struct ht_thread *t, const struct ht_request *r, const MPI_St
             ht_mpi_message(t, r->node, p->send, p->collective, p->peer, p->bytes, r->start, now);
         }
         break;
+    case HT_REQUEST_GROUP: {
+        const struct ht_group_messages *g =
+            ht_mpi_group_message(t, r->node, &r->group, r->start, now);
+        r->group_peers = g ? g->peers : 0;
+        break;
+    }
     }
 }
 
@@ -202,7 +208,12 @@ static void trace_done(struct ht_thread *t, struct ht_request *r, const MPI_Stat
                                 ht_mpi_status_bytes(st), now);
     } else {
         uint64_t sent, received;
-        ht_pair_bytes(r->pairs, r->npairs, &sent, &received);
+        if (r->kind == HT_REQUEST_GROUP) {
+            sent = r->group_peers * r->group.send_bytes;
+            received = r->group_peers * r->group.recv_bytes;
+        } else {
+            ht_pair_bytes(r->pairs, r->npairs, &sent, &received);
+        }
         ht_trace_mpi_collective_done(t, r->trace_id, r->node, r->trace_comm, r->trace_root, sent,
                                      received, now);
     }

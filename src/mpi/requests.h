@@ -25,6 +25,17 @@ enum ht_request_kind {
     HT_REQUEST_SEND,  /* p2p send: peer and bytes known at start */
     HT_REQUEST_RECV,  /* p2p receive: peer, tag and bytes from the status */
     HT_REQUEST_PAIRS, /* collective or one-sided: a list of messages */
+    HT_REQUEST_GROUP, /* collective: the same block with every member of map */
+};
+
+/* The messages of one collective call between this rank and every other
+ * member of a group, the same size each way (collectives.c).  The map is
+ * the group's; self is this rank's index in it, -1 if it is not a member
+ * (an inter-communicator's remote group). */
+struct ht_group_shape {
+    struct ht_rank_map *map;
+    int self;
+    uint64_t send_bytes, recv_bytes; /* per peer; 0: no message that way */
 };
 
 /* One message of a collective or one-sided operation, as seen by this rank. */
@@ -62,6 +73,8 @@ struct ht_request {
     uint64_t start;           /* tick of the (last) start */
     uint32_t npairs;
     struct ht_pair *pairs;    /* HT_REQUEST_PAIRS: owned by the entry */
+    struct ht_group_shape group; /* HT_REQUEST_GROUP (its map is `map`) */
+    uint32_t group_peers;     /* HT_REQUEST_GROUP: peers of the last completion */
     /* Trace mode: the OTF2 request id of the current activation (0: not
      * traced), and what the completion event needs. */
     uint64_t trace_id;

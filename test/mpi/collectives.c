@@ -2,6 +2,7 @@
  * needs 2 or more).  Counts depend on ranks as written beside each call;
  * test/mpi/collectives.py computes the pairwise messages from the same
  * formulas.  Rank 0 prints a checksum of every rank's results. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "common.h"
@@ -386,6 +387,33 @@ NOINLINE static void graph_neighbour(void)
     MPI_Comm_free(&g);
 }
 
+/* One call site called many times, as real codes do: hooktrace records
+ * such calls once per shape at the stack (docs/mpi.md, "What a collective
+ * call costs") and expands them at the end, even after the communicator is
+ * gone.  On a dup of MPI_COMM_WORLD: 5 allreduces of 3 ints and 2 of 5
+ * doubles from one line, then 4 non-blocking allreduces of 2 ints and 3
+ * broadcasts of 4 ints from rank 0; the dup is freed before the end. */
+NOINLINE static void repeated(void)
+{
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    fill();
+    for (int i = 0; i < 7; i++) {
+        bool ints = i < 5;
+        MPI_Allreduce(ints ? (void *)ints_a : (void *)dbl_a, ints ? (void *)ints_b : (void *)dbl_b,
+                      ints ? 3 : 5, ints ? MPI_INT : MPI_DOUBLE, MPI_SUM, dup);
+    }
+    for (int i = 0; i < 4; i++) {
+        MPI_Request req;
+        MPI_Iallreduce(ints_a, ints_b + 10 * i, 2, MPI_INT, MPI_SUM, dup, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    for (int i = 0; i < 3; i++)
+        MPI_Bcast(ints_b + 100, 4, MPI_INT, 0, dup);
+    take();
+    MPI_Comm_free(&dup);
+}
+
 int main(int argc, char **argv)
 {
     start(&argc, &argv);
@@ -403,6 +431,7 @@ int main(int argc, char **argv)
     neighbour();
     line_neighbour();
     graph_neighbour();
+    repeated();
     if (world_size >= 2)
         inter();
     report("collectives", checksum);

@@ -15,6 +15,7 @@ itself is never counted):
   sub-communicators         peers are world ranks
   inter-communicators       to the ranks of the remote group
   non-blocking forms        as the blocking ones, at the I-routine's stack
+  one call site, many calls the sum of the calls (recorded once per shape)
 
 MPI_IN_PLACE calls pass 0 / MPI_DATATYPE_NULL as the ignored arguments."""
 from mpilib import *
@@ -61,6 +62,17 @@ def model(n):
     # periodic ring (left and right neighbour, the same rank on 2 ranks),
     # distributed graph, non-periodic line
     neighbour_collectives(m, n, at, "neighbour", "line_neighbour", "graph_neighbour")
+    # one call site called many times, on a dup freed before the end
+    for s, d in pairs:
+        for _ in range(5):
+            m.coll(s, d, 3 * INT, at("repeated", "MPI_Allreduce"))
+        for _ in range(2):
+            m.coll(s, d, 5 * DOUBLE, at("repeated", "MPI_Allreduce"))
+        for _ in range(4):
+            m.coll(s, d, 2 * INT, at("repeated", "MPI_Iallreduce"))
+        if s == 0:
+            for _ in range(3):
+                m.coll(s, d, 4 * INT, at("repeated", "MPI_Bcast"))
     # inter-communicator A = [0, n/2), B = [n/2, n)
     intercomm_collectives(m, n, at, bcast_allreduce=True)
     report_messages(m, n)
@@ -75,7 +87,9 @@ def calls(n):
          at("rooted", "MPI_Bcast"): n, at("everyone", "MPI_Exscan"): n,
          at("neighbour", "MPI_Neighbor_allgather"): n, at("empty_blocks", "MPI_Bcast"): n,
          at("empty_blocks", "MPI_Alltoallv"): n, at("neighbour", "MPI_Wait"): 5 * n,
-         at("line_neighbour", "MPI_Neighbor_alltoall"): n}
+         at("line_neighbour", "MPI_Neighbor_alltoall"): n,
+         at("repeated", "MPI_Allreduce"): 7 * n, at("repeated", "MPI_Iallreduce"): 4 * n,
+         at("repeated", "MPI_Bcast"): 3 * n}
     if n >= 2:
         c[at("inter", "MPI_Barrier")] = n
         c[at("inter", "MPI_Bcast")] = n
