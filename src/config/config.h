@@ -105,6 +105,7 @@ struct ht_config {
     struct ht_regex_list exclude_functions;
     unsigned max_stack_depth; /* >= 1 */
     bool write_logfile;
+    unsigned log_stacks; /* rows per logfile table (0: all); default 100 */
     bool write_json;
     bool write_folded;
     struct ht_mpi_config mpi;

@@ -52,6 +52,11 @@ static int check_basename(struct ht_config_load *ld, const char *value);
 
 static const struct opt outputs_opts[] = {
     {.key = "logfile", .kind = OPT_BOOL, .offset = FIELD(write_logfile)},
+    {.key = "log_stacks",
+     .kind = OPT_UINT,
+     .offset = FIELD(log_stacks),
+     .min = 0,
+     .max = 1000000000},
     {.key = "json", .kind = OPT_BOOL, .offset = FIELD(write_json)},
     {.key = "folded", .kind = OPT_BOOL, .offset = FIELD(write_folded)},
     {.key = NULL},

@@ -82,8 +82,17 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     fputc('\n', out);
 }
 
+/* The line under a table that was cut at outputs.log_stacks rows. */
+void ht_output_log_left_out(FILE *out, size_t left_out, unsigned limit)
+{
+    if (left_out)
+        fprintf(out, "... and %zu more stack%s, left out (outputs.log_stacks is %u): the JSON"
+                     " and folded files have every stack\n",
+                left_out, left_out == 1 ? "" : "s", limit);
+}
+
 static void print_table(FILE *out, const struct ht_profile *p, const int *order, int thread,
-                        enum ht_sort_column column, bool all_ranks)
+                        enum ht_sort_column column, bool all_ranks, const struct ht_log_rows *rows)
 {
     double total_excl = 0.0;
     int fw = (int)strlen("function"), cw = (int)strlen("caller");
@@ -106,6 +115,7 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
     else
         fprintf(out, "Runtime profile, thread %d (tid %d)\n\n", thread, (int)p->thread_tids[thread]);
     bool any_throttled = false;
+    size_t printed = 0, left_out = 0;
     fprintf(out, "%12s %12s %9s %12s  %-*s  %-*s  %8s\n", "calls", "t_excl[s]", "t_excl[%]",
             "t_incl[s]", fw, "function", cw, "caller", "stack ID");
     for (size_t k = 0; k < p->nstacks; k++) {
@@ -113,6 +123,10 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
         const struct ht_stack_stats *st = thread < 0 ? &s->total : &s->per_thread[thread];
         if (st->calls == 0)
             continue;
+        if (!ht_output_log_row(rows, s->id, &printed)) {
+            left_out++;
+            continue;
+        }
         double pct = total_excl > 0 ? 100.0 * st->time_excl / total_excl : 0.0;
         fprintf(out, s->throttled ? "%11llu* %12.6f %9.2f %12.6f  " : "%12llu %12.6f %9.2f %12.6f  ",
                 (unsigned long long)st->calls, st->time_excl, pct, st->time_incl);
@@ -122,6 +136,7 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
         print_name(out, caller_name(p, s), cw);
         fprintf(out, "  %8d\n", s->id);
     }
+    ht_output_log_left_out(out, left_out, rows->limit);
     if (any_throttled)
         fprintf(out, "* throttled: calls and time until then; its later time is its caller's "
                      "exclusive time\n");
@@ -136,13 +151,18 @@ static void print_location(FILE *out, const struct ht_function *f)
         fprintf(out, " (%s)", f->file);
 }
 
-static void print_stack_list(FILE *out, const struct ht_profile *p)
+static void print_stack_list(FILE *out, const struct ht_profile *p, const struct ht_log_rows *rows)
 {
     fprintf(out, "Call stacks (stack ID: path from the root, file:line of each function)\n\n");
     int *path = malloc((p->nstacks ? p->nstacks : 1) * sizeof *path);
     if (!path)
         return;
+    size_t left_out = 0;
     for (size_t i = 0; i < p->nstacks; i++) {
+        if (rows->shown && !rows->shown[i]) {
+            left_out++;
+            continue;
+        }
         int depth = ht_profile_path(p, (int)i, path, (int)p->nstacks);
         fprintf(out, "%8zu: ", i);
         for (int d = 0; d < depth; d++) {
@@ -152,6 +172,9 @@ static void print_stack_list(FILE *out, const struct ht_profile *p)
         }
         fputs(p->stacks[i].throttled ? " [throttled]\n" : "\n", out);
     }
+    if (left_out)
+        fprintf(out, "... and %zu more stack%s that no table above shows\n", left_out,
+                left_out == 1 ? "" : "s");
     free(path);
 }
 
@@ -165,12 +188,18 @@ void ht_output_logfile(FILE *out, const struct ht_profile *p, const struct ht_ru
         fprintf(out, "(out of memory: no table)\n");
         return;
     }
-    print_table(out, p, order, -1, cfg->sort_by, all_ranks);
+    /* A table shows at most log_stacks rows; the stack list, the stacks
+     * some table shows. */
+    struct ht_log_rows rows = {.limit = cfg->log_stacks};
+    if (rows.limit && (rows.shown = calloc(p->nstacks + 1, sizeof *rows.shown)) == NULL)
+        rows.limit = 0;
+    print_table(out, p, order, -1, cfg->sort_by, all_ranks, &rows);
     if (p->nthreads > 1)
         for (int t = 0; t < p->nthreads; t++)
-            print_table(out, p, order, t, cfg->sort_by, all_ranks);
+            print_table(out, p, order, t, cfg->sort_by, all_ranks, &rows);
     if (mpi)
-        ht_output_logfile_mpi_tables(out, p, order, mpi);
+        ht_output_logfile_mpi_tables(out, p, order, mpi, &rows);
     free(order);
-    print_stack_list(out, p);
+    print_stack_list(out, p, &rows);
+    free(rows.shown);
 }

@@ -100,7 +100,7 @@ static void print_message_heading(FILE *out)
 }
 
 static void print_comm_summed(FILE *out, const struct ht_profile *p, const int *order,
-                              const struct ht_mpi_view *mpi)
+                              const struct ht_mpi_view *mpi, const struct ht_log_rows *rows)
 {
     if (mpi->rank < 0)
         fprintf(out, "Communication profile, all ranks (stacks that moved messages)\n\n");
@@ -110,17 +110,22 @@ static void print_comm_summed(FILE *out, const struct ht_profile *p, const int *
     fprintf(out, "  %8s  %s\n", "stack ID", "function");
     struct ht_mpi_stats sum = {0};
     double seconds = 0.0, t_comm = 0.0;
+    size_t printed = 0, left_out = 0;
     for (size_t k = 0; k < p->nstacks; k++) {
         const struct ht_stack *s = &p->stacks[order[k]];
         if (!ht_output_stack_has_messages(s))
             continue;
         const struct ht_mpi_stats *m = &s->total.mpi;
         double sec = mpi->seconds_sent[s->id] + mpi->seconds_received[s->id];
-        print_message_columns(out, m->messages_sent, m->messages_received, m->bytes_sent,
-                              m->bytes_received, sec, s->total.time_incl);
-        fprintf(out, "  %8d  ", s->id);
-        print_function(out, s->function->name);
-        fputc('\n', out);
+        if (ht_output_log_row(rows, s->id, &printed)) {
+            print_message_columns(out, m->messages_sent, m->messages_received, m->bytes_sent,
+                                  m->bytes_received, sec, s->total.time_incl);
+            fprintf(out, "  %8d  ", s->id);
+            print_function(out, s->function->name);
+            fputc('\n', out);
+        } else {
+            left_out++;
+        }
         sum.messages_sent += m->messages_sent;
         sum.messages_received += m->messages_received;
         sum.bytes_sent += m->bytes_sent;
@@ -130,7 +135,9 @@ static void print_comm_summed(FILE *out, const struct ht_profile *p, const int *
     }
     print_message_columns(out, sum.messages_sent, sum.messages_received, sum.bytes_sent,
                           sum.bytes_received, seconds, t_comm);
-    fprintf(out, "  %8s  (all stacks)\n\n", "");
+    fprintf(out, "  %8s  (all stacks)\n", "");
+    ht_output_log_left_out(out, left_out, rows->limit);
+    fputc('\n', out);
 }
 
 static void print_comm_per_rank(FILE *out, const struct ht_profile *p,
@@ -197,16 +204,21 @@ static void print_rank_table(FILE *out, const struct ht_profile *p, const struct
 }
 
 static void print_imbalance(FILE *out, const struct ht_profile *p, const int *order,
-                            const struct ht_mpi_view *mpi)
+                            const struct ht_mpi_view *mpi, const struct ht_log_rows *rows)
 {
     fprintf(out, "Imbalance over ranks (inclusive time; a rank that never entered the stack"
                  " counts as 0)\n\n");
     fprintf(out, "%12s %8s %12s %12s %8s %8s  %8s  %s\n", "min[s]", "min_rank", "avg[s]", "max[s]",
             "max_rank", "max/avg", "stack ID", "function");
+    size_t printed = 0, left_out = 0;
     for (size_t k = 0; k < p->nstacks; k++) {
         const struct ht_stack *s = &p->stacks[order[k]];
         if (s->total.calls == 0)
             continue;
+        if (!ht_output_log_row(rows, s->id, &printed)) {
+            left_out++;
+            continue;
+        }
         const struct ht_mpi_spread *sp = &mpi->spread[s->id];
         double avg = mpi->nranks > 0 ? s->total.time_incl / mpi->nranks : 0.0;
         char ratio[32];
@@ -219,6 +231,7 @@ static void print_imbalance(FILE *out, const struct ht_profile *p, const int *or
         print_function(out, s->function->name);
         fputc('\n', out);
     }
+    ht_output_log_left_out(out, left_out, rows->limit);
     fputc('\n', out);
 }
 
@@ -312,16 +325,16 @@ static void print_matrix(FILE *out, const char *title, const struct ht_mpi_cell 
 }
 
 void ht_output_logfile_mpi_tables(FILE *out, const struct ht_profile *p, const int *order,
-                                  const struct ht_mpi_view *mpi)
+                                  const struct ht_mpi_view *mpi, const struct ht_log_rows *rows)
 {
-    print_comm_summed(out, p, order, mpi);
+    print_comm_summed(out, p, order, mpi, rows);
     if (mpi->rank < 0) {
         print_comm_per_rank(out, p, mpi);
         if (mpi->ranks)
             print_rank_table(out, p, mpi);
     }
     if (mpi->spread)
-        print_imbalance(out, p, order, mpi);
+        print_imbalance(out, p, order, mpi, rows);
     print_matrix(out, "Communication matrix (point-to-point and one-sided)", mpi->comm,
                  mpi->ncomm, mpi);
     print_matrix(out, "Collective communication matrix", mpi->coll, mpi->ncoll, mpi);

@@ -38,6 +38,28 @@ int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_ru
                             const struct ht_mpi_view *mpi);
 
 /* mpi: NULL for a serial run. */
+/* How many rows a logfile table shows (outputs.log_stacks, 0: all) and
+ * which stacks some table showed (NULL when all are shown). */
+struct ht_log_rows {
+    unsigned limit;
+    bool *shown; /* [nstacks] */
+};
+
+/* Whether the next row of a table (stack id; printed: rows so far, bumped
+ * when true) is shown. */
+static inline bool ht_output_log_row(const struct ht_log_rows *rows, int id, size_t *printed)
+{
+    if (rows->limit && *printed >= rows->limit)
+        return false;
+    (*printed)++;
+    if (rows->shown)
+        rows->shown[id] = true;
+    return true;
+}
+
+/* The line under a table cut at the limit (nothing if left_out is 0). */
+void ht_output_log_left_out(FILE *out, size_t left_out, unsigned limit);
+
 void ht_output_logfile(FILE *out, const struct ht_profile *profile,
                        const struct ht_run_info *run, const struct ht_config *config,
                        const struct ht_mpi_view *mpi);

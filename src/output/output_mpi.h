@@ -85,7 +85,7 @@ void ht_output_json_mpi_matrices(json_t *doc, const struct ht_mpi_view *mpi);
 void ht_output_logfile_mpi_header(FILE *out, const struct ht_mpi_view *mpi,
                                   const struct ht_config *config);
 void ht_output_logfile_mpi_tables(FILE *out, const struct ht_profile *p, const int *order,
-                                  const struct ht_mpi_view *mpi);
+                                  const struct ht_mpi_view *mpi, const struct ht_log_rows *rows);
 
 /* Bandwidth in MB/s (10^6 bytes per second, 4 significant digits) into
  * buf: "0" if no bytes moved, "-" if bytes moved in no measurable time. */

@@ -29,4 +29,50 @@ check_eq(p.stack("main;ping;pong;ping").get("folded_calls"), 3, "ping-pong folde
 check_eq(p.doc["folded_calls"], 21, "folded calls in total")
 check_eq(p.doc["overhead"]["calls"], 1 + 24 + 6, "every call is still counted")
 check("depth limit:" in r.text(".log"), "the logfile says the limit was reached")
+# outputs.log_stacks: a logfile table shows the first N stacks in sort
+# order, says how many it left out, and the stack list names only the
+# stacks a table shows; the JSON keeps all 19.
+
+
+def table_rows(log):
+    """Stack IDs of the rows of the first runtime table, and what follows it."""
+    lines = log.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith("Runtime profile, all threads")) + 3
+    rows = []
+    for line in lines[start:]:
+        if not line.strip() or line.startswith("..."):
+            break
+        rows.append(int(line.split()[-1]))
+    after = lines[start + len(rows)]
+    return rows, after
+
+
+def listed_stacks(log):
+    lines = log.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith("Call stacks")) + 2
+    ids = [int(l.split(":")[0]) for l in lines[start:] if l[:1] == " " and ":" in l]
+    tail = [l for l in lines[start:] if l.startswith("...")]
+    return ids, tail
+
+
+for limit, shown in ((5, 5), (0, 19), (None, 19)):
+    config = {"outputs": {"log_stacks": limit}} if limit is not None else {}
+    what = "log_stacks %s" % limit
+    r = run(program("recursion"), config=config)
+    check_eq(r.returncode, 0, what + ": exit status")
+    log = r.text(".log")
+    rows, after = table_rows(log)
+    check_eq(len(rows), shown, what + ": rows in the runtime table")
+    check_eq(len(set(rows)), shown, what + ": each row a different stack")
+    ids, tail = listed_stacks(log)
+    check_eq(sorted(ids), sorted(rows), what + ": the stack list names the stacks shown")
+    if shown < 19:
+        check_eq(after, "... and 14 more stacks, left out (outputs.log_stacks is 5): the JSON "
+                 "and folded files have every stack", what + ": the line under the table")
+        check_eq(tail, ["... and 14 more stacks that no table above shows"],
+                 what + ": the line under the stack list")
+    else:
+        check_eq(after, "", what + ": nothing left out")
+        check_eq(tail, [], what + ": every stack listed")
+    check_eq(len(r.profile().paths()), 19, what + ": the JSON has every stack")
 finish()

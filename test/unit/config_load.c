@@ -158,7 +158,7 @@ static void test_unknown_keys(void)
     CHECK_STR(load_error("nested.json", "{\n  \"outputs\": {\n    \"logfile\": true,\n"
                                         "    \"jsn\": false\n  }\n}\n"),
               in_tmp("nested.json:4: unknown key \"jsn\" in \"outputs\"; valid keys are: "
-                     "logfile, json, folded (did you mean \"json\"?)"));
+                     "logfile, log_stacks, json, folded (did you mean \"json\"?)"));
     CHECK_STR(
         load_error("far.json", "{\"colour\": true}"),
         in_tmp("far.json:1: unknown key \"colour\" in the top level; valid keys are: " TOP_KEYS));
@@ -186,7 +186,7 @@ static void test_unknown_keys(void)
                " (\"json\" belongs in \"outputs\")"));
     CHECK_STR(load_error("level2.json", "{\"outputs\": {\n\"off\": true}}"),
               in_tmp("level2.json:2: unknown key \"off\" in \"outputs\"; valid keys are: logfile, "
-                     "json, folded (\"off\" belongs at the top level)"));
+                     "log_stacks, json, folded (\"off\" belongs at the top level)"));
     /* Odd characters in a key are shown escaped, as in the file. */
     CHECK_STR(load_error("escape.json", "{\"a\\tb\\\"\": 1}"),
               in_tmp("escape.json: unknown key \"a\\u0009b\\\"\" in the top level; valid keys "
@@ -226,6 +226,23 @@ static void test_mpi_section(void)
     CHECK_STR(load_error("ranks3.json", "{\"mpi\": {\"rank_files\": 3}}"),
               in_tmp("ranks3.json:1: \"mpi.rank_files\" must be \"all\", \"none\" or an array of "
                      "ranks (integers >= 0), not an integer"));
+}
+
+/* outputs.log_stacks: default 100, 0 allowed (every stack), never negative. */
+static void test_log_stacks(void)
+{
+    struct ht_config cfg;
+    char err[1024];
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(cfg.log_stacks, 100);
+    const char *path = tmp_file("log_stacks.json", "{\"outputs\": {\"log_stacks\": 0}}");
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
+    CHECK_EQ_U64(cfg.log_stacks, 0);
+    CHECK(cfg.write_logfile);
+    ht_config_free(&cfg);
+    CHECK_STR(load_error("log_stacks_neg.json", "{\"outputs\": {\"log_stacks\": -5}}"),
+              in_tmp("log_stacks_neg.json:1: \"outputs.log_stacks\" must be an integer from 0 to "
+                     "1000000000, not -5"));
 }
 
 static void test_trace_section(void)
@@ -284,7 +301,7 @@ static void test_wrong_types(void)
         in_tmp("nested_type.json:4: \"outputs.json\" must be true or false, not null"));
     CHECK_STR(load_error("outputs_bool.json", "{\"outputs\": false}"),
               in_tmp("outputs_bool.json:1: \"outputs\" must be an object with the keys logfile, "
-                     "json, folded, not a boolean"));
+                     "log_stacks, json, folded, not a boolean"));
     CHECK_STR(load_error("dir_int.json", "{\"output_directory\": 7}"),
               in_tmp("dir_int.json:1: \"output_directory\" must be a string, not an integer"));
     CHECK_STR(load_error("sort_int.json", "{\"sort_by\": 1}"),
@@ -472,6 +489,7 @@ int main(void)
     test_syntax_errors();
     test_unknown_keys();
     test_mpi_section();
+    test_log_stacks();
     test_trace_section();
     test_throttle_section();
     test_wrong_types();
