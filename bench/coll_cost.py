@@ -5,7 +5,9 @@ ranks (issue: collective bookkeeping must not grow with P).
 Runs bench/mpi_calls_hooktrace -t ar8 (8-byte MPI_Allreduce in a loop) on
 P ranks, every rank under `valgrind --tool=callgrind`, and reads rank 1's
 profile (a non-root rank): the inclusive instructions of the MPI_Allreduce
-wrapper minus those of PMPI_Allreduce inside it, divided by its calls.
+wrapper minus those of PMPI_Allreduce inside it, divided by its calls; and
+the same for MPI_Finalize (the merge, the outputs, the calibration: what
+hooktrace adds to the end of the run).
 Instruction counts do not depend on the load of the machine, so one run
 per P is enough.  Oversubscribed runs are slow under valgrind: keep the
 iteration count small.
@@ -32,39 +34,79 @@ TARGET_RATIO = 1.25
 TARGET_INSTRUCTIONS = 600
 
 
-def wrapper_cost(cg_file, wrapper, inner):
-    """(instructions spent in wrapper and its callees except inner, calls of
-    wrapper), from a callgrind file.  Names are compressed (`fn=(7) name`
-    defines id 7, a later `cfn=(7)` reuses it); a cost line after a `calls=`
-    line is the inclusive cost of that call, any other one a self cost."""
-    names = {}
-    fn = cfn = None
-    after_calls = False
-    cost = calls = 0
+def read_callgrind(cg_file):
+    """(self cost per function, [(caller, callee, calls, inclusive cost)]) from
+    a callgrind file.  Names are compressed (`fn=(7) name` defines id 7, a
+    later `cfn=(7)` reuses it); a cost line after a `calls=` line is the
+    inclusive cost of that call, any other one a self cost."""
+    names, objects, selfcost, edges = {}, {}, {}, []
+    fn = cfn = ob = fn_ob = None
+    pending = None  # calls of the edge whose cost line comes next
     with open(cg_file, errors="replace") as f:
         for raw in f:
             line = raw.rstrip("\n")
-            m = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line)
+            m = re.match(r"^(c?)(ob|fn)=\((\d+)\)(?: (.*))?$", line)
             if m:
-                if m.group(3):
-                    names[m.group(2)] = m.group(3)
-                if m.group(1) == "fn":
-                    fn = names.get(m.group(2))
-                else:
-                    cfn = names.get(m.group(2))
+                table = objects if m.group(2) == "ob" else names
+                if m.group(4):
+                    table[m.group(3)] = m.group(4)
+                value = table.get(m.group(3))
+                if m.group(2) == "ob" and not m.group(1):
+                    ob = value
+                elif m.group(2) == "fn" and not m.group(1):
+                    fn, fn_ob = value, ob
+                elif m.group(2) == "fn":
+                    cfn = value
                 continue
             m = re.match(r"^calls=(\d+)", line)
             if m:
-                after_calls = True
-                if cfn == wrapper:
-                    calls += int(m.group(1))
+                pending = int(m.group(1))
                 continue
             if line[:1].isdigit() or line[:1] in "+-*":
                 fields = line.split()
-                if fn == wrapper and len(fields) >= 2 and not (after_calls and cfn == inner):
-                    cost += int(fields[1])
-                after_calls = False
+                cost = int(fields[1]) if len(fields) >= 2 else 0
+                if pending is not None:
+                    edges.append((fn, cfn, pending, cost, fn_ob or ""))
+                    pending = None
+                else:
+                    selfcost[fn] = selfcost.get(fn, 0) + cost
+    return selfcost, edges
+
+
+def wrapper_cost(cg, wrapper, inner):
+    """(instructions in wrapper and its callees except its calls of inner,
+    calls of wrapper)."""
+    selfcost, edges = cg
+    cost = selfcost.get(wrapper, 0) + sum(c for a, b, _, c, _ in edges if a == wrapper and b != inner)
+    calls = sum(n for _, b, n, _, _ in edges if b == wrapper)
     return cost, calls
+
+
+def finalize_cost(cg):
+    """Instructions hooktrace itself executes in MPI_Finalize: the wrapper's
+    inclusive cost minus PMPI_Finalize and minus every PMPI_ call its merge,
+    trace and output make (inside those the MPI library also spins while it
+    waits for other ranks, which says nothing of hooktrace's own work).
+    Returns (own, in MPI calls)."""
+    selfcost, edges = cg
+    total, _ = wrapper_cost(cg, "MPI_Finalize", None)
+    # Calls of the MPI library from hooktrace's own functions that run
+    # under MPI_Finalize (the merge's and the trace's collectives).
+    callees = {}
+    for a, b, _, _, ob in edges:
+        if "libhooktrace" in ob:
+            callees.setdefault(a, set()).add(b)
+    under, todo = set(), ["MPI_Finalize"]
+    while todo:
+        f = todo.pop()
+        for g in callees.get(f, ()):
+            if g not in under and g and not g.startswith("PMPI_"):
+                under.add(g)
+                todo.append(g)
+    in_mpi = sum(c for a, b, _, c, ob in edges
+                 if b and b.startswith("PMPI_") and "libhooktrace" in ob and a in under)
+    return total - in_mpi - sum(c for a, b, _, c, _ in edges
+                                if a == "MPI_Finalize" and b == "PMPI_Finalize"), in_mpi
 
 
 def run(builddir, ranks, iterations, mpiexec):
@@ -83,10 +125,12 @@ def run(builddir, ranks, iterations, mpiexec):
         if not os.path.exists(cg):
             raise SystemExit("no callgrind output for rank 1 in %s: %s" %
                              (work, glob.glob(os.path.join(work, "*"))))
-        added, calls = wrapper_cost(cg, "MPI_Allreduce", "PMPI_Allreduce")
+        profile = read_callgrind(cg)
+        added, calls = wrapper_cost(profile, "MPI_Allreduce", "PMPI_Allreduce")
         if calls == 0:
             raise SystemExit("no call of MPI_Allreduce in rank 1's profile")
-        return added / calls, calls
+        finalize = finalize_cost(profile)
+        return added / calls, calls, finalize
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -103,17 +147,20 @@ def main():
             raise SystemExit("%s not found (apt-get install valgrind)" % tool)
     results = []
     for p in [int(x) for x in args.ranks.split(",")]:
-        per_call, calls = run(args.builddir, p, args.iterations, args.mpiexec)
-        results.append((p, per_call, calls))
+        per_call, calls, finalize = run(args.builddir, p, args.iterations, args.mpiexec)
+        results.append((p, per_call, calls, finalize))
         print("  %d ranks: %.0f instructions per call (%d calls)" % (p, per_call, calls),
               file=sys.stderr)
     base = results[0][1]
     print("CPU: %s; %s" % (cpu_model(), mpi_version(args.mpiexec)))
     print()
-    print("| ranks | added instructions per MPI_Allreduce (rank 1) | vs %d ranks |" % results[0][0])
-    print("|---:|---:|---:|")
-    for p, per_call, _ in results:
-        print("| %d | %.0f | %.2fx |" % (p, per_call, per_call / base if base else 0.0))
+    print("| ranks | added instructions per MPI_Allreduce (rank 1) | vs %d ranks "
+          "| hooktrace's own instructions in MPI_Finalize (rank 1) | in its MPI calls there |"
+          % results[0][0])
+    print("|---:|---:|---:|---:|---:|")
+    for p, per_call, _, (own, in_mpi) in results:
+        print("| %d | %.0f | %.2fx | %.1f M | %.1f M |" % (
+            p, per_call, per_call / base if base else 0.0, own / 1e6, in_mpi / 1e6))
     last = results[-1][1]
     ok = last <= TARGET_RATIO * base and last <= TARGET_INSTRUCTIONS
     print()

@@ -19,6 +19,7 @@ struct object {
     const char *basename;
     uintptr_t bias; /* dlpi_addr: run-time minus link-time address */
     int loaded;
+    int own; /* libhooktrace itself, as a shared object */
     struct ht_func *funcs;
     size_t nfuncs;
 };
@@ -106,6 +107,9 @@ static int snapshot_one(struct dl_phdr_info *info, size_t size, void *arg)
         uintptr_t start = o->bias + (uintptr_t)ph->p_vaddr;
         if (add_segment(s, start, start + (uintptr_t)ph->p_memsz, index) != 0)
             goto fail;
+        uintptr_t here = (uintptr_t)&snapshot_one;
+        if (info->dlpi_name && info->dlpi_name[0] && here >= start && here - start < ph->p_memsz)
+            o->own = 1;
     }
     return 0;
 fail:
@@ -248,7 +252,11 @@ static void load_object(struct ht_symbols *s, struct object *o)
     size_t nelf = 0, ndw = 0;
     struct ht_elf_info info;
     if (ht_elf_symtab_load(fd, &s->pool, &elf, &nelf, &info) == 0) {
-        if (info.dwarf_ok)
+        /* Our own functions, the MPI wrappers, are named by the symbol
+         * table; their source file means nothing to a user and is never
+         * shown, and reading the DWARF of every generated wrapper costs
+         * each rank some 100 million instructions at the end. */
+        if (info.dwarf_ok && !o->own)
             ht_dwarf_functions_load(fd, &s->pool, &dw, &ndw);
         merge(o, elf, nelf, dw, ndw, info.has_symtab);
     }
