@@ -137,7 +137,7 @@ bench-coll: bench/mpi_calls_hooktrace$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/coll_cost.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' $(BENCH_COLL_ARGS)
 .PHONY: bench-coll
-EXTRA_DIST += bench/coll_cost.py
+EXTRA_DIST += bench/coll_cost.py bench/merge_model.py
 
 # --- Fortran against C: added cost per MPI call (see BENCHMARKS.md) ----------
 # `make bench-fortran` builds these and runs bench/fortran_cost.py, which

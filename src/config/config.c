@@ -52,6 +52,7 @@ void ht_config_defaults(struct ht_config *cfg)
     cfg->max_stack_depth = HT_CONFIG_DEFAULT_MAX_STACK_DEPTH;
     cfg->write_logfile = true;
     cfg->log_stacks = 100;
+    cfg->progress_after_ms = 1000;
     cfg->write_json = true;
     cfg->write_folded = true;
     cfg->mpi.log_messages = true;

@@ -106,6 +106,7 @@ struct ht_config {
     unsigned max_stack_depth; /* >= 1 */
     bool write_logfile;
     unsigned log_stacks; /* rows per logfile table (0: all); default 100 */
+    unsigned progress_after_ms; /* shut-down steps on stderr after this; 1000 */
     bool write_json;
     bool write_folded;
     struct ht_mpi_config mpi;

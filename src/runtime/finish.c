@@ -10,6 +10,7 @@
 
 #include "callstack/thread.h"
 #include "common/clock.h"
+#include "runtime/progress.h"
 #include "runtime/runtime.h"
 #include "throttle/throttle.h"
 #include "callstack/function_table.h"
@@ -86,7 +87,8 @@ static void local_free(struct local_profile *lp)
 
 /* Builds the profile as of end_tick: names every function once, merges the
  * threads.  rank >= 0 appends "_<rank>" to the default basename. */
-static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end_ns, int rank)
+static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end_ns, int rank,
+                       struct ht_progress *progress)
 {
     const struct ht_config *cfg = ht_runtime_config();
     int nthreads = 0;
@@ -100,11 +102,14 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
         ht_tree_visit_addresses(lp->threads[i].tree, ht_function_table_add, lp->table);
     if (ht_function_table_resolve(lp->table) != 0)
         return -1;
+    ht_progress_note(progress, "named the functions");
     double spt = ht_clock_seconds_per_tick();
     if (ht_profile_build(&lp->profile, lp->threads, ht_thread_count(), end_tick, spt,
                          ht_function_table_lookup, lp->table) != 0)
         return -1;
     lp->built = true;
+    ht_progress_note(progress, "merged %d thread%s into %zu stacks", nthreads,
+                     nthreads == 1 ? "" : "s", lp->profile.nstacks);
 
     ssize_t n = readlink("/proc/self/exe", lp->exe, sizeof lp->exe - 1);
     lp->exe[n > 0 ? n : 0] = '\0';
@@ -221,15 +226,19 @@ void ht_runtime_finish(void)
     /* After MPI_Init without MPI_Finalize, other ranks may be gone or
      * blocked: each rank writes its own files and talks to nobody. */
     int rank = ht_world.initialized && !ht_world.finalized ? ht_world.rank : -1;
+    struct ht_progress progress;
+    ht_progress_start(&progress, ht_runtime_config()->progress_after_ms, true);
     struct local_profile lp;
-    if (local_build(&lp, end_tick, end_ns, rank) == 0) {
+    if (local_build(&lp, end_tick, end_ns, rank, &progress) == 0) {
         if (rank >= 0) { /* with this rank's messages and matrix rows */
             struct ht_merge_rank me = this_rank(&lp, true);
             ht_merge_write_own_files(&me, lp.basename, false);
         } else
             ht_output_write_all(&lp.profile, &lp.run, ht_runtime_config(), lp.basename);
+        ht_progress_note(&progress, "wrote %s.*", lp.basename);
         write_trace(&lp, false);
         note_trace_in_logfile(ht_runtime_config(), lp.basename);
+        ht_progress_note(&progress, "done");
     } else
         fprintf(stderr, "hooktrace: out of memory at exit: no profile written\n");
     local_free(&lp);
@@ -242,19 +251,24 @@ void ht_runtime_finish_mpi(void)
     if (!begin_finish(&end_tick, &end_ns))
         return;
     int saved_errno = errno;
+    /* Rank 0 speaks for the job: it writes the summary. */
+    struct ht_progress progress;
+    ht_progress_start(&progress, ht_runtime_config()->progress_after_ms, ht_world.rank == 0);
     struct local_profile lp;
     /* Every rank takes part in the merge, even one that failed to build
      * its profile (it contributes nothing), or the others would hang. */
-    bool ok = local_build(&lp, end_tick, end_ns, -1) == 0;
+    bool ok = local_build(&lp, end_tick, end_ns, -1, &progress) == 0;
     if (!ok)
         fprintf(stderr, "hooktrace: rank %d: out of memory at MPI_Finalize: its profile is empty\n",
                 ht_world.rank);
     struct ht_merge_rank me = this_rank(&lp, ok);
     ht_merge_and_write(&me);
+    ht_progress_note(&progress, "merged %d ranks and wrote %s.*", ht_world.size, lp.basename);
     /* Every rank takes part in writing the trace (it is collective). */
     write_trace(&lp, true);
     if (ht_world.rank == 0)
         note_trace_in_logfile(ht_runtime_config(), lp.basename);
+    ht_progress_note(&progress, "done");
     local_free(&lp);
     errno = saved_errno;
 }

@@ -1,5 +1,7 @@
 """Each recursion level is its own stack; a depth limit folds deeper calls
 into the limit node without losing them."""
+import re
+
 from htlib import *
 
 r = run(program("recursion"))
@@ -75,4 +77,17 @@ for limit, shown in ((5, 5), (0, 19), (None, 19)):
         check_eq(after, "", what + ": nothing left out")
         check_eq(tail, [], what + ": every stack listed")
     check_eq(len(r.profile().paths()), 19, what + ": the JSON has every stack")
+# outputs.progress_after_ms: once shut-down has taken that long, each of its
+# steps says so on stderr; 0 shows every step, a long threshold none.
+r = run(program("recursion"), config={"outputs": {"progress_after_ms": 0}})
+check_eq(r.returncode, 0, "progress: exit status")
+steps = [re.sub(r"^hooktrace: \d+\.\d s: ", "hooktrace: <t> s: ", line)
+         for line in r.stderr.splitlines() if line.startswith("hooktrace: ")]
+check_eq(steps, ["hooktrace: <t> s: named the functions",
+                 "hooktrace: <t> s: merged 1 thread into 19 stacks",
+                 "hooktrace: <t> s: wrote recursion.*",
+                 "hooktrace: <t> s: done"], "progress: every step of shut-down, in order")
+r = run(program("recursion"), config={"outputs": {"progress_after_ms": 3600000}})
+check_eq([l for l in r.stderr.splitlines() if l.startswith("hooktrace:")], [],
+         "progress: nothing before the threshold")
 finish()

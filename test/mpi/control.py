@@ -13,6 +13,8 @@ exchanges, the second between MPI_Pcontrol(0) and MPI_Pcontrol(1)):
   when the first one exits);
 - stdout is the same with logging on or off, with HOOKTRACE_OFF=1, and
   without hooktrace; the exit status passes through."""
+import re
+
 from mpilib import *
 from models import EXCHANGE_ROUTINES, exchanges
 
@@ -107,4 +109,14 @@ for rank in range(N):
                                at("exchange", "MPI_Sendrecv"): 2}, "nofinalize, rank %d" % rank)
         check(not q.has("main;MPI_Finalize"), "nofinalize: rank %d has no MPI_Finalize" % rank)
         expect_rank_file(q, m, rank, N, "nofinalize")
+# outputs.progress_after_ms 0: rank 0 alone reports the steps of shut-down
+# on stderr (the other ranks merge silently).
+r = mpirun(EXE, N, config={"outputs": {"progress_after_ms": 0}})
+check_status(r, 0, "progress")
+steps = [re.sub(r"^hooktrace: \d+\.\d s: ", "", line)
+         for line in r.stderr.splitlines() if re.match(r"^hooktrace: \d+\.\d s: ", line)]
+steps = [re.sub(r"into \d+ stacks", "into <n> stacks", step) for step in steps]
+check_eq(steps, ["named the functions", "merged 1 thread into <n> stacks",
+                 "merged %d ranks and wrote control.*" % N, "done"],
+         "progress: rank 0's steps, once each")
 finish()

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The cross-rank merge's traffic at 1,024 to 65,536 ranks, computed from
+its algorithm (src/merge/merge.c, merge_tree.c; docs/output.md, "How the
+ranks are merged"), since this machine cannot run such jobs.
+
+A model, not a measurement: for each step it counts the rounds, the bytes
+on the critical path (what the busiest rank, rank 0, sends or receives
+one after another), and what rank 0 must hold.  Collectives that MPI
+implements (Bcast, Reduce, Gather(v)) are counted as binomial trees, the
+usual choice for large messages being no better than that in rounds.
+
+Workload knobs (defaults: an SPMD code, every rank the same 2,000 stacks):
+  --stacks S        stacks per rank
+  --unique U        stacks each rank has that no other has (load-dependent
+                    paths); the union is then S + U x (P - 1)
+  --name-bytes B    average length of a function name plus its file name
+  --threads T       the most threads of any rank
+  --message-stacks M  stacks per rank that move messages
+  --pattern halo|alltoall   nonzero matrix cells: 2 per rank, or P - 1
+
+Usage: python3 bench/merge_model.py [--ranks 1024,4096,16384,65536] [knobs]
+Stdlib only.
+"""
+import argparse
+import math
+
+# Sizes of what travels (sizeof on x86-64, checked against the C structs:
+# struct ht_merge_rank_info, ht_mpi_rank_figures, ht_mpi_cell, ht_double_int).
+RANK_RECORD = 152
+FIGURE = 80
+CELL = 24
+DOUBLE_INT = 16
+NODE_FIXED = 9  # parent, line, has-file flag (merge_paths.c wire format)
+
+
+def u64_stride(threads):
+    return 2 * threads + 5  # HT_MERGE_U64_STRIDE
+
+
+def f64_stride(threads):
+    return 2 * threads + 2  # HT_MERGE_F64_STRIDE
+
+
+def mib(n):
+    return "%.1f MiB" % (n / 2**20) if n >= 2**20 else "%.0f KiB" % (n / 2**10)
+
+
+def model(p, a):
+    rounds = math.ceil(math.log2(p)) if p > 1 else 0
+    node = NODE_FIXED + a.name_bytes + 2  # two terminating NULs
+    union = a.stacks + a.unique * (p - 1)
+    # Step 2: up the binomial tree.  In round k a sender holds the union of
+    # 2^k ranks; rank 0 receives one set per round.
+    tree_path = sum(8 + node * (a.stacks + a.unique * (2**k - 1)) for k in range(rounds))
+    tree_total = sum((p >> (k + 1)) * (8 + node * (a.stacks + a.unique * (2**k - 1)))
+                     for k in range(rounds))
+    table = 8 + node * union
+    # Step 3: dense arrays over the union, reduced at rank 0 (sum, then
+    # MINLOC and MAXLOC of the inclusive time).
+    dense = union * (8 * u64_stride(a.threads) + 8 * f64_stride(a.threads)) + 2 * union * DOUBLE_INT
+    # Steps 1 and 4: gathers at rank 0.
+    cells = 2 * p if a.pattern == "halo" else p * (p - 1)
+    gathered = RANK_RECORD * p + FIGURE * a.message_stacks * p + CELL * cells * 2
+    return {
+        "rounds": rounds,
+        "union": union,
+        "tree_path": tree_path,
+        "tree_total": tree_total,
+        "table": table,
+        "dense": dense,
+        "gathered": gathered,
+        # Critical path: the tree up, the table down, the reduces down the
+        # tree (each round moves the whole array), the gathers into rank 0.
+        "critical": tree_path + rounds * table + rounds * dense + gathered,
+        "rank0_memory": 2 * table + 2 * dense + gathered,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ranks", default="1024,4096,16384,65536")
+    ap.add_argument("--stacks", type=int, default=2000)
+    ap.add_argument("--unique", type=int, default=0)
+    ap.add_argument("--name-bytes", type=int, default=60)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--message-stacks", type=int, default=40)
+    ap.add_argument("--pattern", choices=("halo", "alltoall"), default="halo")
+    a = ap.parse_args()
+    print("Merge traffic model: %d stacks per rank, %d unique per rank, %d-byte names, "
+          "%d thread(s), %d stacks with messages, %s matrix" %
+          (a.stacks, a.unique, a.name_bytes, a.threads, a.message_stacks, a.pattern))
+    print()
+    print("| ranks | rounds (tree) | union of stacks | step 2: rank 0 receives | step 2: all "
+          "ranks send | table broadcast | dense arrays per rank | rank 0 gathers | "
+          "critical path bytes | rank 0 holds |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for p in [int(x) for x in a.ranks.split(",")]:
+        m = model(p, a)
+        print("| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+            p, m["rounds"], m["union"], mib(m["tree_path"]), mib(m["tree_total"]),
+            mib(m["table"]), mib(m["dense"]), mib(m["gathered"]), mib(m["critical"]),
+            mib(m["rank0_memory"])))
+
+
+if __name__ == "__main__":
+    main()
