@@ -137,7 +137,12 @@ bench-coll: bench/mpi_calls_hooktrace$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/coll_cost.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' $(BENCH_COLL_ARGS)
 .PHONY: bench-coll
-EXTRA_DIST += bench/coll_cost.py bench/merge_model.py
+EXTRA_DIST += bench/coll_cost.py bench/merge_model.py bench/stacks_cost.py
+
+# Memory, output size and time at exit with 111,111 call stacks.
+bench-stacks: libhooktrace.la
+	$(PYTHON3) $(srcdir)/bench/stacks_cost.py --builddir $(top_builddir) $(BENCH_STACKS_ARGS)
+.PHONY: bench-stacks
 
 # --- Fortran against C: added cost per MPI call (see BENCHMARKS.md) ----------
 # `make bench-fortran` builds these and runs bench/fortran_cost.py, which

@@ -57,19 +57,16 @@ int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_ru
         }
     }
     if (config->write_json) {
-        json_t *doc = ht_output_json(profile, run, mpi);
-        if ((f = open_output(dir, basename, ".json", path, sizeof path)) != NULL && doc) {
-            json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
-            fputc('\n', f);
+        if ((f = open_output(dir, basename, ".json", path, sizeof path)) != NULL) {
+            if (ht_output_json_write(f, profile, run, mpi) != 0) {
+                fprintf(stderr, "hooktrace: %s is incomplete: out of memory\n", path);
+                failures++;
+            }
             failures += finish_file(f, path);
         } else {
-            fprintf(stderr, "hooktrace: cannot create %s: %s\n", path,
-                    doc ? strerror(errno) : "out of memory");
-            if (f)
-                fclose(f);
+            fprintf(stderr, "hooktrace: cannot create %s: %s\n", path, strerror(errno));
             failures++;
         }
-        json_decref(doc);
     }
     if (config->write_folded) {
         if ((f = open_output(dir, basename, ".folded", path, sizeof path)) != NULL) {

@@ -1,6 +1,8 @@
 /* The JSON profile.  The contract users' scripts rely on is documented field
  * by field in docs/output.md; add fields freely, never rename one. */
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
 #include "output/output.h"
@@ -71,16 +73,13 @@ json_t *ht_output_throttle_json(const struct ht_throttle_info *th, const struct 
     return obj;
 }
 
-json_t *ht_output_json(const struct ht_profile *p, const struct ht_run_info *run,
-                       const struct ht_mpi_view *mpi)
+/* Everything but the stacks and the matrices. */
+static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *run,
+                         const struct ht_mpi_view *mpi)
 {
-    int *path = malloc((p->nstacks ? p->nstacks : 1) * sizeof *path);
     json_t *doc = json_object();
-    if (!path || !doc) {
-        free(path);
-        json_decref(doc);
+    if (!doc)
         return NULL;
-    }
     char date[64];
     struct tm tm;
     gmtime_r(&run->start_time, &tm);
@@ -112,13 +111,64 @@ json_t *ht_output_json(const struct ht_profile *p, const struct ht_run_info *run
     json_object_set_new(doc, "folded_calls", json_integer((json_int_t)p->folded_calls));
     json_object_set_new(doc, "mismatched_exits", json_integer((json_int_t)p->mismatched_exits));
     json_object_set_new(doc, "time_excluded_at_root_s", json_real(p->time_excluded_at_root));
-
-    json_t *stacks = json_array();
-    for (size_t i = 0; i < p->nstacks; i++)
-        json_array_append_new(stacks, stack_json(p, &p->stacks[i], path, mpi));
-    json_object_set_new(doc, "stacks", stacks);
-    if (mpi)
-        ht_output_json_mpi_matrices(doc, mpi);
-    free(path);
     return doc;
+}
+
+#define DUMP_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))
+
+/* Writes the members of obj (an object) without its braces, each on a
+ * line of its own after a comma if `after` says members came before. */
+static int write_members(FILE *f, json_t *obj, bool after)
+{
+    char *text = json_dumps(obj, DUMP_FLAGS | JSON_INDENT(1));
+    if (!text)
+        return -1;
+    size_t len = strlen(text);
+    /* "{\n <members>\n}" or "{}" */
+    if (len > 4) {
+        if (after)
+            fputs(",\n", f);
+        fwrite(text + 2, 1, len - 4, f);
+    }
+    free(text);
+    return 0;
+}
+
+/* The document is written a piece at a time, never built whole: the head,
+ * then one stack at a time (one line each), then the matrices.  Memory
+ * stays that of one stack however many there are. */
+int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_run_info *run,
+                         const struct ht_mpi_view *mpi)
+{
+    int *path = malloc((p->nstacks ? p->nstacks : 1) * sizeof *path);
+    json_t *head = head_json(p, run, mpi);
+    int rc = path && head ? 0 : -1;
+    if (rc == 0) {
+        fputs("{\n", f);
+        rc = write_members(f, head, false);
+    }
+    if (rc == 0) {
+        fputs(",\n \"stacks\": [\n  ", f);
+        for (size_t i = 0; rc == 0 && i < p->nstacks; i++) {
+            json_t *stack = stack_json(p, &p->stacks[i], path, mpi);
+            rc = stack && json_dumpf(stack, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
+            json_decref(stack);
+            fputs(i + 1 < p->nstacks ? ",\n  " : "", f);
+        }
+        fputs("]", f);
+    }
+    if (rc == 0 && mpi) {
+        json_t *tail = json_object();
+        rc = tail ? 0 : -1;
+        if (tail)
+            ht_output_json_mpi_matrices(tail, mpi);
+        if (rc == 0)
+            rc = write_members(f, tail, true);
+        json_decref(tail);
+    }
+    if (rc == 0)
+        fputs("\n}\n", f);
+    json_decref(head);
+    free(path);
+    return rc;
 }

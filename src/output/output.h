@@ -63,8 +63,9 @@ void ht_output_log_left_out(FILE *out, size_t left_out, unsigned limit);
 void ht_output_logfile(FILE *out, const struct ht_profile *profile,
                        const struct ht_run_info *run, const struct ht_config *config,
                        const struct ht_mpi_view *mpi);
-json_t *ht_output_json(const struct ht_profile *profile, const struct ht_run_info *run,
-                       const struct ht_mpi_view *mpi);
+/* Writes the JSON profile to f, streamed (json.c).  -1 if out of memory. */
+int ht_output_json_write(FILE *f, const struct ht_profile *profile, const struct ht_run_info *run,
+                         const struct ht_mpi_view *mpi);
 void ht_output_folded(FILE *out, const struct ht_profile *profile);
 
 /* Throttling as the outputs show it (throttle.c): the "throttle" JSON
