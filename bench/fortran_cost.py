@@ -88,9 +88,11 @@ def profile_calls(cwd, written):
         except (OSError, ValueError):
             continue
         seen = True
+        functions = profile.get("functions", []) if isinstance(profile, dict) else []
         for stack in profile.get("stacks", []) if isinstance(profile, dict) else []:
-            if isinstance(stack, dict) and "function" in stack:
-                calls[stack["function"]] = calls.get(stack["function"], 0) + stack.get("calls", 0)
+            if isinstance(stack, dict) and "function_index" in stack:
+                name = functions[stack["function_index"]]["name"]
+                calls[name] = calls.get(name, 0) + stack.get("calls", 0)
     return calls if seen else None
 
 

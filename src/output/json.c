@@ -18,21 +18,86 @@ static json_t *stats_fields(json_t *obj, const struct ht_stack_stats *st)
     return obj;
 }
 
-static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, int *path,
+/* Each distinct function (name, file, line) once, numbered in order of
+ * first appearance in stack ID order; stacks refer to it by that number.
+ * An open-addressing table maps functions to the numbers by value: a
+ * merged profile has one ht_function per stack, not one per function. */
+struct function_index {
+    const struct ht_function **keys;
+    int *values;
+    size_t mask;
+    const struct ht_function **list; /* by number */
+    int count;
+};
+
+static bool index_init(struct function_index *fi, size_t nstacks)
+{
+    size_t size = 16;
+    while (size < 2 * nstacks)
+        size *= 2;
+    fi->mask = size - 1;
+    fi->count = 0;
+    fi->keys = calloc(size, sizeof *fi->keys);
+    fi->values = malloc(size * sizeof *fi->values);
+    fi->list = malloc((nstacks ? nstacks : 1) * sizeof *fi->list);
+    return fi->keys && fi->values && fi->list;
+}
+
+static void index_free(struct function_index *fi)
+{
+    free(fi->keys);
+    free(fi->values);
+    free(fi->list);
+}
+
+static uint64_t hash_string(uint64_t h, const char *s)
+{
+    for (; s && *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3u; /* FNV-1a */
+    return h;
+}
+
+static bool same_function(const struct ht_function *a, const struct ht_function *b)
+{
+    if (a == b)
+        return true;
+    if (a->line != b->line || strcmp(a->name, b->name) != 0)
+        return false;
+    if (!a->file || !b->file)
+        return a->file == b->file;
+    return strcmp(a->file, b->file) == 0;
+}
+
+static int index_of(struct function_index *fi, const struct ht_function *f)
+{
+    uint64_t h = hash_string(hash_string(0xcbf29ce484222325u, f->name), f->file) ^ f->line;
+    size_t slot = (size_t)(h * 0x9E3779B97F4A7C15u) & fi->mask;
+    while (fi->keys[slot] && !same_function(fi->keys[slot], f))
+        slot = (slot + 1) & fi->mask;
+    if (!fi->keys[slot]) {
+        fi->keys[slot] = f;
+        fi->values[slot] = fi->count;
+        fi->list[fi->count++] = f;
+    }
+    return fi->values[slot];
+}
+
+static json_t *function_json(const struct ht_function *f)
+{
+    json_t *obj = json_object();
+    json_object_set_new(obj, "name", json_string(f->name));
+    json_object_set_new(obj, "file", f->file ? json_string(f->file) : json_null());
+    json_object_set_new(obj, "line", json_integer(f->line));
+    return obj;
+}
+
+static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, int function,
                           const struct ht_mpi_view *mpi)
 {
     json_t *obj = json_object();
-    const struct ht_function *f = s->function;
     json_object_set_new(obj, "id", json_integer(s->id));
     json_object_set_new(obj, "parent", json_integer(s->parent));
-    json_object_set_new(obj, "function", json_string(f->name));
-    json_object_set_new(obj, "file", f->file ? json_string(f->file) : json_null());
-    json_object_set_new(obj, "line", json_integer(f->line));
-    json_t *names = json_array();
-    int depth = ht_profile_path(p, s->id, path, (int)p->nstacks);
-    for (int d = 0; d < depth; d++)
-        json_array_append_new(names, json_string(p->stacks[path[d]].function->name));
-    json_object_set_new(obj, "path", names);
+    json_object_set_new(obj, "function_index", json_integer(function));
     stats_fields(obj, &s->total);
     if (s->throttled)
         json_object_set_new(obj, "throttled", json_true());
@@ -86,6 +151,8 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 
     json_object_set_new(doc, "hooktrace_version", json_string(PACKAGE_VERSION));
+    /* 2: functions listed once, stacks refer to them (docs/output.md). */
+    json_object_set_new(doc, "format", json_integer(2));
     json_object_set_new(doc, "command", json_string(run->command));
     json_object_set_new(doc, "executable", json_string(run->executable));
     json_object_set_new(doc, "start_time", json_string(date));
@@ -140,17 +207,30 @@ static int write_members(FILE *f, json_t *obj, bool after)
 int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_run_info *run,
                          const struct ht_mpi_view *mpi)
 {
-    int *path = malloc((p->nstacks ? p->nstacks : 1) * sizeof *path);
+    struct function_index fi;
     json_t *head = head_json(p, run, mpi);
-    int rc = path && head ? 0 : -1;
+    int rc = index_init(&fi, p->nstacks) && head ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < p->nstacks; i++)
+        index_of(&fi, p->stacks[i].function);
     if (rc == 0) {
         fputs("{\n", f);
         rc = write_members(f, head, false);
     }
     if (rc == 0) {
+        fputs(",\n \"functions\": [\n  ", f);
+        for (int k = 0; rc == 0 && k < fi.count; k++) {
+            json_t *fn = function_json(fi.list[k]);
+            rc = fn && json_dumpf(fn, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
+            json_decref(fn);
+            fputs(k + 1 < fi.count ? ",\n  " : "", f);
+        }
+        fputs("]", f);
+    }
+    if (rc == 0) {
         fputs(",\n \"stacks\": [\n  ", f);
         for (size_t i = 0; rc == 0 && i < p->nstacks; i++) {
-            json_t *stack = stack_json(p, &p->stacks[i], path, mpi);
+            const struct ht_stack *s = &p->stacks[i];
+            json_t *stack = stack_json(p, s, index_of(&fi, s->function), mpi);
             rc = stack && json_dumpf(stack, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
             json_decref(stack);
             fputs(i + 1 < p->nstacks ? ",\n  " : "", f);
@@ -169,6 +249,6 @@ int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_ru
     if (rc == 0)
         fputs("\n}\n", f);
     json_decref(head);
-    free(path);
+    index_free(&fi);
     return rc;
 }

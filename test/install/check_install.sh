@@ -32,7 +32,12 @@ for variant in shared static; do
     python3 - "heat_$variant.json" "$variant" <<'PY' || status=1
 import json, sys
 doc = json.load(open(sys.argv[1]))
-calls = {";".join(s["path"]): s["calls"] for s in doc["stacks"]}
+# A stack names its function by index and its caller by ID (docs/output.md).
+names = [doc["functions"][s["function_index"]]["name"] for s in doc["stacks"]]
+paths = []
+for s, name in zip(doc["stacks"], names):
+    paths.append((paths[s["parent"]] + ";" if s["parent"] >= 0 else "") + name)
+calls = {paths[s["id"]]: s["calls"] for s in doc["stacks"]}
 expected = {"main;step": 400, "main;step;stencil_row": 400 * 190,
             "main;step;swap_and_residual": 400, "main;set_boundary": 1,
             "background;checksum": 200}
@@ -52,7 +57,11 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 python3 - halo.json <<'PY' || status=1
 import json, sys
 doc = json.load(open(sys.argv[1]))
-st = {";".join(s["path"]): s for s in doc["stacks"]}
+paths = []
+for s in doc["stacks"]:
+    name = doc["functions"][s["function_index"]]["name"]
+    paths.append((paths[s["parent"]] + ";" if s["parent"] >= 0 else "") + name)
+st = {paths[s["id"]]: s for s in doc["stacks"]}
 def fields(path):
     s = st.get(path, {})
     return tuple(s.get(k) for k in ("calls", "messages_sent", "messages_received", "bytes_sent", "bytes_received"))

@@ -87,12 +87,36 @@ def run(exe, args=(), config=None, env=None, basename=None):
     return Run(directory, proc, basename or os.path.basename(exe))
 
 
+def expand_stacks(doc):
+    """Gives each stack of a format-2 profile (functions listed once, stacks
+    refer to them by function_index and to their caller by parent) its
+    function's `function`, `file` and `line` and its `path` from the root,
+    as the tests read them.  Checks on the way that the compact form holds
+    together: every stack's parent comes before it, every index is in the
+    table, and no function is listed twice."""
+    check_eq(doc.get("format"), 2, "JSON format")
+    functions = doc["functions"]
+    keys = [(f["name"], f["file"], f["line"]) for f in functions]
+    check_eq(len(set(keys)), len(keys), "each function listed once in the JSON")
+    paths = []
+    for i, s in enumerate(doc["stacks"]):
+        check("path" not in s and "function" not in s, "stack %d: compact (no path, no name)" % i)
+        check_eq(s["id"], i, "stack IDs are the indices")
+        f = functions[s["function_index"]]
+        s["function"], s["file"], s["line"] = f["name"], f["file"], f["line"]
+        parent = s["parent"]
+        check(-1 <= parent < i, "stack %d: its parent %d comes before it" % (i, parent))
+        s["path"] = (paths[parent] if parent >= 0 else []) + [f["name"]]
+        paths.append(s["path"])
+
+
 class Profile:
     """The JSON profile, with lookups by path ("main;work;leaf")."""
 
     def __init__(self, doc):
         self.doc = doc
         self.by_path = {}
+        expand_stacks(doc)
         for s in doc["stacks"]:
             self.by_path[";".join(s["path"])] = s
 
