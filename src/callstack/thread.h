@@ -33,7 +33,7 @@ struct ht_thread {
     uint64_t throttle_at;
     struct ht_trace_buffer *trace; /* src/trace, NULL unless tracing */
     struct ht_mpi_thread *mpi; /* MPI data (src/mpi), NULL until first use */
-    struct ht_peer_counts *peers; /* src/merge/merge.h: set by src/mpi after MPI_Init */
+    struct ht_peer_counts *peers; /* src/merge/peers.h: set by src/mpi after MPI_Init */
     int index;                /* 0, 1, 2, ... in order of first hook */
     pid_t tid;                /* kernel thread id, for the logfile */
     struct ht_thread *next;   /* registry, newest first */

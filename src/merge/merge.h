@@ -8,19 +8,8 @@
 
 #include "callstack/profile.h"
 #include "config/config.h"
+#include "merge/peers.h"
 #include "output/output.h"
-
-/* Messages a thread sent to each world rank (world-size entries each),
- * point-to-point and one-sided (p2p) and from collectives (coll).  The MPI
- * layer counts them per thread and hangs them on the thread's state
- * (ht_thread.peers); the merge sums them into this rank's matrix row. */
-struct ht_peer_counts {
-    uint64_t *p2p_messages, *p2p_bytes;
-    uint64_t *coll_messages, *coll_bytes;
-    /* Collectives recorded once per call (callstack/tree.h), newest first:
-     * their messages count in coll_* when the row is built. */
-    struct ht_group_messages *groups;
-};
 
 /* This rank, as the runtime hands it to the merge. */
 struct ht_merge_rank {

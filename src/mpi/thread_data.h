@@ -10,7 +10,7 @@
 #include <mpi.h>
 
 #include "callstack/thread.h"
-#include "merge/merge.h"
+#include "merge/peers.h"
 #include "mpi/requests.h"
 
 /* A message handle from a matched probe, and its communicator. */
