@@ -229,7 +229,10 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
     memset(&m, 0, sizeof m);
     m.profile = profile;
     m.seconds_per_tick = me->seconds_per_tick;
-    if (PMPI_Comm_dup(MPI_COMM_WORLD, &m.comm) != MPI_SUCCESS) {
+    bool own_comm = me->comm == MPI_COMM_NULL;
+    if (!own_comm)
+        m.comm = me->comm;
+    else if (PMPI_Comm_dup(MPI_COMM_WORLD, &m.comm) != MPI_SUCCESS) {
         fprintf(stderr, "hooktrace: rank %d: cannot merge the ranks' profiles (MPI_Comm_dup"
                         " failed)\n", me->rank);
         write_own(me, true);
@@ -288,7 +291,8 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
                         " memory); each rank writes %s_<rank>.* instead\n", m.size, basename);
     }
     merge_free(&m);
-    PMPI_Comm_free(&m.comm);
+    if (own_comm)
+        PMPI_Comm_free(&m.comm);
     if (failed || me->rank_file)
         write_own(me, failed);
 }

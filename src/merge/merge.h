@@ -3,6 +3,7 @@
 #ifndef HT_MERGE_MERGE_H
 #define HT_MERGE_MERGE_H
 
+#include <mpi.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -18,6 +19,9 @@ struct ht_merge_rank {
     const struct ht_config *config;
     const char *basename;             /* of the summary files */
     int rank, size;                   /* in MPI_COMM_WORLD */
+    /* all ranks' communicator for the merge, a duplicate of
+     * MPI_COMM_WORLD, or MPI_COMM_NULL: the merge duplicates it itself */
+    MPI_Comm comm;
     bool rank_file;                   /* also <basename>_<rank>.* (mpi.rank_files) */
     double seconds_per_tick;
 };

@@ -56,6 +56,7 @@ void ht_mpi_after_init(void)
         ht_mpi.poll_max_interval_ticks = ht_mpi.poll_interval_ticks;
     ht_mpi.poll_batch = cfg->mpi.poll_batch;
     ht_mpi_ranks_init();
+    ht_world.have_comm = PMPI_Comm_dup(MPI_COMM_WORLD, &ht_world.comm) == MPI_SUCCESS;
     ht_world.initialized = true;
     if (ht_runtime_started()) {
         struct ht_mpit_setup mpit = {cfg, ht_mpi.thread_level, ht_world.rank, pvar_slot};

@@ -151,6 +151,7 @@ static struct ht_merge_rank this_rank(const struct local_profile *lp, bool profi
         .size = ht_world.size,
         .rank_file = ht_rank_set_contains(&cfg->mpi.rank_files, ht_world.rank),
         .seconds_per_tick = ht_clock_seconds_per_tick(),
+        .comm = ht_world.have_comm ? ht_world.comm : MPI_COMM_NULL,
     };
 }
 
@@ -266,6 +267,10 @@ void ht_runtime_finish_mpi(void)
     ht_progress_note(&progress, "merged %d ranks and wrote %s.*", ht_world.size, lp.basename);
     /* Every rank takes part in writing the trace (it is collective). */
     write_trace(&lp, true);
+    if (ht_world.have_comm) {
+        PMPI_Comm_free(&ht_world.comm);
+        ht_world.have_comm = false;
+    }
     if (ht_world.rank == 0)
         note_trace_in_logfile(ht_runtime_config(), lp.basename);
     ht_progress_note(&progress, "done");

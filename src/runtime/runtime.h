@@ -9,6 +9,7 @@
 #ifndef HT_RUNTIME_RUNTIME_H
 #define HT_RUNTIME_RUNTIME_H
 
+#include <mpi.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -30,6 +31,13 @@ struct ht_world {
     bool initialized; /* MPI_Init(_thread) returned */
     bool finalized;   /* our MPI_Finalize wrapper ran */
     int rank, size;   /* in MPI_COMM_WORLD */
+    /* A duplicate of MPI_COMM_WORLD made right after MPI_Init, for the
+     * merge at shut-down: its traffic then never lands in the program's
+     * own communicators (where a rank still at work would see it, in its
+     * unexpected-message queue for one), and the merge starts without a
+     * collective on MPI_COMM_WORLD.  Valid when have_comm. */
+    bool have_comm;
+    MPI_Comm comm;
 };
 extern struct ht_world ht_world;
 
