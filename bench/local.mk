@@ -226,6 +226,9 @@ bench-trace: bench/hook_kernel_hooktrace$(EXEEXT)
 #   lulesh_proxy_hooktrace  the same with -finstrument-functions and
 #                           libhooktrace (also run with throttling off and
 #                           with HOOKTRACE_OFF=1)
+#   lulesh_proxy_plugin     the same built as the README says: with
+#                           instrument_flags (-finstrument-functions and the
+#                           GCC plugin), when the plugin is built
 #   halo_plain              MPI halo exchange (2-D Jacobi), no hooktrace
 #   halo_hooktrace          the same with -finstrument-functions and libhooktrace
 HT_BENCH_APPS_BINARIES = bench/lulesh_proxy_plain$(EXEEXT) \
@@ -246,6 +249,17 @@ bench_lulesh_proxy_hooktrace_SOURCES = bench/lulesh_proxy.cpp bench/lulesh_proxy
 bench_lulesh_proxy_hooktrace_CXXFLAGS = $(HT_BENCH_APPS_CXXFLAGS) -finstrument-functions
 bench_lulesh_proxy_hooktrace_LDFLAGS = -no-install
 bench_lulesh_proxy_hooktrace_LDADD = libhooktrace.la
+
+if HT_GCC_PLUGIN
+HT_BENCH_APPS_BINARIES += bench/lulesh_proxy_plugin$(EXEEXT)
+EXTRA_PROGRAMS += bench/lulesh_proxy_plugin
+bench_lulesh_proxy_plugin_SOURCES = bench/lulesh_proxy.cpp bench/lulesh_proxy.h
+bench_lulesh_proxy_plugin_CXXFLAGS = $(HT_BENCH_APPS_CXXFLAGS) -finstrument-functions \
+	-fplugin=$(abs_top_builddir)/hooktrace_gcc.so
+bench_lulesh_proxy_plugin_LDFLAGS = -no-install
+bench_lulesh_proxy_plugin_LDADD = libhooktrace.la
+bench/bench_lulesh_proxy_plugin-lulesh_proxy.$(OBJEXT): hooktrace_gcc.so
+endif
 
 bench_halo_plain_SOURCES = bench/halo.c
 bench_halo_plain_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)

@@ -16,4 +16,8 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libmpich-dev mpich \
     libotf2-trace-dev otf2-tools \
     python3 >/dev/null
+# The GCC plugin (optional, docs/plugin.md) is built against the plugin
+# headers of the very GCC that will load it.
+gcc_major=$(gcc -dumpversion | cut -d. -f1)
+$SUDO apt-get install -y -qq --no-install-recommends "gcc-$gcc_major-plugin-dev" >/dev/null
 echo "install-deps: dependencies installed"

@@ -138,6 +138,18 @@ json_t *ht_output_throttle_json(const struct ht_throttle_info *th, const struct 
     return obj;
 }
 
+/* What the GCC plugin left out at compile time (docs/plugin.md). */
+static json_t *uninstrumented_json(const struct ht_name_list *list)
+{
+    json_t *obj = json_object();
+    json_t *names = json_array();
+    for (size_t i = 0; i < list->count; i++)
+        json_array_append_new(names, json_string(list->names[i]));
+    json_object_set_new(obj, "functions", json_integer((json_int_t)list->count));
+    json_object_set_new(obj, "names", names);
+    return obj;
+}
+
 /* Everything but the stacks and the matrices. */
 static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *run,
                          const struct ht_mpi_view *mpi)
@@ -167,6 +179,7 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     json_object_set_new(doc, "overhead", overhead);
 
     json_object_set_new(doc, "throttle", ht_output_throttle_json(&run->throttle, p));
+    json_object_set_new(doc, "uninstrumented", uninstrumented_json(&run->uninstrumented));
 
     json_object_set_new(doc, "threads", json_integer(p->nthreads));
     json_t *tids = json_array();

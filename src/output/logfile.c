@@ -58,7 +58,10 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
                  " %.2f%% of the %.6f s recorded)\n",
             run->overhead_seconds, run->overhead_ns_per_call,
             recorded > 0 ? 100.0 * run->overhead_seconds / recorded : 0.0, recorded);
-    ht_output_logfile_throttle(out, &run->throttle, p);
+    ht_output_logfile_throttle(out, &run->throttle, p, run->uninstrumented.count > 0);
+    if (run->uninstrumented.count)
+        fprintf(out, "uninstrumented:  %zu tiny functions left out at compile time by the GCC plugin"
+                     " (named in the JSON; docs/plugin.md)\n", run->uninstrumented.count);
     fprintf(out, "call stacks:     %zu (%llu tree nodes, %.1f KiB)\n", p->nstacks,
             (unsigned long long)p->tree_nodes, (double)p->tree_bytes / 1024.0);
     fprintf(out, "config:          %s\n", cfg->source_file ? cfg->source_file : "(defaults)");

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "callstack/profile.h"
+#include "symbols/symbols.h"
 #include "throttle/throttle.h"
 #include "config/config.h"
 
@@ -23,6 +24,8 @@ struct ht_run_info {
     double overhead_ns_per_call; /* measured by the calibration at exit */
     double overhead_seconds;     /* the above times instrumented calls */
     struct ht_throttle_info throttle;
+    /* left out at compile time by the GCC plugin (docs/plugin.md) */
+    struct ht_name_list uninstrumented;
 };
 
 /* Writes every output the config enables into its output directory (created
@@ -75,8 +78,9 @@ void ht_output_folded(FILE *out, const struct ht_profile *profile);
 json_t *ht_output_throttle_json(const struct ht_throttle_info *th, const struct ht_profile *p);
 void ht_output_throttle_patching(const struct ht_throttle_info *th, char *buf, size_t len);
 double ht_output_hook_calls_saved(const struct ht_throttle_info *th, const struct ht_profile *p);
+/* plugin_used: the GCC plugin left functions out (no hint to use it). */
 void ht_output_logfile_throttle(FILE *out, const struct ht_throttle_info *th,
-                                const struct ht_profile *p);
+                                const struct ht_profile *p, bool plugin_used);
 /* The throttled functions as GCC's -finstrument-functions-exclude-function-list
  * wants them, comma-separated (malloc'ed; NULL if none). */
 char *ht_output_throttle_exclude_list(const struct ht_profile *p);

@@ -171,7 +171,7 @@ char *ht_output_throttle_exclude_list(const struct ht_profile *p)
 }
 
 void ht_output_logfile_throttle(FILE *out, const struct ht_throttle_info *th,
-                                const struct ht_profile *p)
+                                const struct ht_profile *p, bool plugin_used)
 {
     if (!th->enabled) {
         fprintf(out, "throttling:      off\n");
@@ -195,5 +195,9 @@ void ht_output_logfile_throttle(FILE *out, const struct ht_throttle_info *th,
     if (list)
         fprintf(out, "                 their rewritten calls still cost some speed; to remove it, "
                      "recompile with\n                 " GCC_EXCLUDE_OPTION "%s\n", list);
+    /* Most of that cost goes in one build with the plugin (docs/plugin.md). */
+    if (list && !plugin_used)
+        fprintf(out, "                 or, with GCC, compile with `pkg-config --variable=instrument_flags"
+                     " hooktrace` (its plugin leaves tiny functions out)\n");
     free(list);
 }

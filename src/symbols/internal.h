@@ -4,6 +4,7 @@
 #ifndef HT_SYMBOLS_INTERNAL_H
 #define HT_SYMBOLS_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,19 @@ struct ht_func {
     unsigned char has_dwarf;
     const char *display; /* computed on first lookup, see ht_names_display */
 };
+
+/* The ELF objects loaded now (dl_iterate_phdr), the executable first under
+ * its real path; the vDSO and unnamed objects are left out. */
+struct ht_object_list {
+    bool executable_only;
+    size_t count, capacity;
+    struct ht_scanned_object {
+        char *path;
+        uintptr_t bias;
+    } *objects;
+};
+void ht_object_list_take(struct ht_object_list *list, bool executable_only);
+void ht_object_list_free(struct ht_object_list *list);
 
 struct ht_elf_info {
     int has_symtab; /* a full symbol table, static functions included */

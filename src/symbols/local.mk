@@ -11,6 +11,7 @@ libht_symbols_la_SOURCES = \
 	src/symbols/dwarf_lines.c \
 	src/symbols/names.c \
 	src/symbols/scan.c \
+	src/symbols/uninstrumented.c \
 	src/symbols/strpool.c
 libht_symbols_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libht_symbols_la_CFLAGS = $(HT_LIB_CFLAGS)

@@ -13,19 +13,10 @@
 #include "symbols/internal.h"
 #include "symbols/symbols.h"
 
-struct object_list {
-    bool executable_only;
-    size_t count, capacity;
-    struct scanned_object {
-        char *path;
-        uintptr_t bias;
-    } *objects;
-};
-
 static int list_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
-    struct object_list *l = arg;
+    struct ht_object_list *l = arg;
     const char *name = info->dlpi_name;
     bool executable = !name || !name[0];
     if (l->executable_only && !executable)
@@ -34,7 +25,7 @@ static int list_object(struct dl_phdr_info *info, size_t size, void *arg)
         return 0;
     if (l->count == l->capacity) {
         size_t cap = l->capacity ? 2 * l->capacity : 16;
-        struct scanned_object *v = realloc(l->objects, cap * sizeof *v);
+        struct ht_scanned_object *v = realloc(l->objects, cap * sizeof *v);
         if (!v)
             return 1;
         l->objects = v;
@@ -51,15 +42,29 @@ static int list_object(struct dl_phdr_info *info, size_t size, void *arg)
     char *path = strdup(name);
     if (!path)
         return 1;
-    l->objects[l->count++] = (struct scanned_object){path, (uintptr_t)info->dlpi_addr};
+    l->objects[l->count++] = (struct ht_scanned_object){path, (uintptr_t)info->dlpi_addr};
     return l->executable_only;
+}
+
+void ht_object_list_take(struct ht_object_list *list, bool executable_only)
+{
+    *list = (struct ht_object_list){.executable_only = executable_only};
+    dl_iterate_phdr(list_object, list);
+}
+
+void ht_object_list_free(struct ht_object_list *list)
+{
+    for (size_t i = 0; i < list->count; i++)
+        free(list->objects[i].path);
+    free(list->objects);
+    *list = (struct ht_object_list){0};
 }
 
 void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void *ctx),
                      void (*found)(uintptr_t address, void *ctx), void *ctx)
 {
-    struct object_list list = {.executable_only = executable_only};
-    dl_iterate_phdr(list_object, &list);
+    struct ht_object_list list;
+    ht_object_list_take(&list, executable_only);
     struct ht_demangler demangler = {0};
     for (size_t i = 0; i < list.count; i++) {
         int fd = open(list.objects[i].path, O_RDONLY | O_CLOEXEC);
@@ -79,8 +84,7 @@ void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void
             ht_strpool_free(&pool);
             close(fd);
         }
-        free(list.objects[i].path);
     }
-    free(list.objects);
+    ht_object_list_free(&list);
     ht_demangler_close(&demangler);
 }

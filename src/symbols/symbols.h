@@ -5,6 +5,7 @@
 #define HT_SYMBOLS_SYMBOLS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct ht_symbol {
@@ -36,5 +37,15 @@ void ht_symbols_close(struct ht_symbols *syms);
  * start-up; nothing here may run in a hook. */
 void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void *ctx),
                      void (*found)(uintptr_t address, void *ctx), void *ctx);
+
+/* Display names of the functions hooktrace's GCC plugin left uninstrumented
+ * in the objects loaded now (uninstrumented.c), sorted, each once.  Returns
+ * 0, or -1 if memory ran out (out then holds what was read). */
+struct ht_name_list {
+    const char **names;
+    size_t count;
+};
+int ht_symbols_uninstrumented(struct ht_name_list *out);
+void ht_name_list_free(struct ht_name_list *list);
 
 #endif

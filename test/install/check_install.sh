@@ -21,9 +21,17 @@ cd "$work"
 for f in lib/libhooktrace.so lib/libhooktrace.a include/hooktrace.h lib/pkgconfig/hooktrace.pc bin/hooktrace-check-config bin/hooktrace-analyze; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
-cc -g -O2 -finstrument-functions -pthread "$top/examples/heat.c" -o heat_shared \
+# The compile line the README gives: -finstrument-functions and, where it was
+# built, the GCC plugin, installed where pkg-config says.
+instrument=$(pkg_config --variable=instrument_flags hooktrace)
+plugin=$(pkg_config --variable=pluginpath hooktrace)
+case "$instrument" in
+*-fplugin=*) [ -f "$plugin" ] || { echo "FAIL: the GCC plugin $plugin is not installed"; exit 1; } ;;
+esac
+echo "instrument_flags: $instrument"
+cc -g -O2 $instrument -pthread "$top/examples/heat.c" -o heat_shared \
    $(pkg_config --cflags --libs hooktrace) -lm
-cc -g -O2 -finstrument-functions -pthread "$top/examples/heat.c" -o heat_static \
+cc -g -O2 $instrument -pthread "$top/examples/heat.c" -o heat_static \
    $(pkg_config --cflags hooktrace) "$prefix/lib/libhooktrace.a" \
    $(pkg_config --static --libs-only-l hooktrace | sed 's/-lhooktrace//') -lm -ldl
 status=0
@@ -50,7 +58,7 @@ cmp out_shared.txt out_static.txt || { echo "FAIL: the two builds print differen
 
 # The MPI example, built with mpicc the same way, on 4 ranks: exact
 # messages per stack and in the matrices of rank 0's summary.
-mpicc -g -O2 -finstrument-functions "$top/examples/halo.c" -o halo \
+mpicc -g -O2 $instrument "$top/examples/halo.c" -o halo \
       $(pkg_config --cflags --libs hooktrace) -lm
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     timeout 120 mpirun -np 4 --oversubscribe ./halo > out_halo.txt || status=1

@@ -94,6 +94,10 @@ log = r.text(".log")
 check("5 functions throttled (marked *)" in log, "logfile summary line")
 check("-finstrument-functions-exclude-function-list=depth,pick,shared_scaled,tiny,touch\n" in log,
       "logfile: the recompile suggestion")
+check("or, with GCC, compile with `pkg-config --variable=instrument_flags hooktrace`" in log,
+      "logfile: built without the GCC plugin, the suggestion names it")
+check_eq(r.profile().doc["uninstrumented"], {"functions": 0, "names": []},
+         "JSON: built without the GCC plugin, nothing uninstrumented")
 check(any(l.split()[:1] == ["1001*"] and "tiny" in l for l in log.splitlines()),
       "logfile marks tiny's row with *")
 check("> tiny (" in log and log.count("[throttled]") == 7, "stack list marks the 7 throttled stacks")

@@ -1,0 +1,19 @@
+# The GCC plugin (docs/plugin.md): a module loaded into the compiler, not into
+# the user's program.  It is built by a rule of its own rather than as a
+# libtool target because the flags for the library and the tests (CFLAGS and
+# CXXFLAGS with -finstrument-functions or -fsanitize=address in CI) must not
+# reach it: cc1 cannot load a plugin that needs the sanitizer runtime.  Only
+# -Werror is taken from CXXFLAGS (CI's warnings-as-errors build).
+EXTRA_DIST += src/plugin/hooktrace_gcc.cc src/plugin/local.mk
+if HT_GCC_PLUGIN
+hooktrace_plugindir = $(pkglibdir)
+hooktrace_plugin_DATA = hooktrace_gcc.so
+BUILT_SOURCES += hooktrace_gcc.so
+CLEANFILES += hooktrace_gcc.so
+HT_GCC_PLUGIN_CXXFLAGS = -O2 -g -fPIC -fno-rtti -fno-exceptions -Wall -Wextra \
+	$(filter -Werror,$(CXXFLAGS))
+
+hooktrace_gcc.so: $(srcdir)/src/plugin/hooktrace_gcc.cc
+	$(AM_V_CXX)$(CXX) $(HT_GCC_PLUGIN_CXXFLAGS) -I$(HT_GCC_PLUGIN_INCLUDE) \
+		-shared -o $@ $(srcdir)/src/plugin/hooktrace_gcc.cc
+endif
