@@ -78,10 +78,20 @@ bool is_hook_call(const gimple *stmt)
 }
 
 /* The value a hook call passes as its call site comes from
- * __builtin_return_address (0); once the hooks are gone it is unused. */
+ * __builtin_return_address (0), sometimes through a copy; once the hooks
+ * are gone neither is used. */
 bool is_return_address_call(const gimple *stmt)
 {
     return calls_builtin(stmt, BUILT_IN_RETURN_ADDRESS);
+}
+
+bool is_return_address_value(const gimple *stmt)
+{
+    if (is_return_address_call(stmt))
+        return true;
+    if (!gimple_assign_single_p(stmt) || TREE_CODE(gimple_assign_rhs1(stmt)) != SSA_NAME)
+        return false;
+    return is_return_address_call(SSA_NAME_DEF_STMT(gimple_assign_rhs1(stmt)));
 }
 
 bool is_main(tree decl)
@@ -126,13 +136,15 @@ int count_statements(function *fun)
             case GIMPLE_ASM:
                 return -1;
             case GIMPLE_CALL:
-                if (is_hook_call(stmt) || is_return_address_call(stmt))
+                /* Internal functions: sanitizer checks (.UBSAN_NULL ...),
+                 * __builtin_expect; a sanitized accessor is still tiny. */
+                if (is_hook_call(stmt) || is_return_address_call(stmt) || gimple_call_internal_p(stmt))
                     continue;
                 if (!call_allowed(as_a<gcall *>(stmt)))
                     return -1;
                 break;
             default:
-                if (gimple_clobber_p(stmt))
+                if (gimple_clobber_p(stmt) || is_return_address_value(stmt))
                     continue;
                 break;
             }
@@ -151,7 +163,7 @@ void remove_statement(gimple_stmt_iterator *gsi)
     release_defs(stmt);
 }
 
-/* Removes the hook calls, then the __builtin_return_address calls that fed
+/* Removes the hook calls, then the __builtin_return_address values that fed
  * them; returns whether any EH edge became dead. */
 bool remove_hooks(function *fun)
 {
@@ -166,14 +178,20 @@ bool remove_hooks(function *fun)
         }
         purge |= gimple_purge_dead_eh_edges(bb);
     }
-    FOR_EACH_BB_FN(bb, fun) {
-        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
-            gimple *stmt = gsi_stmt(gsi);
-            tree lhs = is_return_address_call(stmt) ? gimple_call_lhs(stmt) : NULL_TREE;
-            if (lhs && TREE_CODE(lhs) == SSA_NAME && has_zero_uses(lhs))
-                remove_statement(&gsi);
-            else
-                gsi_next(&gsi);
+    /* The copies go first, then the calls they copied. */
+    for (bool removed = true; removed;) {
+        removed = false;
+        FOR_EACH_BB_FN(bb, fun) {
+            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
+                gimple *stmt = gsi_stmt(gsi);
+                tree lhs = is_return_address_value(stmt) ? gimple_get_lhs(stmt) : NULL_TREE;
+                if (lhs && TREE_CODE(lhs) == SSA_NAME && has_zero_uses(lhs)) {
+                    remove_statement(&gsi);
+                    removed = true;
+                } else {
+                    gsi_next(&gsi);
+                }
+            }
         }
     }
     return purge;

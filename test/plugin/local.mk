@@ -24,7 +24,7 @@ test_plugin_tiny_plain_SOURCES = test/plugin/tiny.cpp
 test_plugin_tiny_plain_CXXFLAGS = $(MPI_CFLAGS) -O2 -g $(HT_WARN_CFLAGS)
 test_plugin_tiny_plain_LDADD = $(MPI_LIBS)
 # Rebuilt when the plugin changes (BUILT_SOURCES builds it first anyway).
-test/plugin/test_plugin_tiny-tiny.$(OBJEXT) test/plugin/test_plugin_tiny_all-tiny.$(OBJEXT): \
+test/plugin/tiny-tiny.$(OBJEXT) test/plugin/tiny_all-tiny.$(OBJEXT): \
 	hooktrace_gcc.so
 
 if HAVE_FORTRAN
@@ -33,6 +33,6 @@ test_plugin_tiny_module_SOURCES = test/plugin/tiny_module.f90
 test_plugin_tiny_module_FCFLAGS = -O2 -g -finstrument-functions $(HT_PLUGIN_FLAGS)
 test_plugin_tiny_module_LDADD = libhooktrace.la
 test_plugin_tiny_module_LDFLAGS = $(HT_TEST_LINK)
-test/plugin/test_plugin_tiny_module-tiny_module.$(OBJEXT): hooktrace_gcc.so
+test/plugin/tiny_module-tiny_module.$(OBJEXT): hooktrace_gcc.so
 endif
 endif

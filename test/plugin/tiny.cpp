@@ -17,10 +17,11 @@
 
 class Grid {
 public:
-    explicit Grid(int n) : v_(n, 1.0) {}
-    double& at(int i) { return v_[i]; }         /* tiny, with vector::operator[] */
-    int size() const { return (int)v_.size(); } /* tiny */
+    explicit Grid(int n) : n_(n), v_(n, 1.0) {}
+    double& at(int i) { return v_[i]; } /* tiny, with vector::operator[] */
+    int size() const { return n_; }     /* tiny */
 private:
+    int n_;
     std::vector<double> v_;
 };
 
