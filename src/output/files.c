@@ -28,17 +28,37 @@ static int finish_file(FILE *f, const char *path)
     return 0;
 }
 
+static int write_files(const struct ht_profile *profile, const struct ht_run_info *run,
+                       const struct ht_config *config, const char *basename,
+                       const struct ht_mpi_view *mpi, const char *dir);
+
 int ht_output_write_all(const struct ht_profile *profile, const struct ht_run_info *run,
                         const struct ht_config *config, const char *basename)
 {
     return ht_output_write_all_mpi(profile, run, config, basename, NULL);
 }
 
-int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_run_info *run,
+int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_run_info *given,
                             const struct ht_config *config, const char *basename,
                             const struct ht_mpi_view *mpi)
 {
     const char *dir = config->output_directory;
+    /* What the GCC plugin left out is read here, by the process that
+     * writes, and only then: it opens every loaded object, which an MPI
+     * job's other ranks need not do (30 ms at 16 ranks on 2 cores). */
+    struct ht_run_info listed = *given, *run = &listed;
+    if ((config->write_logfile || config->write_json) &&
+        ht_symbols_uninstrumented(&listed.uninstrumented) != 0)
+        fprintf(stderr, "hooktrace: out of memory listing the functions the GCC plugin left out\n");
+    int failures = write_files(profile, run, config, basename, mpi, dir);
+    ht_name_list_free(&listed.uninstrumented);
+    return failures;
+}
+
+static int write_files(const struct ht_profile *profile, const struct ht_run_info *run,
+                       const struct ht_config *config, const char *basename,
+                       const struct ht_mpi_view *mpi, const char *dir)
+{
     if (ht_make_directory(dir) != 0) {
         fprintf(stderr, "hooktrace: cannot write the profile to output directory '%s': %s\n",
                 dir, strerror(errno));

@@ -24,7 +24,8 @@ struct ht_run_info {
     double overhead_ns_per_call; /* measured by the calibration at exit */
     double overhead_seconds;     /* the above times instrumented calls */
     struct ht_throttle_info throttle;
-    /* left out at compile time by the GCC plugin (docs/plugin.md) */
+    /* left out at compile time by the GCC plugin (docs/plugin.md): filled
+     * in by ht_output_write_all(_mpi) themselves */
     struct ht_name_list uninstrumented;
 };
 

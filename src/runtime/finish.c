@@ -81,7 +81,6 @@ static void local_free(struct local_profile *lp)
     ht_function_table_free(lp->table);
     if (lp->symbols)
         ht_symbols_close(lp->symbols);
-    ht_name_list_free(&lp->run.uninstrumented);
     free(lp->threads);
     free(lp->command);
 }
@@ -136,8 +135,6 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
         .overhead_seconds = per_call * (double)lp->profile.instrumented_calls,
     };
     ht_throttle_report(end_tick, per_call / spt, &lp->run.throttle);
-    if (ht_symbols_uninstrumented(&lp->run.uninstrumented) != 0)
-        fprintf(stderr, "hooktrace: out of memory listing the functions the GCC plugin left out\n");
     return 0;
 }
 
