@@ -19,9 +19,11 @@
  * same for every build on the same number of ranks.
  */
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(__clang__)
 #define KERNEL_FN __attribute__((noinline))
@@ -212,6 +214,20 @@ int main(int argc, char **argv)
     free(b.unew);
     free(b.send_w);
     MPI_Comm_free(&b.comm);
+    /* bench/finalize_cost.py: how long MPI_Finalize takes, every rank
+     * entering it together (what hooktrace adds there: its merge and its
+     * files). */
+    bool time_finalize = getenv("HALO_TIME_FINALIZE") != NULL;
+    struct timespec before, after;
+    if (time_finalize) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        clock_gettime(CLOCK_MONOTONIC, &before);
+    }
     MPI_Finalize();
+    if (time_finalize) {
+        clock_gettime(CLOCK_MONOTONIC, &after);
+        fprintf(stderr, "finalize_s=%.6f rank=%d\n",
+                (double)(after.tv_sec - before.tv_sec) + 1e-9 * (double)(after.tv_nsec - before.tv_nsec), rank);
+    }
     return 0;
 }

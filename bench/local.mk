@@ -258,7 +258,7 @@ bench_lulesh_proxy_plugin_CXXFLAGS = $(HT_BENCH_APPS_CXXFLAGS) -finstrument-func
 	-fplugin=$(abs_top_builddir)/hooktrace_gcc.so
 bench_lulesh_proxy_plugin_LDFLAGS = -no-install
 bench_lulesh_proxy_plugin_LDADD = libhooktrace.la
-bench/bench_lulesh_proxy_plugin-lulesh_proxy.$(OBJEXT): hooktrace_gcc.so
+bench/lulesh_proxy_plugin-lulesh_proxy.$(OBJEXT): hooktrace_gcc.so
 endif
 
 bench_halo_plain_SOURCES = bench/halo.c
@@ -281,3 +281,14 @@ bench-apps: $(HT_BENCH_APPS_BINARIES)
 	$(PYTHON3) $(srcdir)/bench/apps_cost.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' --cxx '$(CXX)' $(BENCH_APPS_ARGS)
 .PHONY: bench-apps
+
+# --- MPI_Finalize's added wall time against the ranks --------------------------
+# `make bench-finalize` (bench/finalize_cost.py): bench/halo with and without
+# hooktrace on 2, 4, 8 and 16 ranks (oversubscribed), the slowest rank's
+# MPI_Finalize per run.  Options: BENCH_FINALIZE_ARGS='--ranks 16 --rounds 9'
+EXTRA_DIST += bench/finalize_cost.py
+BENCH_FINALIZE_ARGS =
+bench-finalize: bench/halo_plain$(EXEEXT) bench/halo_hooktrace$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/finalize_cost.py --builddir $(top_builddir) \
+	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' $(BENCH_FINALIZE_ARGS)
+.PHONY: bench-finalize
