@@ -203,10 +203,30 @@ static void add_entry(struct ht_dw *d, const struct ht_func *proto, Dwarf_Addr a
     push_func(d, &f);
 }
 
-static void subprogram(struct ht_dw *d, Dwarf_Die die, const char *module)
+static int has_attr(struct ht_dw *d, Dwarf_Die die, Dwarf_Half at)
+{
+    Dwarf_Bool present = 0;
+    Dwarf_Error err = NULL;
+    if (dwarf_hasattr(die, at, &present, &err) != DW_DLV_OK) {
+        ht_dwarf_drop(d->dbg, &err);
+        return 0;
+    }
+    return present != 0;
+}
+
+/* Returns 0 for a declaration (a class's member functions, a prototype):
+ * nothing below it can have code, so the walk need not look inside. */
+static int subprogram(struct ht_dw *d, Dwarf_Die die, const char *module)
 {
     if (attr_flag(d, die, DW_AT_declaration))
-        return;
+        return 0;
+    /* An abstract instance of an inline function has no code of its own:
+     * its out-of-line copies are DIEs of their own that refer to it.  In a
+     * C++ unit most subprogram DIEs are of this kind (every inline
+     * function of every header), so this check is what keeps the walk
+     * cheap. */
+    if (!has_attr(d, die, DW_AT_low_pc) && !has_attr(d, die, DW_AT_ranges))
+        return 1;
     struct sp_info info = { 0 };
     collect(d, die, &info, 0);
     struct ht_func f = { 0 };
@@ -223,6 +243,7 @@ static void subprogram(struct ht_dw *d, Dwarf_Die die, const char *module)
     }
     if (!d->stop)
         ht_dwarf_entries(d, die, &f, add_entry);
+    return 1;
 }
 
 static void walk(struct ht_dw *d, Dwarf_Die parent, const char *module, int depth)
@@ -242,9 +263,9 @@ static void walk(struct ht_dw *d, Dwarf_Die parent, const char *module, int dept
             ht_dwarf_drop(d->dbg, &err);
         switch (tag) {
         case DW_TAG_subprogram:
-            subprogram(d, child, module);
             /* Fortran internal procedures, C++ local classes. */
-            walk(d, child, module, depth + 1);
+            if (subprogram(d, child, module))
+                walk(d, child, module, depth + 1);
             break;
         case DW_TAG_module: {
             const char *name = pool_dup(d, die_name(d, child));
