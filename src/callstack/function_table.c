@@ -160,24 +160,55 @@ static struct ht_function *intern(struct ht_function_table *t, const struct ht_s
     return f;
 }
 
-int ht_function_table_resolve(struct ht_function_table *t)
+void ht_function_table_adjust(const struct ht_function_table *t, struct ht_symbol *sym)
 {
+    /* An MPI routine is recorded at its wrapper in libhooktrace: its
+     * "source" is our generated file, which means nothing to a user. */
+    if (sym->object && t->self_object && same_file(sym->object, t->self_object)) {
+        sym->file = NULL;
+        sym->line = 0;
+    }
+}
+
+int ht_function_table_resolve_known(struct ht_function_table *t,
+                                    bool (*known)(uintptr_t address, struct ht_symbol *out,
+                                                  void *ctx),
+                                    void *ctx, size_t *local, size_t *shared)
+{
+    size_t here = 0, known_count = 0;
     for (size_t i = 0; i <= t->mask; i++) {
         if (!t->slots[i].address)
             continue;
         struct ht_symbol sym;
-        ht_symbols_resolve(t->symbols, t->slots[i].address, &sym);
-        /* An MPI routine is recorded at its wrapper in libhooktrace: its
-         * "source" is our generated file, which means nothing to a user. */
-        if (sym.object && t->self_object && same_file(sym.object, t->self_object)) {
-            sym.file = NULL;
-            sym.line = 0;
+        if (!known || !known(t->slots[i].address, &sym, ctx)) {
+            ht_symbols_resolve(t->symbols, t->slots[i].address, &sym);
+            ht_function_table_adjust(t, &sym);
+            here++;
+        } else {
+            known_count++;
         }
         t->slots[i].function = intern(t, &sym);
         if (!t->slots[i].function)
             return -1;
     }
+    if (local)
+        *local = here;
+    if (shared)
+        *shared = known_count;
     return 0;
+}
+
+int ht_function_table_resolve(struct ht_function_table *t)
+{
+    return ht_function_table_resolve_known(t, NULL, NULL, NULL, NULL);
+}
+
+void ht_function_table_each(const struct ht_function_table *t,
+                            void (*visit)(uintptr_t address, void *ctx), void *ctx)
+{
+    for (size_t i = 0; i <= t->mask; i++)
+        if (t->slots[i].address)
+            visit(t->slots[i].address, ctx);
 }
 
 const struct ht_function *ht_function_table_lookup(uintptr_t address, void *table)

@@ -20,6 +20,23 @@ void ht_function_table_add(uintptr_t address, void *table);
 /* Resolves every registered address; after this, lookups are read-only. */
 int ht_function_table_resolve(struct ht_function_table *table);
 
+/* The same, but asks known(address, &symbol, ctx) first and resolves
+ * through the symbols module only the addresses it does not know (names
+ * shared by another rank, merge/names.c).  *local and *shared (either may
+ * be NULL) count the addresses named each way. */
+int ht_function_table_resolve_known(struct ht_function_table *table,
+                                    bool (*known)(uintptr_t address, struct ht_symbol *out,
+                                                  void *ctx),
+                                    void *ctx, size_t *local, size_t *shared);
+
+/* Calls visit(address, ctx) for every registered address. */
+void ht_function_table_each(const struct ht_function_table *table,
+                            void (*visit)(uintptr_t address, void *ctx), void *ctx);
+
+/* Applies what the table does to every symbol it resolves: an MPI routine's
+ * wrapper (in libhooktrace) gets no file:line. */
+void ht_function_table_adjust(const struct ht_function_table *table, struct ht_symbol *symbol);
+
 /* The ht_describe_fn for ht_profile_build. */
 const struct ht_function *ht_function_table_lookup(uintptr_t address, void *table);
 

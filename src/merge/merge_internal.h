@@ -88,6 +88,15 @@ struct ht_global_paths {
 /* Collective over comm.  profile may be NULL.  gid_of[local id] receives
  * the global ID of each local stack.  nthreads_max is read on rank 0 only
  * and broadcast in global->nthreads. */
+/* Byte strings between ranks, in chunks (merge_tree.c).  A length of
+ * HT_BLOB_FAILED says the sender failed; a receiver that cannot keep the
+ * data still takes it (into scratch) and gets *buf NULL. */
+#define HT_BLOB_FAILED UINT64_MAX
+void ht_blob_send(const char *buf, uint64_t len, int dest, MPI_Comm comm);
+void ht_blob_recv(int src, MPI_Comm comm, char **buf, uint64_t *len);
+/* From rank 0 to all; *ok becomes false where the copy could not be kept. */
+void ht_blob_bcast(char **buf, uint64_t len, int rank, MPI_Comm comm, bool *ok);
+
 void ht_merge_paths(MPI_Comm comm, const struct ht_profile *profile, int *gid_of,
                     int nthreads_max, struct ht_global_paths *global);
 

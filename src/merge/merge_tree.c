@@ -22,11 +22,11 @@
 #define TAG_LENGTH 7101
 #define TAG_DATA 7102
 #define CHUNK ((uint64_t)1 << 18)
-#define FAILED UINT64_MAX
+#define FAILED HT_BLOB_FAILED
 
 static char scratch[CHUNK]; /* where data goes that we cannot keep */
 
-static void send_blob(const char *buf, uint64_t len, int dest, MPI_Comm comm)
+void ht_blob_send(const char *buf, uint64_t len, int dest, MPI_Comm comm)
 {
     PMPI_Send(&len, 1, MPI_UINT64_T, dest, TAG_LENGTH, comm);
     if (len == FAILED)
@@ -38,7 +38,7 @@ static void send_blob(const char *buf, uint64_t len, int dest, MPI_Comm comm)
 }
 
 /* *buf is NULL (and *len FAILED) if the sender failed or we cannot keep it. */
-static void recv_blob(int src, MPI_Comm comm, char **buf, uint64_t *len)
+void ht_blob_recv(int src, MPI_Comm comm, char **buf, uint64_t *len)
 {
     PMPI_Recv(len, 1, MPI_UINT64_T, src, TAG_LENGTH, comm, MPI_STATUS_IGNORE);
     *buf = NULL;
@@ -55,7 +55,7 @@ static void recv_blob(int src, MPI_Comm comm, char **buf, uint64_t *len)
     *buf = data;
 }
 
-static void bcast_blob(char **buf, uint64_t len, int rank, MPI_Comm comm, bool *ok)
+void ht_blob_bcast(char **buf, uint64_t len, int rank, MPI_Comm comm, bool *ok)
 {
     char *data = rank == 0 ? *buf : malloc(len ? len : 1);
     for (uint64_t off = 0; off < len; off += CHUNK) {
@@ -90,7 +90,7 @@ static char *reduce_paths(MPI_Comm comm, int rank, int size, const struct ht_pro
             continue;
         char *buf;
         uint64_t len;
-        recv_blob(rank + mask, comm, &buf, &len);
+        ht_blob_recv(rank + mask, comm, &buf, &len);
         if (len == FAILED || (ok && ht_pathset_merge_wire(&set, buf, len) < 0))
             ok = false;
         else if (!ok)
@@ -108,7 +108,7 @@ static char *reduce_paths(MPI_Comm comm, int rank, int size, const struct ht_pro
     free(order);
     ht_pathset_free(&set);
     if (parent >= 0) {
-        send_blob(out, len, parent, comm);
+        ht_blob_send(out, len, parent, comm);
         free(out);
         out = NULL;
     }
@@ -136,7 +136,7 @@ void ht_merge_paths(MPI_Comm comm, const struct ht_profile *profile, int *gid_of
         return;
     }
     bool ok = true;
-    bcast_blob(&table, header[0], rank, comm, &ok);
+    ht_blob_bcast(&table, header[0], rank, comm, &ok);
     if (ok && ht_pathset_merge_wire(&global->set, table, header[0]) < 0)
         ok = false;
     /* Step 3. */

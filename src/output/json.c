@@ -180,6 +180,11 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
 
     json_object_set_new(doc, "throttle", ht_output_throttle_json(&run->throttle, p));
     json_object_set_new(doc, "uninstrumented", uninstrumented_json(&run->uninstrumented));
+    json_t *naming = json_object();
+    json_object_set_new(naming, "named_here", json_integer((json_int_t)run->functions_named_here));
+    json_object_set_new(naming, "named_by_rank_0",
+                        json_integer((json_int_t)run->functions_named_by_rank0));
+    json_object_set_new(doc, "symbols", naming);
 
     json_object_set_new(doc, "threads", json_integer(p->nthreads));
     json_t *tids = json_array();

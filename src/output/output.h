@@ -24,6 +24,9 @@ struct ht_run_info {
     double overhead_ns_per_call; /* measured by the calibration at exit */
     double overhead_seconds;     /* the above times instrumented calls */
     struct ht_throttle_info throttle;
+    /* the recorded addresses this process named itself, and those it took
+     * from rank 0's table (merge/names.c; docs/symbols.md) */
+    size_t functions_named_here, functions_named_by_rank0;
     /* left out at compile time by the GCC plugin (docs/plugin.md): filled
      * in by ht_output_write_all(_mpi) themselves */
     struct ht_name_list uninstrumented;

@@ -15,6 +15,7 @@
 #include "throttle/throttle.h"
 #include "callstack/function_table.h"
 #include "merge/merge.h"
+#include "merge/names.h"
 #include "output/output.h"
 #include "trace/writer.h"
 
@@ -66,6 +67,7 @@ struct local_profile {
     struct ht_profile_thread *threads;
     struct ht_symbols *symbols;
     struct ht_function_table *table;
+    struct ht_shared_names *names; /* rank 0's names for all ranks, or NULL */
     struct ht_profile profile;
     bool built;
     char *command;
@@ -79,6 +81,7 @@ static void local_free(struct local_profile *lp)
     if (lp->built)
         ht_profile_free(&lp->profile);
     ht_function_table_free(lp->table);
+    ht_shared_names_free(lp->names);
     if (lp->symbols)
         ht_symbols_close(lp->symbols);
     free(lp->threads);
@@ -86,9 +89,11 @@ static void local_free(struct local_profile *lp)
 }
 
 /* Builds the profile as of end_tick: names every function once, merges the
- * threads.  rank >= 0 appends "_<rank>" to the default basename. */
+ * threads.  rank >= 0 appends "_<rank>" to the default basename.  With
+ * names_comm (all ranks call this together), rank 0 names the functions of
+ * all ranks (merge/names.c) and this rank reads no symbols of its own. */
 static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end_ns, int rank,
-                       struct ht_progress *progress)
+                       MPI_Comm names_comm, struct ht_progress *progress)
 {
     const struct ht_config *cfg = ht_runtime_config();
     int nthreads = 0;
@@ -96,11 +101,18 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     lp->threads = collect_threads(&nthreads);
     lp->symbols = ht_symbols_open();
     lp->table = ht_function_table_new(lp->symbols, cfg);
-    if (!lp->threads || !lp->symbols || !lp->table)
-        return -1;
-    for (int i = 0; i < nthreads; i++)
+    bool ready = lp->threads && lp->symbols && lp->table;
+    for (int i = 0; ready && i < nthreads; i++)
         ht_tree_visit_addresses(lp->threads[i].tree, ht_function_table_add, lp->table);
-    if (ht_function_table_resolve(lp->table) != 0)
+    /* Collective: a rank that failed above still takes part. */
+    if (names_comm != MPI_COMM_NULL)
+        lp->names = ht_shared_names_exchange(names_comm, ready ? lp->symbols : NULL,
+                                             ready ? lp->table : NULL);
+    if (!ready)
+        return -1;
+    size_t named_here = 0, named_by_rank0 = 0;
+    if (ht_function_table_resolve_known(lp->table, lp->names ? ht_shared_names_lookup : NULL,
+                                        lp->names, &named_here, &named_by_rank0) != 0)
         return -1;
     ht_progress_note(progress, "named the functions");
     double spt = ht_clock_seconds_per_tick();
@@ -135,6 +147,8 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
         .overhead_seconds = per_call * (double)lp->profile.instrumented_calls,
     };
     ht_throttle_report(end_tick, per_call / spt, &lp->run.throttle);
+    lp->run.functions_named_here = named_here;
+    lp->run.functions_named_by_rank0 = named_by_rank0;
     return 0;
 }
 
@@ -230,7 +244,7 @@ void ht_runtime_finish(void)
     struct ht_progress progress;
     ht_progress_start(&progress, ht_runtime_config()->progress_after_ms, true);
     struct local_profile lp;
-    if (local_build(&lp, end_tick, end_ns, rank, &progress) == 0) {
+    if (local_build(&lp, end_tick, end_ns, rank, MPI_COMM_NULL, &progress) == 0) {
         if (rank >= 0) { /* with this rank's messages and matrix rows */
             struct ht_merge_rank me = this_rank(&lp, true);
             ht_merge_write_own_files(&me, lp.basename, false);
@@ -258,7 +272,8 @@ void ht_runtime_finish_mpi(void)
     struct local_profile lp;
     /* Every rank takes part in the merge, even one that failed to build
      * its profile (it contributes nothing), or the others would hang. */
-    bool ok = local_build(&lp, end_tick, end_ns, -1, &progress) == 0;
+    MPI_Comm comm = ht_world.have_comm ? ht_world.comm : MPI_COMM_WORLD;
+    bool ok = local_build(&lp, end_tick, end_ns, -1, comm, &progress) == 0;
     if (!ok)
         fprintf(stderr, "hooktrace: rank %d: out of memory at MPI_Finalize: its profile is empty\n",
                 ht_world.rank);

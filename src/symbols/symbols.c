@@ -16,6 +16,7 @@
 
 struct object {
     char *path;
+    uint64_t identity; /* hash of the path, never 0 (ht_symbol_key) */
     const char *basename;
     uintptr_t bias; /* dlpi_addr: run-time minus link-time address */
     int loaded;
@@ -67,6 +68,14 @@ static int add_segment(struct ht_symbols *s, uintptr_t start, uintptr_t end, siz
     return 0;
 }
 
+static uint64_t path_identity(const char *path)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+        h = (h ^ *c) * 0x100000001B3ull; /* FNV-1a */
+    return h ? h : 1;
+}
+
 static int snapshot_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
     struct ht_symbols *s = arg;
@@ -97,6 +106,7 @@ static int snapshot_one(struct dl_phdr_info *info, size_t size, void *arg)
     struct object *o = &s->objects[index];
     memset(o, 0, sizeof *o);
     o->path = path;
+    o->identity = path_identity(path);
     const char *slash = strrchr(path, '/');
     o->basename = slash ? slash + 1 : path;
     o->bias = (uintptr_t)info->dlpi_addr;
@@ -307,6 +317,27 @@ void ht_symbols_resolve(struct ht_symbols *syms, uintptr_t address, struct ht_sy
     out->name = name;
     out->file = f->file;
     out->line = f->file ? f->line : 0;
+}
+
+struct ht_symbol_key ht_symbols_key(const struct ht_symbols *syms, uintptr_t address)
+{
+    const struct segment *seg = syms ? find_segment(syms, address) : NULL;
+    if (!seg)
+        return (struct ht_symbol_key){0, (uint64_t)address};
+    const struct object *o = &syms->objects[seg->object];
+    return (struct ht_symbol_key){o->identity, (uint64_t)(address - o->bias)};
+}
+
+bool ht_symbols_resolve_key(struct ht_symbols *syms, struct ht_symbol_key key,
+                            struct ht_symbol *out)
+{
+    for (size_t i = 0; key.object && syms && i < syms->nobjects; i++) {
+        if (syms->objects[i].identity == key.object) {
+            ht_symbols_resolve(syms, syms->objects[i].bias + (uintptr_t)key.offset, out);
+            return true;
+        }
+    }
+    return false;
 }
 
 void ht_symbols_close(struct ht_symbols *syms)

@@ -30,6 +30,21 @@ void ht_symbols_resolve(struct ht_symbols *syms, uintptr_t address, struct ht_sy
 
 void ht_symbols_close(struct ht_symbols *syms);
 
+/* Where an address lies, without reading any file: the loaded object's
+ * identity (a hash of its path; 0: in no object) and the address's
+ * link-time offset in it.  Processes that run the same binaries give the
+ * same function the same key, whatever their load addresses (ASLR), so one
+ * process can name the functions of all (merge/names.c). */
+struct ht_symbol_key {
+    uint64_t object, offset;
+};
+struct ht_symbol_key ht_symbols_key(const struct ht_symbols *syms, uintptr_t address);
+
+/* Resolves a key of one of this process's objects, as ht_symbols_resolve
+ * would the address; false if no object here has that identity. */
+bool ht_symbols_resolve_key(struct ht_symbols *syms, struct ht_symbol_key key,
+                            struct ht_symbol *out);
+
 /* Calls found(address) for every function of the executable (and, unless
  * executable_only, of every shared object loaded now) whose display name
  * passes wanted(name).  Reads ELF symbol tables only, never DWARF, so a

@@ -22,6 +22,8 @@ expect_calls(p, {
     "main;nap": 1,
 })
 check_eq(len(p.paths()), 8, "number of stacks")
+# A serial run names its functions itself: main, work, compute, leaf, nap.
+check_eq(p.doc["symbols"], {"named_here": 5, "named_by_rank_0": 0}, "functions named here")
 check_eq(p.doc["threads"], 1, "threads")
 check_eq(p.doc["overhead"]["calls"], 1 + 3 + 3 + 300 + 3 + 1 + 1000 + 1, "instrumented calls")
 

@@ -44,6 +44,14 @@ def launch(throttle, what):
     ranks = [r.rank_profile(k) for k in ALL_RANKS]
     for k, rp in enumerate(ranks):
         expect_rank_file(rp, m, k, N, what)
+        # Rank 0 named every function of the job once (docs/symbols.md):
+        # no rank read symbols of its own, and each got every one it has.
+        if rp:
+            naming = rp.doc["symbols"]
+            check_eq(naming["named_here"], 0, "%s: rank %d named no function itself" % (what, k))
+            check(naming["named_by_rank_0"] >= len(rp.doc["functions"]) > 0,
+                  "%s: rank %d took its %d functions' names from rank 0: %r"
+                  % (what, k, len(rp.doc["functions"]), naming))
     return p, ranks
 
 
