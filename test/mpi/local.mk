@@ -55,6 +55,13 @@ test_mpi_control_plain_SOURCES = test/mpi/control.c test/mpi/common.h
 test_mpi_control_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
 test_mpi_control_plain_LDADD = $(MPI_LIBS)
 
+# One rank dlopens a library the others lack (test/mpi/names.py).
+check_PROGRAMS += test/mpi/names_mpmd
+test_mpi_names_mpmd_SOURCES = test/mpi/names_mpmd.c
+test_mpi_names_mpmd_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_names_mpmd_LDADD = $(HT_MPI_TEST_LDADD) -ldl
+test_mpi_names_mpmd_LDFLAGS = $(HT_TEST_LINK)
+
 test_mpi_throttle_mpi_SOURCES = test/mpi/throttle_mpi.c test/mpi/common.h
 test_mpi_throttle_mpi_CFLAGS = $(HT_MPI_TEST_CFLAGS)
 test_mpi_throttle_mpi_LDADD = $(HT_MPI_TEST_LDADD)
@@ -66,7 +73,7 @@ test_mpi_throttle_mpi_plain_LDADD = $(MPI_LIBS)
 # One script per program; each runs its program once per configuration
 # (60 s limit per launch) and ends with "N passed, N failed".
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
-	test/mpi/control.py test/mpi/throttle.py
+	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 
