@@ -31,6 +31,7 @@ FIGURE = 80
 CELL = 24
 DOUBLE_INT = 16
 NODE_FIXED = 9  # parent, line, has-file flag (merge_paths.c wire format)
+RECORD_HEAD = 48  # struct record_head in merge_reduce.c
 
 
 def u64_stride(threads):
@@ -55,8 +56,12 @@ def model(p, a):
     tree_total = sum((p >> (k + 1)) * (8 + node * (a.stacks + a.unique * (2**k - 1)))
                      for k in range(rounds))
     table = 8 + node * union
-    # Step 3: dense arrays over the union, reduced at rank 0 (sum, then
-    # MINLOC and MAXLOC of the inclusive time).
+    # Step 3: sparse lists up the same tree (merge_reduce.c): a rank's own
+    # list holds the stacks it visited; in round k a sender's list holds the
+    # union of its 2^k ranks.  Only rank 0 makes dense arrays over the union.
+    record = RECORD_HEAD + 8 * u64_stride(a.threads) + 8 * f64_stride(a.threads)
+    own_list = record * (a.stacks + a.unique)
+    reduce_path = sum(8 + record * (a.stacks + a.unique * (2**k - 1)) for k in range(rounds))
     dense = union * (8 * u64_stride(a.threads) + 8 * f64_stride(a.threads)) + 2 * union * DOUBLE_INT
     # Steps 1 and 4: gathers at rank 0.
     cells = 2 * p if a.pattern == "halo" else p * (p - 1)
@@ -67,12 +72,16 @@ def model(p, a):
         "tree_path": tree_path,
         "tree_total": tree_total,
         "table": table,
+        "own_list": own_list,
+        "reduce_path": reduce_path,
         "dense": dense,
         "gathered": gathered,
-        # Critical path: the tree up, the table down, the reduces down the
-        # tree (each round moves the whole array), the gathers into rank 0.
-        "critical": tree_path + rounds * table + rounds * dense + gathered,
-        "rank0_memory": 2 * table + 2 * dense + gathered,
+        # Critical path: the paths up, the table down, the figures up, the
+        # gathers into rank 0.
+        "critical": tree_path + rounds * table + reduce_path + gathered,
+        # The table (received and kept), the dense arrays, its own list and
+        # the largest list merged in (twice: the merged copy), the gathers.
+        "rank0_memory": 2 * table + dense + own_list + 2 * record * union + gathered,
     }
 
 
@@ -91,15 +100,15 @@ def main():
           (a.stacks, a.unique, a.name_bytes, a.threads, a.message_stacks, a.pattern))
     print()
     print("| ranks | rounds (tree) | union of stacks | step 2: rank 0 receives | step 2: all "
-          "ranks send | table broadcast | dense arrays per rank | rank 0 gathers | "
-          "critical path bytes | rank 0 holds |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "ranks send | table broadcast | step 3: a rank's own list | step 3: rank 0 receives | "
+          "rank 0 gathers | critical path bytes | rank 0 holds |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for p in [int(x) for x in a.ranks.split(",")]:
         m = model(p, a)
-        print("| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+        print("| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             p, m["rounds"], m["union"], mib(m["tree_path"]), mib(m["tree_total"]),
-            mib(m["table"]), mib(m["dense"]), mib(m["gathered"]), mib(m["critical"]),
-            mib(m["rank0_memory"])))
+            mib(m["table"]), mib(m["own_list"]), mib(m["reduce_path"]), mib(m["gathered"]),
+            mib(m["critical"]), mib(m["rank0_memory"])))
 
 
 if __name__ == "__main__":

@@ -5,11 +5,13 @@
  *      gathers a fixed-size record from every rank (PMPI_Gather, O(P));
  *   2. stack IDs are unified by path up a binomial tree, and the global
  *      table is broadcast (merge_tree.c);
- *   3. every rank maps its stacks to global IDs and fills dense arrays
- *      indexed by global ID; one PMPI_Allreduce agrees that every rank got
- *      this far (else every rank writes its own files instead);
- *   4. PMPI_Reduce sums the dense arrays at rank 0 and finds the minimum and
- *      maximum inclusive time of each stack with the rank (MINLOC/MAXLOC);
+ *   3. every rank maps its stacks to global IDs (rank 0 also makes the
+ *      dense arrays it will write from); one PMPI_Allreduce agrees that
+ *      every rank got this far (else every rank writes its own files);
+ *   4. the sums of each stack's figures and its least and most inclusive
+ *      time over the ranks go up a tree of sparse lists to rank 0
+ *      (merge_reduce.c: no rank but 0 holds anything for a stack it never
+ *      visited), and rank 0 broadcasts whether that worked;
  *   5. PMPI_Gatherv brings rank 0 the per-rank figures of the stacks that
  *      moved messages, and each rank's nonzero matrix cells;
  *   6. every stack's MPI_T performance-variable figures over the ranks
@@ -28,7 +30,6 @@
 #include "merge/merge_internal.h"
 #include "merge/mpit_merge.h"
 
-#define REDUCE_CHUNK ((size_t)1 << 24) /* elements per PMPI_Reduce */
 
 struct merge {
     MPI_Comm comm;
@@ -83,50 +84,25 @@ static void describe_self(struct merge *m, const struct ht_run_info *run)
     i->hook_calls_avoided = run->throttle.hook_calls_avoided;
 }
 
-/* Step 3: this rank's figures in the dense arrays, and rank 0's buffers for
- * the gathers.  Returns false if out of memory. */
+/* Step 3: this rank's per-rank figures under global IDs, and rank 0's
+ * dense arrays (the only ones: the other ranks keep nothing for stacks
+ * they never visited) and buffers for the gathers.  Returns false if out
+ * of memory. */
 static bool prepare_arrays(struct merge *m)
 {
-    size_t g = m->global.set.count;
-    int t = m->global.nthreads > 0 ? m->global.nthreads : 1;
-    size_t us = HT_MERGE_U64_STRIDE(t), fs = HT_MERGE_F64_STRIDE(t);
-    m->u64 = calloc(g * us + 1, sizeof *m->u64);
-    m->f64 = calloc(g * fs + 1, sizeof *m->f64);
-    m->min = malloc((g + 1) * sizeof *m->min);
-    if (m->rank == 0)
-        m->max = malloc((g + 1) * sizeof *m->max);
-    if (!m->u64 || !m->f64 || !m->min || (m->rank == 0 && !m->max))
-        return false;
-    for (size_t k = 0; k < g; k++)
-        m->min[k] = (struct ht_double_int){0.0, m->rank};
-    const struct ht_profile *p = m->profile;
-    double spt = m->seconds_per_tick;
-    for (size_t id = 0; p && id < p->nstacks; id++) {
-        const struct ht_stack *s = &p->stacks[id];
-        size_t k = (size_t)m->gid_of[id];
-        uint64_t *u = m->u64 + k * us;
-        double *f = m->f64 + k * fs;
-        for (int th = 0; th < p->nthreads && th < t; th++) {
-            u[2 * th] = s->per_thread[th].calls;
-            u[2 * th + 1] = s->per_thread[th].folded_calls;
-            f[2 * th] = s->per_thread[th].time_incl;
-            f[2 * th + 1] = s->per_thread[th].time_excl;
-        }
-        u[2 * t] = s->total.mpi.messages_sent;
-        u[2 * t + 1] = s->total.mpi.messages_received;
-        u[2 * t + 2] = s->total.mpi.bytes_sent;
-        u[2 * t + 3] = s->total.mpi.bytes_received;
-        u[2 * t + 4] = s->throttled;
-        f[2 * t] = (double)s->total.mpi.ticks_sent * spt;
-        f[2 * t + 1] = (double)s->total.mpi.ticks_received * spt;
-        m->min[k].value = s->total.time_incl;
-    }
     if (m->have_local)
         for (size_t i = 0; i < m->info.nfigures; i++)
             m->local.figures[i].stack = m->gid_of[m->local.figures[i].stack];
     if (m->rank != 0)
         return true;
-    memcpy(m->max, m->min, (g + 1) * sizeof *m->max);
+    size_t g = m->global.set.count;
+    int t = m->global.nthreads > 0 ? m->global.nthreads : 1;
+    m->u64 = calloc(g * HT_MERGE_U64_STRIDE(t) + 1, sizeof *m->u64);
+    m->f64 = calloc(g * HT_MERGE_F64_STRIDE(t) + 1, sizeof *m->f64);
+    m->min = calloc(g + 1, sizeof *m->min);
+    m->max = calloc(g + 1, sizeof *m->max);
+    if (!m->u64 || !m->f64 || !m->min || !m->max)
+        return false;
     size_t nfig = 0, ncell = 0;
     for (int r = 0; r < m->size; r++) {
         nfig += m->infos[r].nfigures;
@@ -145,18 +121,6 @@ static bool prepare_arrays(struct merge *m)
     return m->counts && m->displs && m->figures && m->cells;
 }
 
-static void reduce(struct merge *m, void *buf, size_t count, size_t elem, MPI_Datatype type,
-                   MPI_Op op)
-{
-    for (size_t off = 0; off < count; off += REDUCE_CHUNK) {
-        size_t n = count - off < REDUCE_CHUNK ? count - off : REDUCE_CHUNK;
-        char *p = (char *)buf + off * elem;
-        if (m->rank == 0)
-            PMPI_Reduce(MPI_IN_PLACE, p, (int)n, type, op, 0, m->comm);
-        else
-            PMPI_Reduce(p, NULL, (int)n, type, op, 0, m->comm);
-    }
-}
 
 static void gatherv(struct merge *m, const void *send, int count, void *recv, size_t elem,
                     int which)
@@ -177,20 +141,29 @@ static void gatherv(struct merge *m, const void *send, int count, void *recv, si
     PMPI_Type_free(&type);
 }
 
-/* Steps 4 and 5. */
-static void reduce_and_gather(struct merge *m)
+/* Steps 4 and 5; false on every rank if the reduction failed anywhere. */
+static bool reduce_and_gather(struct merge *m)
 {
-    size_t g = m->global.set.count;
-    int t = m->global.nthreads > 0 ? m->global.nthreads : 1;
-    reduce(m, m->u64, g * HT_MERGE_U64_STRIDE(t), sizeof *m->u64, MPI_UINT64_T, MPI_SUM);
-    reduce(m, m->f64, g * HT_MERGE_F64_STRIDE(t), sizeof *m->f64, MPI_DOUBLE, MPI_SUM);
-    reduce(m, m->min, g, sizeof *m->min, MPI_DOUBLE_INT, MPI_MINLOC);
-    reduce(m, m->rank == 0 ? (void *)m->max : (void *)m->min, g, sizeof *m->min, MPI_DOUBLE_INT,
-           MPI_MAXLOC);
+    struct ht_merge_reduce_input in = {
+        .comm = m->comm,
+        .rank = m->rank,
+        .size = m->size,
+        .profile = m->gid_of ? m->profile : NULL,
+        .gid_of = m->gid_of,
+        .nthreads = m->global.nthreads > 0 ? m->global.nthreads : 1,
+        .seconds_per_tick = m->seconds_per_tick,
+        .nstacks = m->global.set.count,
+    };
+    struct ht_merge_reduce_output out = {m->u64, m->f64, m->min, m->max};
+    int ok = ht_merge_reduce(&in, &out);
+    PMPI_Bcast(&ok, 1, MPI_INT, 0, m->comm);
+    if (!ok)
+        return false;
     int nfig = m->have_local ? (int)m->info.nfigures : 0;
     int ncell = m->have_local ? (int)(m->info.ncomm + m->info.ncoll) : 0;
     gatherv(m, m->have_local ? m->local.figures : NULL, nfig, m->figures, sizeof *m->figures, 0);
     gatherv(m, m->have_local ? m->local.cells : NULL, ncell, m->cells, sizeof *m->cells, 1);
+    return true;
 }
 
 static void merge_free(struct merge *m)
@@ -266,8 +239,9 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
         PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, m.comm);
         failed = any_bad != 0;
     }
+    if (!failed && !reduce_and_gather(&m))
+        failed = true;
     if (!failed) {
-        reduce_and_gather(&m);
         ht_mpit_merge(m.comm, &m.global.set, config, &m.mpit);
         if (m.rank == 0) {
             struct ht_merge_result r = {

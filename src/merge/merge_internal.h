@@ -141,6 +141,30 @@ struct ht_double_int {
     int rank;
 };
 
+/* --- merge_reduce.c ------------------------------------------------------- */
+
+struct ht_merge_reduce_input {
+    MPI_Comm comm;
+    int rank, size;
+    const struct ht_profile *profile; /* NULL: this rank contributes nothing */
+    const int *gid_of;                /* [profile->nstacks] */
+    int nthreads;                     /* the global thread count (strides) */
+    double seconds_per_tick;
+    size_t nstacks;                   /* global stacks (rank 0) */
+};
+
+struct ht_merge_reduce_output { /* rank 0's dense arrays, zeroed */
+    uint64_t *u64;
+    double *f64;
+    struct ht_double_int *min, *max;
+};
+
+/* Collective over comm (a binomial tree of sparse lists): rank 0 gets
+ * every stack's sums and its least and most inclusive time over the ranks
+ * in out (ignored elsewhere).  Returns false on rank 0 if any rank failed;
+ * the caller broadcasts the verdict. */
+bool ht_merge_reduce(const struct ht_merge_reduce_input *in, struct ht_merge_reduce_output *out);
+
 /* Everything rank 0 has after the reductions and gathers. */
 struct ht_merge_result {
     const struct ht_global_paths *global;

@@ -377,6 +377,28 @@ def expect_rank_calls(profile, path, expected, what=""):
     check_eq(profile.rank_calls(path), expected, tag + "calls per rank of " + path)
 
 
+def expect_imbalance(summary, rank_profiles, what=""):
+    """Every stack's imbalance in the summary against the ranks' own files
+    (one per rank, in rank order): the least and most inclusive time over
+    the ranks, a rank without the stack counting as 0 s, ties to the lower
+    rank, and their mean.  The times are the ranks' own figures, printed
+    alike, so min and max compare exactly."""
+    if summary is None or any(rp is None for rp in rank_profiles):
+        return
+    tag = what + ": " if what else ""
+    for path, s in sorted(summary.by_path.items()):
+        times = [rp.by_path[path]["time_incl_s"] if path in rp.by_path else 0.0
+                 for rp in rank_profiles]
+        low = min(range(len(times)), key=lambda r: (times[r], r))
+        high = min(range(len(times)), key=lambda r: (-times[r], r))
+        got = s.get("imbalance", {})
+        expected = {"min_s": times[low], "min_rank": low, "max_s": times[high], "max_rank": high}
+        check_eq({k: got.get(k) for k in expected}, expected, tag + "imbalance of " + path)
+        mean = sum(times) / len(times)
+        check(abs(got.get("avg_s", -1.0) - mean) <= 1e-6 * max(mean, 1e-9) + 1e-12,
+              tag + "imbalance of %s: mean %r, expected %r" % (path, got.get("avg_s"), mean))
+
+
 def expect_same_stdout(run, reference, what):
     check(run.stdout == reference.stdout and reference.stdout != "",
           "%s: stdout differs from the reference:\n--- got\n%s--- expected\n%s"

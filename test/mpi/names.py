@@ -26,6 +26,10 @@ check(common["file"] is not None and common["file"].endswith("names_mpmd.c") and
       "common named with file and line: %r:%r" % (common["file"], common["line"]))
 
 rank0, rank1 = r.rank_profile(0), r.rank_profile(1)
+# The library's stacks exist on rank 1 only: their least time is rank 0's 0 s.
+expect_imbalance(p, [rank0, rank1])
+check_eq((p.stack(SQUARE)["imbalance"]["min_s"], p.stack(SQUARE)["imbalance"]["min_rank"]), (0.0, 0),
+         "shared_square: least time 0 s, on rank 0, which never ran it")
 check_eq(rank0.doc["symbols"]["named_here"], 0, "rank 0 took its names from its own table")
 check_eq(rank1.doc["symbols"]["named_here"], 2,
          "rank 1 named only the library's two functions itself")

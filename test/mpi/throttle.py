@@ -42,6 +42,7 @@ def launch(throttle, what):
     p = r.summary()
     expect_messages(p, m, N, what)
     ranks = [r.rank_profile(k) for k in ALL_RANKS]
+    expect_imbalance(p, ranks, what)
     for k, rp in enumerate(ranks):
         expect_rank_file(rp, m, k, N, what)
         # Rank 0 named every function of the job once (docs/symbols.md):
