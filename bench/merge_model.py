@@ -56,6 +56,10 @@ def model(p, a):
     tree_total = sum((p >> (k + 1)) * (8 + node * (a.stacks + a.unique * (2**k - 1)))
                      for k in range(rounds))
     table = 8 + node * union
+    # Step 2, down: each rank receives the global IDs of its subtree's
+    # union from its parent (4 bytes a node); on the critical path, one
+    # message per round, the largest first.
+    ids_path = sum(8 + 4 * (a.stacks + a.unique * (2**k - 1)) for k in range(rounds))
     # Step 3: sparse lists up the same tree (merge_reduce.c): a rank's own
     # list holds the stacks it visited; in round k a sender's list holds the
     # union of its 2^k ranks.  Only rank 0 makes dense arrays over the union.
@@ -72,15 +76,17 @@ def model(p, a):
         "tree_path": tree_path,
         "tree_total": tree_total,
         "table": table,
+        "ids_path": ids_path,
         "own_list": own_list,
         "reduce_path": reduce_path,
         "dense": dense,
         "gathered": gathered,
         # Critical path: the paths up, the table down, the figures up, the
         # gathers into rank 0.
-        "critical": tree_path + rounds * table + reduce_path + gathered,
-        # The table (received and kept), the dense arrays, its own list and
-        # the largest list merged in (twice: the merged copy), the gathers.
+        "critical": tree_path + ids_path + reduce_path + gathered,
+        # The union and the table in ID order, the dense arrays, its own
+        # list and the largest list merged in (twice: the merged copy), the
+        # gathers.
         "rank0_memory": 2 * table + dense + own_list + 2 * record * union + gathered,
     }
 
@@ -100,7 +106,7 @@ def main():
           (a.stacks, a.unique, a.name_bytes, a.threads, a.message_stacks, a.pattern))
     print()
     print("| ranks | rounds (tree) | union of stacks | step 2: rank 0 receives | step 2: all "
-          "ranks send | table broadcast | step 3: a rank's own list | step 3: rank 0 receives | "
+          "ranks send | the whole table (rank 0 only) | step 3: a rank's own list | step 3: rank 0 receives | "
           "rank 0 gathers | critical path bytes | rank 0 holds |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for p in [int(x) for x in a.ranks.split(",")]:

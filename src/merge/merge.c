@@ -3,8 +3,9 @@
  *
  *   1. rank 0 checks it can take the per-rank records (one broadcast), then
  *      gathers a fixed-size record from every rank (PMPI_Gather, O(P));
- *   2. stack IDs are unified by path up a binomial tree, and the global
- *      table is broadcast (merge_tree.c);
+ *   2. stack IDs are unified by path up a binomial tree, and each rank's
+ *      global IDs come back down it (merge_tree.c: only rank 0 holds the
+ *      whole table);
  *   3. every rank maps its stacks to global IDs (rank 0 also makes the
  *      dense arrays it will write from); one PMPI_Allreduce agrees that
  *      every rank got this far (else every rank writes its own files);
@@ -169,7 +170,7 @@ static bool reduce_and_gather(struct merge *m)
 static void merge_free(struct merge *m)
 {
     ht_mpi_local_free(&m->local);
-    ht_pathset_free(&m->global.set);
+    ht_global_paths_free(&m->global);
     free(m->infos);
     free(m->gid_of);
     free(m->u64);
@@ -242,7 +243,9 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
     if (!failed && !reduce_and_gather(&m))
         failed = true;
     if (!failed) {
-        ht_mpit_merge(m.comm, &m.global.set, config, &m.mpit);
+        struct ht_mpit_stacks stacks = {&m.global.own, m.global.own_ids, m.global.nstacks,
+                                        me->table};
+        ht_mpit_merge(m.comm, &stacks, config, &m.mpit);
         if (m.rank == 0) {
             struct ht_merge_result r = {
                 .global = &m.global,

@@ -22,6 +22,9 @@ struct ht_merge_rank {
     /* all ranks' communicator for the merge, a duplicate of
      * MPI_COMM_WORLD, or MPI_COMM_NULL: the merge duplicates it itself */
     MPI_Comm comm;
+    /* this rank's functions, already named (MPI_T's merge finds its stacks
+     * by name); NULL: it names them itself */
+    const struct ht_function_table *table;
     bool rank_file;                   /* also <basename>_<rank>.* (mpi.rank_files) */
     double seconds_per_tick;
 };

@@ -66,8 +66,9 @@ int ht_pathset_serialize(const struct ht_pathset *set, const int *order, char **
 /* Adds the nodes of a wire buffer and takes ownership of it (freed even on
  * failure).  Into an empty set, node k of the buffer becomes node k.
  * Returns the number of nodes in the buffer, or -1 if out of memory or the
- * buffer is malformed. */
-long ht_pathset_merge_wire(struct ht_pathset *set, char *buf, uint64_t len);
+ * buffer is malformed.  With map_out, *map_out[k] is the set node of the
+ * buffer's node k (malloc'ed; NULL on failure). */
+long ht_pathset_merge_wire(struct ht_pathset *set, char *buf, uint64_t len, int **map_out);
 
 /* The order of the stack IDs: order[id] = node, depth first from the roots,
  * callees sorted by name, file, line, as ht_profile_build numbers a local
@@ -76,14 +77,22 @@ int *ht_pathset_number(const struct ht_pathset *set);
 
 /* --- merge_tree.c --------------------------------------------------------- */
 
-/* The global path table on every rank: node index = global stack ID. */
+/* The unified stacks.  Rank 0 holds the whole table (node index = global
+ * stack ID); every rank holds its own set (its stacks and those of the
+ * ranks below it in the tree) with each node's global ID, and never the
+ * stacks of ranks elsewhere. */
 struct ht_global_paths {
-    struct ht_pathset set;
-    int nthreads;     /* the most threads any rank had */
-    bool failed;      /* the merge cannot go on: on every rank if rank 0
-                         says so, else on this rank only (the caller agrees
-                         with the others before going on) */
+    struct ht_pathset set; /* rank 0: the global table; elsewhere empty */
+    size_t nstacks;        /* G, the number of global stacks, on every rank */
+    struct ht_pathset own; /* this rank's set */
+    int *own_ids;          /* [own.count]: the global ID of each node */
+    int nthreads;          /* the most threads any rank had */
+    bool failed;           /* the merge cannot go on: on every rank if rank
+                              0 says so, else on this rank only (the caller
+                              agrees with the others before going on) */
 };
+
+void ht_global_paths_free(struct ht_global_paths *global);
 
 /* Collective over comm.  profile may be NULL.  gid_of[local id] receives
  * the global ID of each local stack.  nthreads_max is read on rank 0 only

@@ -191,8 +191,10 @@ static const char *string_end(const char *p, const char *end)
     return z ? z + 1 : NULL;
 }
 
-long ht_pathset_merge_wire(struct ht_pathset *set, char *buf, uint64_t len)
+long ht_pathset_merge_wire(struct ht_pathset *set, char *buf, uint64_t len, int **map_out)
 {
+    if (map_out)
+        *map_out = NULL;
     uint64_t count;
     if (!buf || len < sizeof count || keep_buffer(set, buf) != 0) {
         free(buf);
@@ -233,7 +235,10 @@ long ht_pathset_merge_wire(struct ht_pathset *set, char *buf, uint64_t len)
             break;
         }
     }
-    free(map);
+    if (map_out && rc >= 0)
+        *map_out = map;
+    else
+        free(map);
     return rc;
 }
 

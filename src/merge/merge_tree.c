@@ -3,17 +3,23 @@
  * 1. Every rank puts its stacks into a path set.  The sets travel up a
  *    binomial tree: in round k (k = 0, 1, ...) a rank whose bit k is its
  *    lowest set bit sends its set to rank - 2^k and is done; a rank with bit
- *    k clear receives from rank + 2^k (if it exists) and merges.  After
+ *    k clear receives from rank + 2^k (if it exists) and merges, keeping
+ *    where each of the child's nodes went in its own set.  After
  *    ceil(log2 P) rounds rank 0 holds the union.
  * 2. Rank 0 numbers the union depth first, callees in name order (as a
  *    local profile is numbered, so one rank gets the IDs of a serial run),
- *    and broadcasts the table in ID order.
- * 3. Every rank looks its own stacks up in the table.
+ *    keeps the table in ID order, and broadcasts only its size.
+ * 3. The IDs go back down the same tree: each rank sends each child the
+ *    global ID of every node of the set that child sent it.  So a rank
+ *    learns the IDs of its own stacks (and of the ranks below it) and never
+ *    holds the stacks of other ranks.
  *
  * Only PMPI calls, on a private communicator.  A rank that runs out of
  * memory still takes part in every step (sending a failure mark instead of
- * its set, or receiving into a scratch buffer), so nobody hangs; the mark
- * reaches rank 0, whose broadcast tells everyone to give up. */
+ * its set or its IDs, or receiving into a scratch buffer), so nobody hangs;
+ * a mark on the way up reaches rank 0, whose broadcast tells everyone to
+ * give up, and one on the way down reaches the ranks below, whose caller
+ * agrees with all the others before going on. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,53 +73,62 @@ void ht_blob_bcast(char **buf, uint64_t len, int rank, MPI_Comm comm, bool *ok)
     *buf = data;
 }
 
-/* Steps 1 and 2: rank 0 gets the wire form of the numbered union (NULL if
- * anything failed anywhere); the other ranks get NULL. */
-static char *reduce_paths(MPI_Comm comm, int rank, int size, const struct ht_profile *profile,
-                          uint64_t *len_out)
+struct child {
+    int rank;
+    int *map; /* the child's node k is our node map[k] */
+    size_t count;
+};
+
+/* Step 1: this rank's set grows to the union of its subtree; children[]
+ * says where each child's nodes went.  Returns false if anything failed
+ * here or below. */
+static bool paths_up(MPI_Comm comm, int rank, int size, const struct ht_profile *profile,
+                     struct ht_pathset *set, int *index_of, struct child *children,
+                     int *nchildren, int *parent)
 {
-    struct ht_pathset set;
-    ht_pathset_init(&set);
-    bool ok = true;
-    if (profile && profile->nstacks) {
-        int *index_of = malloc(profile->nstacks * sizeof *index_of);
-        ok = index_of && ht_pathset_add_profile(&set, profile, index_of) == 0;
-        free(index_of);
-    }
-    int parent = -1;
+    bool ok = !profile || !profile->nstacks || (index_of && ht_pathset_add_profile(set, profile, index_of) == 0);
+    *parent = -1;
+    *nchildren = 0;
     for (int mask = 1; mask < size; mask <<= 1) {
         if (rank & mask) {
-            parent = rank - mask;
-            break;
+            *parent = rank - mask;
+            char *out = NULL;
+            uint64_t len = FAILED;
+            if (ok && ht_pathset_serialize(set, NULL, &out, &len) != 0)
+                len = FAILED;
+            ht_blob_send(out, len, *parent, comm);
+            free(out);
+            return ok;
         }
         if (rank + mask >= size)
             continue;
         char *buf;
         uint64_t len;
         ht_blob_recv(rank + mask, comm, &buf, &len);
-        if (len == FAILED || (ok && ht_pathset_merge_wire(&set, buf, len) < 0))
-            ok = false;
-        else if (!ok)
+        struct child *c = &children[(*nchildren)++];
+        *c = (struct child){rank + mask, NULL, 0};
+        long n = -1;
+        if (len != FAILED && ok)
+            n = ht_pathset_merge_wire(set, buf, len, &c->map);
+        else
             free(buf);
+        if (n < 0)
+            ok = false;
+        else
+            c->count = (size_t)n;
     }
-    char *out = NULL;
-    uint64_t len = FAILED;
-    int *order = NULL;
-    if (ok && rank == 0 && (order = ht_pathset_number(&set)) == NULL)
-        ok = false;
-    if (ok && ht_pathset_serialize(&set, order, &out, &len) != 0) {
-        out = NULL;
-        len = FAILED;
-    }
-    free(order);
-    ht_pathset_free(&set);
-    if (parent >= 0) {
-        ht_blob_send(out, len, parent, comm);
-        free(out);
-        out = NULL;
-    }
-    *len_out = len;
-    return out;
+    return ok;
+}
+
+/* Step 3 for one child: the global IDs of the nodes it sent us. */
+static void ids_down(MPI_Comm comm, const struct child *c, const int *ids, bool ok)
+{
+    int *theirs = ok ? malloc((c->count + 1) * sizeof *theirs) : NULL;
+    for (size_t k = 0; theirs && k < c->count; k++)
+        theirs[k] = ids[c->map[k]];
+    uint64_t len = theirs ? c->count * sizeof *theirs : FAILED;
+    ht_blob_send((const char *)theirs, len, c->rank, comm);
+    free(theirs);
 }
 
 void ht_merge_paths(MPI_Comm comm, const struct ht_profile *profile, int *gid_of,
@@ -124,31 +139,63 @@ void ht_merge_paths(MPI_Comm comm, const struct ht_profile *profile, int *gid_of
     PMPI_Comm_size(comm, &size);
     memset(global, 0, sizeof *global);
     ht_pathset_init(&global->set);
+    ht_pathset_init(&global->own);
+    size_t n = profile ? profile->nstacks : 0;
+    int *index_of = malloc((n + 1) * sizeof *index_of);
+    struct child children[sizeof(int) * 8];
+    int nchildren = 0, parent = -1;
+    bool ok = index_of && gid_of;
+    ok = paths_up(comm, rank, size, ok ? profile : NULL, &global->own, index_of, children,
+                  &nchildren, &parent) && ok;
 
-    uint64_t len = 0;
-    char *table = reduce_paths(comm, rank, size, profile, &len);
-    /* header: table length, threads, failed */
-    uint64_t header[3] = {len, (uint64_t)nthreads_max, table == NULL || len == FAILED};
+    /* Step 2. */
+    int *order = NULL;
+    if (rank == 0 && ok) {
+        char *table = NULL;
+        uint64_t len = 0;
+        ok = (order = ht_pathset_number(&global->own)) != NULL &&
+             ht_pathset_serialize(&global->own, order, &table, &len) == 0 &&
+             ht_pathset_merge_wire(&global->set, table, len, NULL) >= 0;
+        global->own_ids = ok ? malloc((global->own.count + 1) * sizeof *global->own_ids) : NULL;
+        ok = ok && global->own_ids;
+        for (size_t id = 0; ok && id < global->own.count; id++)
+            global->own_ids[order[id]] = (int)id;
+    }
+    free(order);
+    uint64_t header[3] = {global->own.count, (uint64_t)nthreads_max, rank == 0 && !ok};
     PMPI_Bcast(header, 3, MPI_UINT64_T, 0, comm);
+    global->nstacks = (size_t)header[0];
     global->nthreads = (int)header[1];
     if (header[2]) {
-        global->failed = true;
-        return;
-    }
-    bool ok = true;
-    ht_blob_bcast(&table, header[0], rank, comm, &ok);
-    if (ok && ht_pathset_merge_wire(&global->set, table, header[0]) < 0)
         ok = false;
-    /* Step 3. */
-    if (ok && profile) {
-        for (size_t id = 0; id < profile->nstacks && ok; id++) {
-            const struct ht_stack *s = &profile->stacks[id];
-            const struct ht_function *f = s->function;
-            int parent = s->parent < 0 ? -1 : gid_of[s->parent];
-            gid_of[id] = ht_pathset_find(&global->set, parent, f->name ? f->name : "", f->file,
-                                         f->line);
-            ok = gid_of[id] >= 0;
+    } else {
+        /* Step 3: from the parent, then to each child. */
+        if (parent >= 0) {
+            char *buf;
+            uint64_t len;
+            ht_blob_recv(parent, comm, &buf, &len);
+            if (ok && len == global->own.count * sizeof(int) && buf)
+                global->own_ids = (int *)(void *)buf;
+            else {
+                free(buf);
+                ok = false;
+            }
         }
+        for (int k = nchildren - 1; k >= 0; k--)
+            ids_down(comm, &children[k], global->own_ids, ok && children[k].map);
+        for (size_t id = 0; ok && id < n; id++)
+            gid_of[id] = global->own_ids[index_of[id]];
     }
+    for (int k = 0; k < nchildren; k++)
+        free(children[k].map);
+    free(index_of);
     global->failed = !ok;
+}
+
+void ht_global_paths_free(struct ht_global_paths *global)
+{
+    ht_pathset_free(&global->set);
+    ht_pathset_free(&global->own);
+    free(global->own_ids);
+    global->own_ids = NULL;
 }

@@ -79,7 +79,8 @@ struct gather {
     double *sum, *min, *max;       /* [nstacks * ncolumns] */
     double *ranks;                 /* [nstacks * ncolumns]: 1 where this rank has a figure */
     const struct ht_config *config; /* names functions as the outputs do */
-    struct ht_function_table *table;
+    const struct ht_function_table *named; /* given, already named; or NULL */
+    const struct ht_function_table *table; /* what gather_node looks up */
     const struct ht_node **chain;
     size_t chain_capacity;
     bool failed;
@@ -103,7 +104,8 @@ static int stack_of_node(struct gather *g, const struct ht_node *n)
         g->chain[k++] = n;
     int id = -1;
     while (k-- > 0) {
-        const struct ht_function *f = ht_function_table_lookup(ht_node_function(g->chain[k]), g->table);
+        const struct ht_function *f =
+            ht_function_table_lookup(ht_node_function(g->chain[k]), (void *)g->table);
         if (!f || !f->kept)
             continue; /* its callees move up to the nearest kept caller */
         id = ht_pathset_find(g->set, id, f->name ? f->name : "", f->file, f->line);
@@ -152,23 +154,27 @@ static void gather_rank(struct gather *g, size_t nstacks, const enum ht_mpit_how
         g->max[i] = -INFINITY;
     }
     struct ht_symbols *symbols = NULL;
-    g->table = NULL;
-    if (ht_mpit.nslots && n) {
+    struct ht_function_table *own = NULL;
+    g->table = g->named;
+    /* Without the profile's table (a rank's own files), name the functions
+     * here; with it, they are named already (once per job, names.c). */
+    if (!g->table && ht_mpit.nslots && n) {
         symbols = ht_symbols_open();
-        g->table = symbols ? ht_function_table_new(symbols, g->config) : NULL;
+        own = symbols ? ht_function_table_new(symbols, g->config) : NULL;
+        if (own) {
+            for (struct ht_thread *t = ht_thread_registry(); t; t = t->next)
+                each_node(&t->tree, add_path, own);
+            if (ht_function_table_resolve(own) == 0)
+                g->table = own;
+        }
     }
     if (g->table) {
         for (struct ht_thread *t = ht_thread_registry(); t; t = t->next)
-            each_node(&t->tree, add_path, g->table);
-        if (ht_function_table_resolve(g->table) == 0)
-            for (struct ht_thread *t = ht_thread_registry(); t; t = t->next)
-                each_node(&t->tree, gather_node, g);
-        else
-            g->failed = true;
+            each_node(&t->tree, gather_node, g);
     } else if (ht_mpit.nslots && n) {
         g->failed = true;
     }
-    ht_function_table_free(g->table);
+    ht_function_table_free(own);
     if (symbols)
         ht_symbols_close(symbols);
     free(g->chain);
@@ -396,8 +402,8 @@ static bool map_columns(const char *names, size_t ncolumns, int *column_of)
     return true;
 }
 
-void ht_mpit_merge(MPI_Comm comm, const struct ht_pathset *global, const struct ht_config *config,
-                   struct ht_mpit_output *out)
+void ht_mpit_merge(MPI_Comm comm, const struct ht_mpit_stacks *stacks,
+                   const struct ht_config *config, struct ht_mpit_output *out)
 {
     int rank;
     PMPI_Comm_rank(comm, &rank);
@@ -418,7 +424,7 @@ void ht_mpit_merge(MPI_Comm comm, const struct ht_pathset *global, const struct 
         }
         return;
     }
-    size_t g = global->count, cells = g * s;
+    size_t g = stacks->nstacks, cells = g * s;
     /* [sum | ranks | failed reads per column | min | max]: the first three
      * are summed in one reduction. */
     size_t summed = 2 * cells + s;
@@ -434,10 +440,11 @@ void ht_mpit_merge(MPI_Comm comm, const struct ht_pathset *global, const struct 
         for (size_t k = 0; k < ht_mpit.nslots; k++)
             if (column_of[k] >= 0)
                 how[column_of[k]] = ht_mpit.pvars[ht_mpit.slots[k].pvar].how;
-        gt = (struct gather){.set = global, .column_of = column_of, .ncolumns = s,
+        gt = (struct gather){.set = stacks->own, .stack_of = stacks->global_id,
+                             .column_of = column_of, .ncolumns = s,
                              .sum = arrays, .ranks = arrays + cells,
                              .min = arrays + summed, .max = arrays + summed + cells,
-                             .config = config};
+                             .config = config, .named = stacks->table};
         gather_rank(&gt, g, how);
         ok = !gt.failed;
         double *failed = arrays + 2 * cells;

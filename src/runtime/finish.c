@@ -166,6 +166,7 @@ static struct ht_merge_rank this_rank(const struct local_profile *lp, bool profi
         .rank_file = ht_rank_set_contains(&cfg->mpi.rank_files, ht_world.rank),
         .seconds_per_tick = ht_clock_seconds_per_tick(),
         .comm = ht_world.have_comm ? ht_world.comm : MPI_COMM_NULL,
+        .table = profile ? lp->table : NULL,
     };
 }
 
