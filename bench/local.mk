@@ -292,3 +292,11 @@ bench-finalize: bench/halo_plain$(EXEEXT) bench/halo_hooktrace$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/finalize_cost.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' $(BENCH_FINALIZE_ARGS)
 .PHONY: bench-finalize
+
+# --- DWARF read against the compile units a run touched ------------------------
+# `make bench-units` (bench/units_cost.py): a generated 41-unit program run
+# under callgrind calling into 2 units and into all; needs valgrind.
+EXTRA_DIST += bench/units_cost.py
+bench-units: libhooktrace.la
+	$(PYTHON3) $(srcdir)/bench/units_cost.py --builddir $(top_builddir) --cc '$(CC)'
+.PHONY: bench-units

@@ -176,6 +176,12 @@ int ht_function_table_resolve_known(struct ht_function_table *t,
                                     void *ctx, size_t *local, size_t *shared)
 {
     size_t here = 0, known_count = 0;
+    /* Announce what this table will resolve, so that only the compile
+     * units holding these functions are read. */
+    struct ht_symbol unused;
+    for (size_t i = 0; i <= t->mask; i++)
+        if (t->slots[i].address && (!known || !known(t->slots[i].address, &unused, ctx)))
+            ht_symbols_want(t->symbols, t->slots[i].address);
     for (size_t i = 0; i <= t->mask; i++) {
         if (!t->slots[i].address)
             continue;

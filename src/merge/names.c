@@ -156,6 +156,8 @@ static char *name_keys(const struct key_set *s, struct ht_function_table *table,
     char *buf = NULL;
     size_t used = 0, cap = 0;
     bool ok = true;
+    for (size_t i = 0; i < s->count; i++)
+        ht_symbols_want_key(s->symbols, s->keys[i]);
     for (size_t i = 0; ok && i < s->count; i++) {
         struct ht_symbol sym;
         if (!ht_symbols_resolve_key(s->symbols, s->keys[i], &sym))

@@ -320,8 +320,60 @@ static void compile_unit(struct ht_dw *d, Dwarf_Die cu, Dwarf_Half version)
     d->cu_die = NULL;
 }
 
-int ht_dwarf_functions_load(int fd, struct ht_strpool *pool, struct ht_func **funcs,
-                            size_t *count)
+/* Whether a compile unit's code ranges hold one of the wanted addresses;
+ * a unit that says nothing of its ranges is read. */
+struct cu_check {
+    const uint64_t *wanted;
+    size_t nwanted;
+    int ranges, hit;
+};
+
+static void check_range(struct ht_dw *d, const struct ht_func *proto, Dwarf_Addr addr,
+                        Dwarf_Unsigned size)
+{
+    (void)proto;
+    struct cu_check *c = d->cu_check;
+    if (size == 0)
+        return; /* says nothing */
+    c->ranges = 1;
+    size_t lo = 0, hi = c->nwanted; /* the first wanted address >= addr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->wanted[mid] < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < c->nwanted && c->wanted[lo] - addr < size)
+        c->hit = 1;
+}
+
+/* A unit whose code is in several sections (main in .text.startup, C++
+ * COMDAT functions) has DW_AT_low_pc 0 and DW_AT_ranges: the ranges say
+ * where its code is. */
+static int unit_wanted(struct ht_dw *d, Dwarf_Die cu, const uint64_t *wanted, size_t nwanted)
+{
+    if (!wanted)
+        return 1;
+    struct cu_check c = {wanted, nwanted, 0, 0};
+    Dwarf_Error err = NULL;
+    d->cu_base = 0;
+    if (dwarf_lowpc(cu, &d->cu_base, &err) != DW_DLV_OK) {
+        ht_dwarf_drop(d->dbg, &err);
+        d->cu_base = 0;
+    }
+    d->cu_check = &c;
+    struct ht_func proto = { 0 };
+    if (has_attr(d, cu, DW_AT_ranges))
+        ht_dwarf_ranges(d, cu, &proto, check_range);
+    else
+        ht_dwarf_entries(d, cu, &proto, check_range);
+    d->cu_check = NULL;
+    return c.hit || !c.ranges;
+}
+
+int ht_dwarf_functions_load(int fd, struct ht_strpool *pool, const uint64_t *wanted,
+                            size_t nwanted, struct ht_func **funcs, size_t *count, size_t *units)
 {
     *funcs = NULL;
     *count = 0;
@@ -354,7 +406,11 @@ int ht_dwarf_functions_load(int fd, struct ht_strpool *pool, struct ht_func **fu
             ht_dwarf_drop(d.dbg, &err);
             break;
         }
-        compile_unit(&d, cu, version);
+        d.version = version;
+        if (unit_wanted(&d, cu, wanted, nwanted)) {
+            compile_unit(&d, cu, version);
+            (*units)++;
+        }
         dwarf_dealloc_die(cu);
     }
     if (dwarf_finish(d.dbg, &err) != DW_DLV_OK)

@@ -14,6 +14,7 @@ struct ht_dw {
     struct ht_func *funcs;
     size_t n, cap;
     int stop; /* out of memory or a broken DIE tree: keep what we have */
+    struct cu_check *cu_check; /* while checking a unit's ranges */
 
     /* The compile unit being read. */
     Dwarf_Die cu_die;
@@ -44,6 +45,10 @@ typedef void (*ht_dwarf_entry_fn)(struct ht_dw *d, const struct ht_func *proto, 
                                   Dwarf_Unsigned size);
 void ht_dwarf_entries(struct ht_dw *d, Dwarf_Die die, const struct ht_func *proto,
                       ht_dwarf_entry_fn add);
+/* The DW_AT_ranges pieces alone (d->cu_base is the base of DWARF 2-4
+ * lists). */
+void ht_dwarf_ranges(struct ht_dw *d, Dwarf_Die die, const struct ht_func *proto,
+                     ht_dwarf_entry_fn add);
 
 /* Gives functions [first, d->n) that have no decl_file/decl_line the file
  * and line of the line-table row at their entry address. */

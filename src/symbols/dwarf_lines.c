@@ -269,7 +269,13 @@ void ht_dwarf_entries(struct ht_dw *d, Dwarf_Die die, const struct ht_func *prot
         return;
     }
     ht_dwarf_drop(d->dbg, &err);
+    ht_dwarf_ranges(d, die, proto, add);
+}
 
+void ht_dwarf_ranges(struct ht_dw *d, Dwarf_Die die, const struct ht_func *proto,
+                     ht_dwarf_entry_fn add)
+{
+    Dwarf_Error err = NULL;
     Dwarf_Attribute attr;
     if (dwarf_attr(die, DW_AT_ranges, &attr, &err) != DW_DLV_OK) {
         ht_dwarf_drop(d->dbg, &err);

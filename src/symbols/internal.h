@@ -69,11 +69,13 @@ struct Elf;
 int ht_elf_dwarf_lists_ok(struct Elf *elf);
 
 /* DW_TAG_subprogram entries with code of the object open on fd, in no
- * particular order (several may share an address).  Returns 0 also when
- * there is no DWARF (count 0); on a libdwarf error keeps what was read
- * before it. */
-int ht_dwarf_functions_load(int fd, struct ht_strpool *pool, struct ht_func **funcs,
-                            size_t *count);
+ * particular order (several may share an address).  With wanted (sorted
+ * link-time addresses), only the compile units whose code holds one of
+ * them are read (and those that do not say where their code is); *units
+ * grows by the number read.  Returns 0 also when there is no DWARF (count
+ * 0); on a libdwarf error keeps what was read before it. */
+int ht_dwarf_functions_load(int fd, struct ht_strpool *pool, const uint64_t *wanted,
+                            size_t nwanted, struct ht_func **funcs, size_t *count, size_t *units);
 
 struct ht_demangler {
     char *(*cxa_demangle)(const char *mangled, char *buf, size_t *len, int *status);

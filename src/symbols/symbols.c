@@ -21,6 +21,11 @@ struct object {
     uintptr_t bias; /* dlpi_addr: run-time minus link-time address */
     int loaded;
     int own; /* libhooktrace itself, as a shared object */
+    /* Link-time addresses announced by ht_symbols_want before the object
+     * was read: only the compile units holding them were (partial). */
+    uint64_t *wanted;
+    size_t nwanted, cap_wanted;
+    int partial;
     struct ht_func *funcs;
     size_t nfuncs;
 };
@@ -37,6 +42,7 @@ struct ht_symbols {
     size_t nsegments, cap_segments;
     int seen_executable;
     int failed;
+    size_t units_read; /* DWARF compile units read so far */
     struct ht_strpool pool;
     struct ht_demangler demangler;
 };
@@ -252,9 +258,23 @@ static void merge(struct object *o, struct ht_func *elf, size_t nelf, struct ht_
     o->nfuncs = nelf + extra;
 }
 
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool is_wanted(const struct object *o, uint64_t rel)
+{
+    return o->nwanted && bsearch(&rel, o->wanted, o->nwanted, sizeof rel, u64_cmp);
+}
+
 static void load_object(struct ht_symbols *s, struct object *o)
 {
     o->loaded = 1;
+    if (o->nwanted > 1)
+        qsort(o->wanted, o->nwanted, sizeof *o->wanted, u64_cmp);
+    o->partial = o->nwanted > 0;
     int fd = open(o->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
@@ -267,7 +287,8 @@ static void load_object(struct ht_symbols *s, struct object *o)
          * shown, and reading the DWARF of every generated wrapper costs
          * each rank some 100 million instructions at the end. */
         if (info.dwarf_ok && !o->own)
-            ht_dwarf_functions_load(fd, &s->pool, &dw, &ndw);
+            ht_dwarf_functions_load(fd, &s->pool, o->partial ? o->wanted : NULL, o->nwanted,
+                                    &dw, &ndw, &s->units_read);
         merge(o, elf, nelf, dw, ndw, info.has_symtab);
     }
     close(fd);
@@ -308,6 +329,15 @@ void ht_symbols_resolve(struct ht_symbols *syms, uintptr_t address, struct ht_sy
     if (!o->loaded)
         load_object(syms, o);
     uintptr_t rel = address - o->bias;
+    if (o->partial && !is_wanted(o, rel)) {
+        /* Not announced: its unit may not have been read.  Read them all
+         * (the names already handed out live in the pool, not here). */
+        free(o->funcs);
+        o->funcs = NULL;
+        o->nfuncs = 0;
+        o->nwanted = 0;
+        load_object(syms, o);
+    }
     struct ht_func *f = find_func(o, rel);
     const char *name = f ? ht_names_display(f, &syms->demangler, &syms->pool) : NULL;
     if (!name) {
@@ -317,6 +347,44 @@ void ht_symbols_resolve(struct ht_symbols *syms, uintptr_t address, struct ht_sy
     out->name = name;
     out->file = f->file;
     out->line = f->file ? f->line : 0;
+}
+
+static void want_in(struct object *o, uint64_t rel)
+{
+    if (o->loaded)
+        return;
+    if (o->nwanted == o->cap_wanted) {
+        size_t cap = o->cap_wanted ? 2 * o->cap_wanted : 64;
+        uint64_t *v = realloc(o->wanted, cap * sizeof *v);
+        if (!v) {
+            o->nwanted = 0; /* read every unit, as without any wish */
+            return;
+        }
+        o->wanted = v;
+        o->cap_wanted = cap;
+    }
+    o->wanted[o->nwanted++] = rel;
+}
+
+void ht_symbols_want(struct ht_symbols *syms, uintptr_t address)
+{
+    const struct segment *seg = syms ? find_segment(syms, address) : NULL;
+    if (seg) {
+        struct object *o = &syms->objects[seg->object];
+        want_in(o, (uint64_t)(address - o->bias));
+    }
+}
+
+size_t ht_symbols_units_read(const struct ht_symbols *syms)
+{
+    return syms ? syms->units_read : 0;
+}
+
+void ht_symbols_want_key(struct ht_symbols *syms, struct ht_symbol_key key)
+{
+    for (size_t i = 0; key.object && syms && i < syms->nobjects; i++)
+        if (syms->objects[i].identity == key.object)
+            want_in(&syms->objects[i], key.offset);
 }
 
 struct ht_symbol_key ht_symbols_key(const struct ht_symbols *syms, uintptr_t address)
@@ -347,6 +415,7 @@ void ht_symbols_close(struct ht_symbols *syms)
     for (size_t i = 0; i < syms->nobjects; i++) {
         free(syms->objects[i].path);
         free(syms->objects[i].funcs);
+        free(syms->objects[i].wanted);
     }
     free(syms->objects);
     free(syms->segments);

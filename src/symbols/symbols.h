@@ -30,6 +30,15 @@ void ht_symbols_resolve(struct ht_symbols *syms, uintptr_t address, struct ht_sy
 
 void ht_symbols_close(struct ht_symbols *syms);
 
+/* Announces an address that will be resolved, before any is: an object's
+ * DWARF is then read only for the compile units that hold announced
+ * addresses (docs/symbols.md, "Cost").  Resolving an address that was not
+ * announced stays correct (its object is read again, whole). */
+void ht_symbols_want(struct ht_symbols *syms, uintptr_t address);
+
+/* How many DWARF compile units have been read (for tests and benchmarks). */
+size_t ht_symbols_units_read(const struct ht_symbols *syms);
+
 /* Where an address lies, without reading any file: the loaded object's
  * identity (a hash of its path; 0: in no object) and the address's
  * link-time offset in it.  Processes that run the same binaries give the
@@ -39,6 +48,9 @@ struct ht_symbol_key {
     uint64_t object, offset;
 };
 struct ht_symbol_key ht_symbols_key(const struct ht_symbols *syms, uintptr_t address);
+
+/* ht_symbols_want for a key. */
+void ht_symbols_want_key(struct ht_symbols *syms, struct ht_symbol_key key);
 
 /* Resolves a key of one of this process's objects, as ht_symbols_resolve
  * would the address; false if no object here has that identity. */

@@ -202,12 +202,39 @@ static void check_cxx(struct ht_symbols *syms)
 }
 #endif
 
+/* Announced addresses: only the compile units that hold them are read;
+ * an address that was not announced is still resolved with its file and
+ * line, its object read again whole. */
+static void check_announced(void)
+{
+    struct ht_symbols *syms = ht_symbols_open();
+    CHECK(syms != NULL);
+    if (!syms)
+        return;
+    ht_symbols_want(syms, (uintptr_t)&bar_);
+    struct ht_symbol s;
+    ht_symbols_resolve(syms, (uintptr_t)&bar_, &s);
+    CHECK_STR(s.name, "bar_");
+    CHECK_STR(base_name(s.file), "symbols_fixture.c");
+    CHECK_EQ_U64(s.line, symfix_bar_line);
+    size_t one = ht_symbols_units_read(syms);
+    CHECK_EQ_U64(one, 1); /* symbols_fixture.c alone */
+    ht_symbols_resolve(syms, symfix_static_address(), &s);
+    CHECK_STR(s.name, "symfix_static_helper");
+    CHECK_STR(base_name(s.file), "symbols_fixture.c");
+    CHECK_EQ_U64(s.line, symfix_static_line);
+    /* this test, the fixture (and the C++ unit): every unit, read again */
+    CHECK(ht_symbols_units_read(syms) >= one + 2);
+    ht_symbols_close(syms);
+}
+
 int main(void)
 {
     struct ht_symbols *syms = ht_symbols_open();
     CHECK(syms != NULL);
     if (!syms)
         return CHECK_DONE();
+    check_announced();
     check_c_functions(syms);
     check_libc(syms);
     check_unresolved(syms);
