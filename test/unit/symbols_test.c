@@ -217,14 +217,19 @@ static void check_announced(void)
     CHECK_STR(s.name, "bar_");
     CHECK_STR(base_name(s.file), "symbols_fixture.c");
     CHECK_EQ_U64(s.line, symfix_bar_line);
-    size_t one = ht_symbols_units_read(syms);
-    CHECK_EQ_U64(one, 1); /* symbols_fixture.c alone */
+    /* symbols_fixture.c's unit, and any that does not say where its code
+     * is (a sanitizer's asan_preinit.cpp) */
+    size_t partial = ht_symbols_units_read(syms);
     ht_symbols_resolve(syms, symfix_static_address(), &s);
     CHECK_STR(s.name, "symfix_static_helper");
     CHECK_STR(base_name(s.file), "symbols_fixture.c");
     CHECK_EQ_U64(s.line, symfix_static_line);
-    /* this test, the fixture (and the C++ unit): every unit, read again */
-    CHECK(ht_symbols_units_read(syms) >= one + 2);
+    /* not announced: every unit, read again (this test's, the fixture's,
+     * the symbols module's own sources linked in) */
+    size_t all = ht_symbols_units_read(syms) - partial;
+    CHECK(partial >= 1);
+    CHECK(all >= 3);
+    CHECK(partial < all);
     ht_symbols_close(syms);
 }
 
