@@ -150,6 +150,26 @@ struct ht_double_int {
     int rank;
 };
 
+/* --- sparse_rows.c -------------------------------------------------------- */
+
+/* Rows of `width` doubles keyed by global stack ID, as a rank has them
+ * only for the stacks it has figures for. */
+struct ht_rows {
+    char *data;
+    size_t count, capacity, width;
+};
+typedef void (*ht_rows_combine)(double *into, const double *from, size_t width);
+/* A new row (its values uninitialised), or NULL if out of memory. */
+double *ht_rows_add(struct ht_rows *rows, uint64_t id);
+uint64_t *ht_rows_id(const struct ht_rows *rows, size_t i);
+double *ht_rows_values(const struct ht_rows *rows, size_t i);
+/* Collective over comm: every rank's rows, rows with the same ID combined,
+ * end in rank 0's (up a binomial tree; the other ranks' rows are left as
+ * they were sent).  ok false: this rank has nothing valid to give.
+ * Returns false on rank 0 if any rank failed. */
+bool ht_rows_reduce(MPI_Comm comm, int rank, int size, struct ht_rows *rows, bool ok,
+                    ht_rows_combine combine);
+
 /* --- merge_reduce.c ------------------------------------------------------- */
 
 struct ht_merge_reduce_input {

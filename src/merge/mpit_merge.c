@@ -27,7 +27,6 @@
 #include "callstack/function_table.h"
 #include "symbols/symbols.h"
 
-#define REDUCE_CHUNK ((size_t)1 << 22) /* elements per PMPI_Reduce */
 
 static const char *const how_names[] = {"change", "max", "min"};
 
@@ -304,17 +303,6 @@ void ht_mpit_local(const struct ht_profile *p, const struct ht_config *config,
 
 /* --- over ranks --------------------------------------------------------------- */
 
-static void reduce(MPI_Comm comm, int rank, double *buf, size_t count, MPI_Op op)
-{
-    for (size_t off = 0; off < count; off += REDUCE_CHUNK) {
-        size_t n = count - off < REDUCE_CHUNK ? count - off : REDUCE_CHUNK;
-        if (rank == 0)
-            PMPI_Reduce(MPI_IN_PLACE, buf + off, (int)n, MPI_DOUBLE, op, 0, comm);
-        else
-            PMPI_Reduce(buf + off, NULL, (int)n, MPI_DOUBLE, op, 0, comm);
-    }
-}
-
 /* Rank 0's column names, NUL-separated: into *buf on every rank.  Returns
  * the number of names (0: nothing to merge); *ok false if this rank could
  * not keep them (it still took part). */
@@ -402,6 +390,43 @@ static bool map_columns(const char *names, size_t ncolumns, int *column_of)
     return true;
 }
 
+/* Rows per column: sum, ranks with a figure, min, max. */
+static void combine_rows(double *into, const double *from, size_t width)
+{
+    for (size_t k = 0; k < width; k += 4) {
+        into[k] += from[k];
+        into[k + 1] += from[k + 1];
+        into[k + 2] = fmin(into[k + 2], from[k + 2]);
+        into[k + 3] = fmax(into[k + 3], from[k + 3]);
+    }
+}
+
+/* The rows of the nodes this rank has a figure for, under their global
+ * IDs.  arrays: [sum | ranks | min | max], each own x s. */
+static bool to_rows(struct ht_rows *rows, const double *arrays, size_t own, size_t s,
+                    const int *global_id)
+{
+    size_t cells = own * s;
+    for (size_t i = 0; i < own; i++) {
+        bool any = false;
+        for (size_t c = 0; c < s; c++)
+            any |= arrays[cells + i * s + c] != 0.0;
+        if (!any)
+            continue;
+        double *v = ht_rows_add(rows, (uint64_t)global_id[i]);
+        if (!v)
+            return false;
+        for (size_t c = 0; c < s; c++) {
+            size_t at = i * s + c;
+            v[4 * c] = arrays[at];
+            v[4 * c + 1] = arrays[cells + at];
+            v[4 * c + 2] = arrays[2 * cells + at];
+            v[4 * c + 3] = arrays[3 * cells + at];
+        }
+    }
+    return true;
+}
+
 void ht_mpit_merge(MPI_Comm comm, const struct ht_mpit_stacks *stacks,
                    const struct ht_config *config, struct ht_mpit_output *out)
 {
@@ -424,15 +449,18 @@ void ht_mpit_merge(MPI_Comm comm, const struct ht_mpit_stacks *stacks,
         }
         return;
     }
-    size_t g = stacks->nstacks, cells = g * s;
-    /* [sum | ranks | failed reads per column | min | max]: the first three
-     * are summed in one reduction. */
-    size_t summed = 2 * cells + s;
-    double *arrays = ok ? malloc((summed + 2 * cells + 1) * sizeof *arrays) : NULL;
+    /* This rank's figures, one row per node of its own set: [sum | ranks |
+     * min | max] per column, then what goes up the tree for the stacks it
+     * has figures for; only rank 0 makes arrays over all G stacks. */
+    size_t own = stacks->own->count, cells = own * s;
+    double *arrays = ok ? malloc((4 * cells + 1) * sizeof *arrays) : NULL;
+    double *failed = malloc((s + 1) * sizeof *failed);
+    double *failed_all = rank == 0 ? calloc(s + 1, sizeof *failed_all) : NULL;
     int *column_of = malloc((ht_mpit.nslots + 1) * sizeof *column_of);
     enum ht_mpit_how *how = malloc(s * sizeof *how);
-    ok = ok && arrays && column_of && how && map_columns(names, s, column_of);
-    struct gather gt = {.config = config};
+    ok = ok && arrays && failed && (rank != 0 || failed_all) && column_of && how &&
+         map_columns(names, s, column_of);
+    struct ht_rows rows = {.width = 4 * s};
     if (ok) {
         /* Unknown on this rank: 0, never read; rank 0's names give the how. */
         for (size_t c = 0; c < s; c++)
@@ -440,41 +468,49 @@ void ht_mpit_merge(MPI_Comm comm, const struct ht_mpit_stacks *stacks,
         for (size_t k = 0; k < ht_mpit.nslots; k++)
             if (column_of[k] >= 0)
                 how[column_of[k]] = ht_mpit.pvars[ht_mpit.slots[k].pvar].how;
-        gt = (struct gather){.set = stacks->own, .stack_of = stacks->global_id,
-                             .column_of = column_of, .ncolumns = s,
-                             .sum = arrays, .ranks = arrays + cells,
-                             .min = arrays + summed, .max = arrays + summed + cells,
-                             .config = config, .named = stacks->table};
-        gather_rank(&gt, g, how);
+        struct gather gt = {.set = stacks->own, .column_of = column_of, .ncolumns = s,
+                            .sum = arrays, .ranks = arrays + cells, .min = arrays + 2 * cells,
+                            .max = arrays + 3 * cells, .config = config, .named = stacks->table};
+        gather_rank(&gt, own, how);
         ok = !gt.failed;
-        double *failed = arrays + 2 * cells;
         memset(failed, 0, s * sizeof *failed);
         for (size_t i = 0; ok && i < ht_mpit.npvars; i++) {
             int col = column_of[ht_mpit.pvars[i].first_slot];
             if (col >= 0)
                 failed[col] += (double)failed_reads(i);
         }
+        ok = ok && to_rows(&rows, arrays, own, s, stacks->global_id);
     }
     int bad = !ok, any_bad = 0;
     PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, comm);
     if (!any_bad) {
-        reduce(comm, rank, arrays, summed, MPI_SUM);
-        reduce(comm, rank, arrays + summed, cells, MPI_MIN);
-        reduce(comm, rank, arrays + summed + cells, cells, MPI_MAX);
+        int size;
+        PMPI_Comm_size(comm, &size);
+        PMPI_Reduce(failed, failed_all, (int)s, MPI_DOUBLE, MPI_SUM, 0, comm);
+        if (!ht_rows_reduce(comm, rank, size, &rows, true, combine_rows))
+            any_bad = 1;
     }
-    if (rank == 0 && !any_bad && (out->stats = calloc(cells + 1, sizeof *out->stats))) {
-        for (size_t i = 0; i < cells; i++)
-            out->stats[i] = (struct ht_mpit_stat){arrays[summed + i], arrays[i],
-                                                  arrays[summed + cells + i],
-                                                  (uint32_t)arrays[cells + i]};
+    size_t g = stacks->nstacks;
+    if (rank == 0 && !any_bad && (out->stats = calloc(g * s + 1, sizeof *out->stats))) {
+        for (size_t i = 0; i < g * s; i++)
+            out->stats[i] = (struct ht_mpit_stat){INFINITY, 0.0, -INFINITY, 0};
+        for (size_t r = 0; r < rows.count; r++) {
+            uint64_t id = *ht_rows_id(&rows, r);
+            const double *v = ht_rows_values(&rows, r);
+            for (size_t c = 0; id < g && c < s; c++)
+                out->stats[id * s + c] = (struct ht_mpit_stat){v[4 * c + 2], v[4 * c],
+                                                               v[4 * c + 3], (uint32_t)v[4 * c + 1]};
+        }
         /* Rank 0's pvars are the columns: the failed reads of all ranks. */
         for (size_t i = 0; i < ht_mpit.npvars; i++)
-            out->pvars[i].failed_reads =
-                (uint64_t)arrays[2 * cells + ht_mpit.pvars[i].first_slot];
+            out->pvars[i].failed_reads = (uint64_t)failed_all[ht_mpit.pvars[i].first_slot];
     } else if (rank == 0) {
         ht_mpit_note("out of memory on some rank: the performance variables have no figures"
                      " per stack");
     }
+    free(rows.data);
+    free(failed);
+    free(failed_all);
     ht_mpit_fill_view(out);
     if (rank == 0 && out->pvars) {
         out->view.pvars = out->pvars;
