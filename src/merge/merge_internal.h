@@ -106,6 +106,21 @@ void ht_blob_recv(int src, MPI_Comm comm, char **buf, uint64_t *len);
 /* From rank 0 to all; *ok becomes false where the copy could not be kept. */
 void ht_blob_bcast(char **buf, uint64_t len, int rank, MPI_Comm comm, bool *ok);
 
+/* Up a binomial tree to rank 0: in round k a rank whose bit k is its
+ * lowest set bit sends outgoing()'s bytes to rank - 2^k and is done; a
+ * rank with bit k clear gives incoming() the bytes of rank + 2^k (which it
+ * then owns).  A rank that failed (ok false, or a callback returned false)
+ * sends a failure mark instead, which reaches rank 0.  Returns whether this
+ * rank and every rank below it did well; *parent (may be NULL) is where
+ * this rank sent, -1 on rank 0. */
+struct ht_blob_tree {
+    /* *buf and *len: what to send; *owned (or NULL): freed after it */
+    bool (*outgoing)(void *ctx, const char **buf, uint64_t *len, char **owned);
+    bool (*incoming)(void *ctx, int child, char *buf, uint64_t len);
+};
+bool ht_blob_tree_up(MPI_Comm comm, int rank, int size, bool ok,
+                     const struct ht_blob_tree *tree, void *ctx, int *parent);
+
 void ht_merge_paths(MPI_Comm comm, const struct ht_profile *profile, int *gid_of,
                     int nthreads_max, struct ht_global_paths *global);
 

@@ -166,31 +166,44 @@ static bool merge_lists(struct list *mine, const struct list *theirs, int64_t lo
     return true;
 }
 
+struct reduction {
+    struct list *list;
+    int rank; /* our list covers ranks [rank, the child being merged) */
+};
+
+static bool list_out(void *ctx, const char **buf, uint64_t *len, char **owned)
+{
+    struct reduction *r = ctx;
+    *buf = r->list->data;
+    *len = r->list->count * r->list->size;
+    *owned = NULL;
+    return true;
+}
+
+static bool list_in(void *ctx, int child, char *buf, uint64_t len)
+{
+    struct reduction *r = ctx;
+    struct list theirs = *r->list; /* covers ranks [child, child + its subtree) */
+    theirs.data = buf;
+    theirs.count = len / r->list->size;
+    bool ok = len % r->list->size == 0 && merge_lists(r->list, &theirs, r->rank, child);
+    free(buf);
+    return ok;
+}
+
 bool ht_merge_reduce(const struct ht_merge_reduce_input *in, struct ht_merge_reduce_output *out)
 {
     int t = in->nthreads;
     struct list l = {.us = HT_MERGE_U64_STRIDE(t), .fs = HT_MERGE_F64_STRIDE(t)};
     l.size = sizeof(struct record_head) + 8 * (l.us + l.fs);
     bool ok = own_list(in, &l);
-    for (int mask = 1; mask < in->size; mask <<= 1) {
-        if (in->rank & mask) {
-            uint64_t len = ok ? l.count * l.size : HT_BLOB_FAILED;
-            ht_blob_send(l.data, len, in->rank - mask, in->comm);
-            free(l.data);
-            return true;
-        }
-        if (in->rank + mask >= in->size)
-            continue;
-        char *buf;
-        uint64_t len;
-        ht_blob_recv(in->rank + mask, in->comm, &buf, &len);
-        struct list theirs = l; /* covers ranks [rank + mask, rank + 2 mask) */
-        theirs.data = buf;
-        theirs.count = len == HT_BLOB_FAILED || !buf ? 0 : len / l.size;
-        if (!ok || len == HT_BLOB_FAILED || !buf || len % l.size ||
-            !merge_lists(&l, &theirs, in->rank, in->rank + mask))
-            ok = false;
-        free(buf);
+    struct reduction r = {&l, in->rank};
+    static const struct ht_blob_tree tree = {list_out, list_in};
+    int parent;
+    ok = ht_blob_tree_up(in->comm, in->rank, in->size, ok, &tree, &r, &parent);
+    if (parent >= 0) { /* sent: only rank 0 goes on */
+        free(l.data);
+        return true;
     }
     /* Rank 0: the whole job, into dense arrays indexed by global ID (the
      * caller's, zeroed).  Every global stack was visited somewhere. */

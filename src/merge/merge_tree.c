@@ -73,11 +73,71 @@ void ht_blob_bcast(char **buf, uint64_t len, int rank, MPI_Comm comm, bool *ok)
     *buf = data;
 }
 
+bool ht_blob_tree_up(MPI_Comm comm, int rank, int size, bool ok,
+                     const struct ht_blob_tree *tree, void *ctx, int *parent)
+{
+    if (parent)
+        *parent = -1;
+    for (int mask = 1; mask < size; mask <<= 1) {
+        if (rank & mask) {
+            if (parent)
+                *parent = rank - mask;
+            const char *out = NULL;
+            char *owned = NULL;
+            uint64_t len = FAILED;
+            if (ok && !tree->outgoing(ctx, &out, &len, &owned))
+                ok = false;
+            ht_blob_send(out, ok ? len : FAILED, rank - mask, comm);
+            free(owned);
+            return ok;
+        }
+        if (rank + mask >= size)
+            continue;
+        char *buf;
+        uint64_t len;
+        ht_blob_recv(rank + mask, comm, &buf, &len);
+        if (!ok || len == FAILED || !buf) {
+            free(buf);
+            ok = false;
+        } else if (!tree->incoming(ctx, rank + mask, buf, len)) {
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 struct child {
     int rank;
     int *map; /* the child's node k is our node map[k] */
     size_t count;
 };
+
+struct paths_up {
+    struct ht_pathset *set;
+    struct child *children;
+    int nchildren;
+};
+
+static bool paths_out(void *ctx, const char **buf, uint64_t *len, char **owned)
+{
+    struct paths_up *u = ctx;
+    if (ht_pathset_serialize(u->set, NULL, owned, len) != 0)
+        return false;
+    *buf = *owned;
+    return true;
+}
+
+/* A child's set, merged into ours; where each of its nodes went is kept
+ * for the IDs on the way down. */
+static bool paths_in(void *ctx, int child, char *buf, uint64_t len)
+{
+    struct paths_up *u = ctx;
+    struct child *c = &u->children[u->nchildren++];
+    *c = (struct child){child, NULL, 0};
+    long n = ht_pathset_merge_wire(u->set, buf, len, &c->map);
+    c->count = n < 0 ? 0 : (size_t)n;
+    return n >= 0;
+}
 
 /* Step 1: this rank's set grows to the union of its subtree; children[]
  * says where each child's nodes went.  Returns false if anything failed
@@ -86,37 +146,12 @@ static bool paths_up(MPI_Comm comm, int rank, int size, const struct ht_profile 
                      struct ht_pathset *set, int *index_of, struct child *children,
                      int *nchildren, int *parent)
 {
-    bool ok = !profile || !profile->nstacks || (index_of && ht_pathset_add_profile(set, profile, index_of) == 0);
-    *parent = -1;
-    *nchildren = 0;
-    for (int mask = 1; mask < size; mask <<= 1) {
-        if (rank & mask) {
-            *parent = rank - mask;
-            char *out = NULL;
-            uint64_t len = FAILED;
-            if (ok && ht_pathset_serialize(set, NULL, &out, &len) != 0)
-                len = FAILED;
-            ht_blob_send(out, len, *parent, comm);
-            free(out);
-            return ok;
-        }
-        if (rank + mask >= size)
-            continue;
-        char *buf;
-        uint64_t len;
-        ht_blob_recv(rank + mask, comm, &buf, &len);
-        struct child *c = &children[(*nchildren)++];
-        *c = (struct child){rank + mask, NULL, 0};
-        long n = -1;
-        if (len != FAILED && ok)
-            n = ht_pathset_merge_wire(set, buf, len, &c->map);
-        else
-            free(buf);
-        if (n < 0)
-            ok = false;
-        else
-            c->count = (size_t)n;
-    }
+    bool ok = !profile || !profile->nstacks ||
+              (index_of && ht_pathset_add_profile(set, profile, index_of) == 0);
+    struct paths_up u = {set, children, 0};
+    static const struct ht_blob_tree tree = {paths_out, paths_in};
+    ok = ht_blob_tree_up(comm, rank, size, ok, &tree, &u, parent);
+    *nchildren = u.nchildren;
     return ok;
 }
 

@@ -108,29 +108,33 @@ static bool merge_keys(struct key_set *s, const struct ht_symbol_key *other, siz
     return true;
 }
 
+static bool keys_out(void *ctx, const char **buf, uint64_t *len, char **owned)
+{
+    struct key_set *s = ctx;
+    *buf = (const char *)s->keys;
+    *len = s->count * sizeof *s->keys;
+    *owned = NULL;
+    return true;
+}
+
+static bool keys_in(void *ctx, int child, char *buf, uint64_t len)
+{
+    struct key_set *s = ctx;
+    (void)child;
+    bool ok = len % sizeof *s->keys == 0 &&
+              merge_keys(s, (const struct ht_symbol_key *)(void *)buf, len / sizeof *s->keys);
+    free(buf);
+    return ok;
+}
+
 /* Steps 1 and 2: rank 0 ends with the union (ok false: some rank failed). */
 static bool gather_keys(MPI_Comm comm, int rank, int size, struct key_set *s)
 {
     bool ok = !s->failed;
     if (ok)
         sort_unique(s);
-    for (int mask = 1; mask < size; mask <<= 1) {
-        if (rank & mask) {
-            uint64_t len = ok ? s->count * sizeof *s->keys : HT_BLOB_FAILED;
-            ht_blob_send((const char *)s->keys, len, rank - mask, comm);
-            return ok;
-        }
-        if (rank + mask >= size)
-            continue;
-        char *buf;
-        uint64_t len;
-        ht_blob_recv(rank + mask, comm, &buf, &len);
-        if (!ok || len == HT_BLOB_FAILED || !buf || len % sizeof *s->keys ||
-            !merge_keys(s, (const struct ht_symbol_key *)(void *)buf, len / sizeof *s->keys))
-            ok = false;
-        free(buf);
-    }
-    return ok;
+    static const struct ht_blob_tree tree = {keys_out, keys_in};
+    return ht_blob_tree_up(comm, rank, size, ok, &tree, s, NULL);
 }
 
 static bool append(char **buf, size_t *len, size_t *cap, const void *data, size_t n)

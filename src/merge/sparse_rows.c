@@ -75,28 +75,37 @@ static bool merge_rows(struct ht_rows *mine, const struct ht_rows *theirs, ht_ro
     return true;
 }
 
+struct reduction {
+    struct ht_rows *rows;
+    ht_rows_combine combine;
+};
+
+static bool rows_out(void *ctx, const char **buf, uint64_t *len, char **owned)
+{
+    struct reduction *r = ctx;
+    *buf = r->rows->data;
+    *len = r->rows->count * row_size(r->rows);
+    *owned = NULL;
+    return true;
+}
+
+static bool rows_in(void *ctx, int child, char *buf, uint64_t len)
+{
+    struct reduction *r = ctx;
+    (void)child;
+    struct ht_rows theirs = {.data = buf, .width = r->rows->width};
+    theirs.count = len / row_size(r->rows);
+    bool ok = len % row_size(r->rows) == 0 && merge_rows(r->rows, &theirs, r->combine);
+    free(buf);
+    return ok;
+}
+
 bool ht_rows_reduce(MPI_Comm comm, int rank, int size, struct ht_rows *rows, bool ok,
                     ht_rows_combine combine)
 {
     if (ok && rows->count > 1)
         qsort(rows->data, rows->count, row_size(rows), by_id);
-    for (int mask = 1; mask < size; mask <<= 1) {
-        if (rank & mask) {
-            uint64_t len = ok ? rows->count * row_size(rows) : HT_BLOB_FAILED;
-            ht_blob_send(rows->data, len, rank - mask, comm);
-            return ok;
-        }
-        if (rank + mask >= size)
-            continue;
-        char *buf;
-        uint64_t len;
-        ht_blob_recv(rank + mask, comm, &buf, &len);
-        struct ht_rows theirs = {.data = buf, .width = rows->width};
-        theirs.count = len == HT_BLOB_FAILED || !buf ? 0 : len / row_size(rows);
-        if (!ok || len == HT_BLOB_FAILED || !buf || len % row_size(rows) ||
-            !merge_rows(rows, &theirs, combine))
-            ok = false;
-        free(buf);
-    }
-    return ok;
+    struct reduction r = {rows, combine};
+    static const struct ht_blob_tree tree = {rows_out, rows_in};
+    return ht_blob_tree_up(comm, rank, size, ok, &tree, &r, NULL);
 }
