@@ -176,25 +176,28 @@ int ht_function_table_resolve_known(struct ht_function_table *t,
                                     void *ctx, size_t *local, size_t *shared)
 {
     size_t here = 0, known_count = 0;
-    /* Announce what this table will resolve, so that only the compile
-     * units holding these functions are read. */
-    struct ht_symbol unused;
-    for (size_t i = 0; i <= t->mask; i++)
-        if (t->slots[i].address && (!known || !known(t->slots[i].address, &unused, ctx)))
-            ht_symbols_want(t->symbols, t->slots[i].address);
+    /* The known ones first; the others are announced before any of them is
+     * resolved, so that only the compile units holding them are read. */
     for (size_t i = 0; i <= t->mask; i++) {
+        struct ht_symbol sym;
         if (!t->slots[i].address)
             continue;
-        struct ht_symbol sym;
-        if (!known || !known(t->slots[i].address, &sym, ctx)) {
-            ht_symbols_resolve(t->symbols, t->slots[i].address, &sym);
-            ht_function_table_adjust(t, &sym);
-            here++;
-        } else {
+        if (known && known(t->slots[i].address, &sym, ctx)) {
             known_count++;
+            if (!(t->slots[i].function = intern(t, &sym)))
+                return -1;
+        } else {
+            ht_symbols_want(t->symbols, t->slots[i].address);
         }
-        t->slots[i].function = intern(t, &sym);
-        if (!t->slots[i].function)
+    }
+    for (size_t i = 0; i <= t->mask; i++) {
+        if (!t->slots[i].address || t->slots[i].function)
+            continue;
+        struct ht_symbol sym;
+        ht_symbols_resolve(t->symbols, t->slots[i].address, &sym);
+        ht_function_table_adjust(t, &sym);
+        here++;
+        if (!(t->slots[i].function = intern(t, &sym)))
             return -1;
     }
     if (local)
