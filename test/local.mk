@@ -82,10 +82,23 @@ test_programs_fortran_names_LDADD = libhooktrace.la
 test_programs_fortran_names_LDFLAGS = $(HT_TEST_LINK)
 endif
 
+# A library dlopened, called and dlclosed before the profile is named
+# (test/integration/dlclose.py; the MPI build is test/mpi/dlclose_mpi).
+check_LTLIBRARIES += test/programs/libdlclosefix.la
+test_programs_libdlclosefix_la_SOURCES = test/programs/dlclose_lib.c
+test_programs_libdlclosefix_la_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_libdlclosefix_la_LDFLAGS = -rpath /nowhere -avoid-version
+check_PROGRAMS += test/programs/dlclose_main
+test_programs_dlclose_main_SOURCES = test/programs/dlclose_main.c
+test_programs_dlclose_main_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_dlclose_main_LDADD = libhooktrace.la -ldl
+test_programs_dlclose_main_LDFLAGS = $(HT_TEST_LINK)
+
 TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
 	test/integration/exit_paths.py test/integration/names.py \
-	test/integration/config_runtime.py test/integration/throttle.py
+	test/integration/config_runtime.py test/integration/throttle.py \
+	test/integration/dlclose.py
 EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";

@@ -8,24 +8,11 @@
 #include <string.h>
 
 /* Paths as the compiler recorded them, made absolute with the unit's
- * comp_dir when relative: a relative path means nothing once the profile
- * is read from another directory. */
+ * comp_dir when relative (a relative path means nothing once the profile
+ * is read from another directory) and normalised (paths.c). */
 static const char *make_path(struct ht_dw *d, const char *name)
 {
-    while (name[0] == '.' && name[1] == '/')
-        name += 2;
-    if (name[0] == '/' || !d->comp_dir || !d->comp_dir[0])
-        return ht_strpool_dup(d->pool, name);
-    size_t dlen = strlen(d->comp_dir), nlen = strlen(name);
-    while (dlen > 1 && d->comp_dir[dlen - 1] == '/')
-        dlen--;
-    char *path = ht_strpool_alloc(d->pool, dlen + 1 + nlen + 1);
-    if (path) {
-        memcpy(path, d->comp_dir, dlen);
-        path[dlen] = '/';
-        memcpy(path + dlen + 1, name, nlen + 1);
-    }
-    return path;
+    return ht_path_normal(d->pool, d->comp_dir, name);
 }
 
 static void read_files(struct ht_dw *d)

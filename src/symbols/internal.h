@@ -52,6 +52,22 @@ struct ht_object_list {
 void ht_object_list_take(struct ht_object_list *list, bool executable_only);
 void ht_object_list_free(struct ht_object_list *list);
 
+/* A library noted by ht_symbols_note_closing (closed.c).  Its path and fd
+ * stay valid for the life of the process; fd is -1 if the file could not
+ * be opened at dlclose. */
+#define HT_CLOSED_SEGMENTS 8
+#define HT_CLOSED_MAX 256
+struct ht_closed_object {
+    const char *path;
+    uintptr_t bias;
+    uintptr_t segments[HT_CLOSED_SEGMENTS][2]; /* run-time [start, end) */
+    size_t nsegments;
+    int fd;
+    uint64_t dev, ino;
+};
+/* Copies up to max of them into out, newest first; returns how many. */
+size_t ht_closed_objects(struct ht_closed_object *out, size_t max);
+
 struct ht_elf_info {
     int has_symtab; /* a full symbol table, static functions included */
     int dwarf_ok; /* safe to hand to libdwarf (see elf_dwarf_check.c) */
@@ -92,6 +108,11 @@ void ht_demangler_close(struct ht_demangler *dm);
 const char *ht_fortran_module_name(struct ht_strpool *pool, const char *symbol);
 
 int ht_lang_is_fortran(unsigned lang);
+
+/* name joined with dir when relative (dir may be NULL), then normalised
+ * lexically: no "." or empty components, ".." removes the one before it
+ * (paths.c).  A pool copy; NULL only when memory is exhausted. */
+char *ht_path_normal(struct ht_strpool *pool, const char *dir, const char *name);
 
 /* The name to show for f (cached in f->display).  NULL only when memory
  * is exhausted. */

@@ -11,6 +11,8 @@ libht_symbols_la_SOURCES = \
 	src/symbols/dwarf_lines.c \
 	src/symbols/names.c \
 	src/symbols/scan.c \
+	src/symbols/closed.c \
+	src/symbols/paths.c \
 	src/symbols/uninstrumented.c \
 	src/symbols/strpool.c
 libht_symbols_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)

@@ -16,6 +16,7 @@
 
 struct object {
     char *path;
+    char *read_from; /* a closed library: its file as kept open, or NULL */
     uint64_t identity; /* hash of the path, never 0 (ht_symbol_key) */
     const char *basename;
     uintptr_t bias; /* dlpi_addr: run-time minus link-time address */
@@ -82,6 +83,25 @@ static uint64_t path_identity(const char *path)
     return h ? h : 1;
 }
 
+static struct object *new_object(struct ht_symbols *s, char *path)
+{
+    if (s->nobjects == s->cap_objects) {
+        size_t cap = s->cap_objects ? 2 * s->cap_objects : 16;
+        struct object *v = realloc(s->objects, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        s->objects = v;
+        s->cap_objects = cap;
+    }
+    struct object *o = &s->objects[s->nobjects++];
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    o->identity = path_identity(path);
+    const char *slash = strrchr(path, '/');
+    o->basename = slash ? slash + 1 : path;
+    return o;
+}
+
 static int snapshot_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
     struct ht_symbols *s = arg;
@@ -98,23 +118,12 @@ static int snapshot_one(struct dl_phdr_info *info, size_t size, void *arg)
     }
     if (!path)
         goto fail;
-    if (s->nobjects == s->cap_objects) {
-        size_t cap = s->cap_objects ? 2 * s->cap_objects : 16;
-        struct object *v = realloc(s->objects, cap * sizeof *v);
-        if (!v) {
-            free(path);
-            goto fail;
-        }
-        s->objects = v;
-        s->cap_objects = cap;
+    struct object *o = new_object(s, path);
+    if (!o) {
+        free(path);
+        goto fail;
     }
-    size_t index = s->nobjects++;
-    struct object *o = &s->objects[index];
-    memset(o, 0, sizeof *o);
-    o->path = path;
-    o->identity = path_identity(path);
-    const char *slash = strrchr(path, '/');
-    o->basename = slash ? slash + 1 : path;
+    size_t index = s->nobjects - 1;
     o->bias = (uintptr_t)info->dlpi_addr;
     for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -139,13 +148,76 @@ static int segment_cmp(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
+static bool overlaps(const struct ht_symbols *s, size_t nsorted, uintptr_t start, uintptr_t end)
+{
+    /* The live objects' segments [0, nsorted) are sorted and disjoint:
+     * only the last one starting below end can reach into [start, end). */
+    size_t lo = 0, hi = nsorted;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->segments[mid].start < end)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0 && s->segments[lo - 1].end > start)
+        return true;
+    for (size_t i = nsorted; i < s->nsegments; i++) /* closed ones added so far */
+        if (s->segments[i].start < end && s->segments[i].end > start)
+            return true;
+    return false;
+}
+
+/* The libraries closed with dlclose, where nothing loaded now (or closed
+ * later) lies at their addresses: their segments, with the same path
+ * identity as when they were loaded, so that keys and names are those the
+ * library had while it was open. */
+static int add_closed(struct ht_symbols *s)
+{
+    struct ht_closed_object *closed = malloc(HT_CLOSED_MAX * sizeof *closed);
+    if (!closed)
+        return -1;
+    size_t n = ht_closed_objects(closed, HT_CLOSED_MAX);
+    size_t nsorted = s->nsegments;
+    int result = 0;
+    for (size_t i = 0; i < n && result == 0; i++) {
+        const struct ht_closed_object *c = &closed[i];
+        bool free_range = true;
+        for (size_t k = 0; k < c->nsegments && free_range; k++)
+            free_range = !overlaps(s, nsorted, c->segments[k][0], c->segments[k][1]);
+        if (!free_range)
+            continue;
+        char *path = strdup(c->path), *from = NULL;
+        char fd_path[64];
+        if (c->fd >= 0) {
+            snprintf(fd_path, sizeof fd_path, "/proc/self/fd/%d", c->fd);
+            from = strdup(fd_path);
+        }
+        struct object *o = path && (from || c->fd < 0) ? new_object(s, path) : NULL;
+        if (!o) {
+            free(path);
+            free(from);
+            result = -1;
+            break;
+        }
+        o->read_from = from;
+        o->bias = c->bias;
+        for (size_t k = 0; k < c->nsegments && result == 0; k++)
+            result = add_segment(s, c->segments[k][0], c->segments[k][1], s->nobjects - 1);
+    }
+    free(closed);
+    return result;
+}
+
 struct ht_symbols *ht_symbols_open(void)
 {
     struct ht_symbols *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     dl_iterate_phdr(snapshot_one, s);
-    if (s->failed) {
+    if (s->nsegments > 1)
+        qsort(s->segments, s->nsegments, sizeof *s->segments, segment_cmp);
+    if (s->failed || add_closed(s) != 0) {
         ht_symbols_close(s);
         return NULL;
     }
@@ -275,7 +347,7 @@ static void load_object(struct ht_symbols *s, struct object *o)
     if (o->nwanted > 1)
         qsort(o->wanted, o->nwanted, sizeof *o->wanted, u64_cmp);
     o->partial = o->nwanted > 0;
-    int fd = open(o->path, O_RDONLY | O_CLOEXEC);
+    int fd = open(o->read_from ? o->read_from : o->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
     struct ht_func *elf = NULL, *dw = NULL;
@@ -414,6 +486,7 @@ void ht_symbols_close(struct ht_symbols *syms)
         return;
     for (size_t i = 0; i < syms->nobjects; i++) {
         free(syms->objects[i].path);
+        free(syms->objects[i].read_from);
         free(syms->objects[i].funcs);
         free(syms->objects[i].wanted);
     }

@@ -30,6 +30,14 @@ void ht_symbols_resolve(struct ht_symbols *syms, uintptr_t address, struct ht_sy
 
 void ht_symbols_close(struct ht_symbols *syms);
 
+/* Notes a library that dlclose(handle) is about to close (called by the
+ * dlclose interposer, src/hooks/dlclose.c): its path, load bias and
+ * segments, and an open descriptor of its file.  Every later
+ * ht_symbols_open then knows it as a loaded object, where no object loaded
+ * at that time covers its addresses (closed.c, docs/symbols.md).  Takes a
+ * lock; never call it from a hook. */
+void ht_symbols_note_closing(void *handle);
+
 /* Announces an address that will be resolved, before any is: an object's
  * DWARF is then read only for the compile units that hold announced
  * addresses (docs/symbols.md, "Cost").  Resolving an address that was not

@@ -55,6 +55,14 @@ test_mpi_control_plain_SOURCES = test/mpi/control.c test/mpi/common.h
 test_mpi_control_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
 test_mpi_control_plain_LDADD = $(MPI_LIBS)
 
+# Every rank dlopens, calls and dlcloses test/programs/libdlclosefix.so
+# (test/mpi/dlclose.py).
+check_PROGRAMS += test/mpi/dlclose_mpi
+test_mpi_dlclose_mpi_SOURCES = test/programs/dlclose_main.c
+test_mpi_dlclose_mpi_CFLAGS = $(HT_MPI_TEST_CFLAGS) -DHT_WITH_MPI
+test_mpi_dlclose_mpi_LDADD = $(HT_MPI_TEST_LDADD) -ldl
+test_mpi_dlclose_mpi_LDFLAGS = $(HT_TEST_LINK)
+
 # One rank dlopens a library the others lack (test/mpi/names.py).
 check_PROGRAMS += test/mpi/names_mpmd
 test_mpi_names_mpmd_SOURCES = test/mpi/names_mpmd.c
@@ -73,7 +81,7 @@ test_mpi_throttle_mpi_plain_LDADD = $(MPI_LIBS)
 # One script per program; each runs its program once per configuration
 # (60 s limit per launch) and ends with "N passed, N failed".
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
-	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py
+	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 

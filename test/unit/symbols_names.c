@@ -63,6 +63,17 @@ int main(void)
     CHECK(ht_fortran_module_name(&pool, "__m_MOD_") == NULL);
     CHECK(ht_fortran_module_name(&pool, "m_MOD_p") == NULL);
 
+    /* Source paths: joined with comp_dir, normalised without the disk. */
+    CHECK_STR(ht_path_normal(&pool, "/w/app/build/rel", "../../src/x.c"), "/w/app/src/x.c");
+    CHECK_STR(ht_path_normal(&pool, "/w/app/", "./src//./y.c"), "/w/app/src/y.c");
+    CHECK_STR(ht_path_normal(&pool, "/w/app", "/abs/a/b/../../c.c"), "/abs/c.c");
+    CHECK_STR(ht_path_normal(&pool, "/w", "../../../up.c"), "/up.c");
+    CHECK_STR(ht_path_normal(&pool, NULL, "./a/../../b/c.c"), "../b/c.c");
+    CHECK_STR(ht_path_normal(&pool, "", "a/b/.."), "a");
+    CHECK_STR(ht_path_normal(&pool, NULL, "a/.."), ".");
+    CHECK_STR(ht_path_normal(&pool, "/", ".."), "/");
+    CHECK_STR(ht_path_normal(&pool, "/w/x..y", ".hidden/..z/f.c"), "/w/x..y/.hidden/..z/f.c");
+
     ht_demangler_close(&dm);
     ht_strpool_free(&pool);
     return CHECK_DONE();
