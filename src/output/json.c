@@ -167,6 +167,11 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     json_object_set_new(doc, "format", json_integer(2));
     json_object_set_new(doc, "command", json_string(run->command));
     json_object_set_new(doc, "executable", json_string(run->executable));
+    /* Each function keeps its full path; this is the directory the log
+     * prints them relative to (docs/output.md). */
+    char *source_root = ht_output_source_root(p);
+    json_object_set_new(doc, "source_root", source_root ? json_string(source_root) : json_null());
+    free(source_root);
     json_object_set_new(doc, "start_time", json_string(date));
     json_object_set_new(doc, "wall_time_s", json_real(run->wall_seconds));
     json_object_set_new(doc, "clock_source", json_string(run->clock_source));

@@ -32,7 +32,8 @@ static const char *caller_name(const struct ht_profile *p, const struct ht_stack
 }
 
 static void print_header(FILE *out, const struct ht_profile *p, const struct ht_run_info *run,
-                         const struct ht_config *cfg, const struct ht_mpi_view *mpi)
+                         const struct ht_config *cfg, const struct ht_mpi_view *mpi,
+                         const char *source_root)
 {
     char date[64];
     struct tm tm;
@@ -41,6 +42,9 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     fprintf(out, "hooktrace %s profile\n\n", PACKAGE_VERSION);
     fprintf(out, "command:         %s\n", run->command);
     fprintf(out, "executable:      %s\n", run->executable);
+    /* The files in the stack list below are relative to it. */
+    if (source_root)
+        fprintf(out, "source root:     %s\n", source_root);
     fprintf(out, "started:         %s\n", date);
     fprintf(out, "wall time:       %.6f s\n", run->wall_seconds);
     fprintf(out, "threads:         %d\n", p->nthreads);
@@ -146,15 +150,17 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
     fputc('\n', out);
 }
 
-static void print_location(FILE *out, const struct ht_function *f)
+static void print_location(FILE *out, const struct ht_function *f, const char *source_root)
 {
-    if (f->file && f->line)
-        fprintf(out, " (%s:%u)", f->file, f->line);
-    else if (f->file)
-        fprintf(out, " (%s)", f->file);
+    const char *file = ht_output_relative(f->file, source_root);
+    if (file && f->line)
+        fprintf(out, " (%s:%u)", file, f->line);
+    else if (file)
+        fprintf(out, " (%s)", file);
 }
 
-static void print_stack_list(FILE *out, const struct ht_profile *p, const struct ht_log_rows *rows)
+static void print_stack_list(FILE *out, const struct ht_profile *p, const struct ht_log_rows *rows,
+                             const char *source_root)
 {
     fprintf(out, "Call stacks (stack ID: path from the root, file:line of each function)\n\n");
     int *path = malloc((p->nstacks ? p->nstacks : 1) * sizeof *path);
@@ -171,7 +177,7 @@ static void print_stack_list(FILE *out, const struct ht_profile *p, const struct
         for (int d = 0; d < depth; d++) {
             const struct ht_function *f = p->stacks[path[d]].function;
             fprintf(out, "%s%s", d ? " > " : "", f->name);
-            print_location(out, f);
+            print_location(out, f, source_root);
         }
         fputs(p->stacks[i].throttled ? " [throttled]\n" : "\n", out);
     }
@@ -185,10 +191,12 @@ void ht_output_logfile(FILE *out, const struct ht_profile *p, const struct ht_ru
                        const struct ht_config *cfg, const struct ht_mpi_view *mpi)
 {
     bool all_ranks = mpi && mpi->rank < 0;
-    print_header(out, p, run, cfg, mpi);
+    char *source_root = ht_output_source_root(p);
+    print_header(out, p, run, cfg, mpi, source_root);
     int *order = ht_output_sorted_ids(p, cfg->sort_by);
     if (!order) {
         fprintf(out, "(out of memory: no table)\n");
+        free(source_root);
         return;
     }
     /* A table shows at most log_stacks rows; the stack list, the stacks
@@ -203,6 +211,7 @@ void ht_output_logfile(FILE *out, const struct ht_profile *p, const struct ht_ru
     if (mpi)
         ht_output_logfile_mpi_tables(out, p, order, mpi, &rows);
     free(order);
-    print_stack_list(out, p, &rows);
+    print_stack_list(out, p, &rows, source_root);
     free(rows.shown);
+    free(source_root);
 }

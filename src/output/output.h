@@ -75,6 +75,13 @@ int ht_output_json_write(FILE *f, const struct ht_profile *profile, const struct
                          const struct ht_mpi_view *mpi);
 void ht_output_folded(FILE *out, const struct ht_profile *profile);
 
+/* The longest directory shared by the profile's source files that are not
+ * the system's (source_root.c; docs/output.md, "source_root"), malloc'ed;
+ * NULL if there is none but "/".  ht_output_relative gives file below
+ * root without the root and its "/", and any other file as it is. */
+char *ht_output_source_root(const struct ht_profile *profile);
+const char *ht_output_relative(const char *file, const char *root);
+
 /* Throttling as the outputs show it (throttle.c): the "throttle" JSON
  * object, the code-patching state in words ("on", "off", "refused:
  * mprotect: ..."), and the hook calls saved: the estimate of those avoided
