@@ -80,7 +80,17 @@ test_programs_fortran_names_SOURCES = test/programs/fortran_names.f90
 test_programs_fortran_names_FCFLAGS = -g -finstrument-functions
 test_programs_fortran_names_LDADD = libhooktrace.la
 test_programs_fortran_names_LDFLAGS = $(HT_TEST_LINK)
+# The main program by its own name (test/integration/fortran_main.py); its
+# module goes to a folder of its own, away from the MPI build's.
+check_PROGRAMS += test/programs/heat_demo
+test_programs_heat_demo_SOURCES = test/programs/heat_demo.F90
+test_programs_heat_demo_FCFLAGS = -g -finstrument-functions -Jtest/programs
+test_programs_heat_demo_LDADD = libhooktrace.la
+test_programs_heat_demo_LDFLAGS = $(HT_TEST_LINK)
+TESTS += test/integration/fortran_main.py
 endif
+EXTRA_DIST += test/integration/fortran_main.py test/programs/heat_demo.F90
+CLEANFILES += test/programs/*.mod
 
 # A library dlopened, called and dlclosed before the profile is named
 # (test/integration/dlclose.py; the MPI build is test/mpi/dlclose_mpi).

@@ -15,7 +15,7 @@ EXTRA_DIST += test/fortran/fortran.py test/fortran/mixed.py test/fortran/p2p.F90
 	test/fortran/nbcoll.py test/fortran/nbcoll.F90 test/fortran/sends.py test/fortran/sends.F90 \
 	test/fortran/requests.py test/fortran/requests.F90 \
 	test/fortran/rma.py test/fortran/rma.F90 \
-	test/fortran/control.py test/fortran/control.F90
+	test/fortran/control.py test/fortran/control.F90 test/fortran/heat_demo.py
 if HT_FORTRAN_TESTS
 HT_F_TEST_FCFLAGS = $(HT_MPI_FCFLAGS) $(HT_FC_MISMATCH) -g -finstrument-functions
 HT_F_PLAIN_FCFLAGS = $(HT_MPI_FCFLAGS) $(HT_FC_MISMATCH) -g
@@ -66,6 +66,13 @@ test_fortran_fmpi_f08_LDFLAGS = $(HT_TEST_LINK)
 test_fortran_fmpi_f08_plain_SOURCES = test/fortran/p2p.F90
 test_fortran_fmpi_f08_plain_FCFLAGS = $(HT_F_PLAIN_FCFLAGS) $(HT_F_F08) -Jtest/fortran/mod_f08_plain
 test_fortran_fmpi_f08_plain_LDADD = $(MPI_FORT_LIBS)
+
+# gfortran's main program by its own name on 2 ranks (test/fortran/heat_demo.py).
+check_PROGRAMS += test/fortran/fheat_demo
+test_fortran_fheat_demo_SOURCES = test/programs/heat_demo.F90
+test_fortran_fheat_demo_FCFLAGS = $(HT_F_TEST_FCFLAGS) -DHT_WITH_MPI -Jtest/fortran/mod_f90 $(HT_F_LEGACY)
+test_fortran_fheat_demo_LDADD = $(HT_F_TEST_LDADD)
+test_fortran_fheat_demo_LDFLAGS = $(HT_TEST_LINK)
 
 check_PROGRAMS += test/fortran/fcoll_f90 test/fortran/fcoll_f77 test/fortran/fcoll_f08 \
 	test/fortran/fcoll_f90_plain test/fortran/fcoll_f77_plain test/fortran/fcoll_f08_plain
@@ -204,6 +211,6 @@ test_fortran_fcontrol_plain_LDADD = $(MPI_FORT_LIBS)
 
 HT_FORTRAN_TESTS = test/fortran/fortran.py test/fortran/mixed.py test/fortran/coll.py \
 	test/fortran/neighbour.py test/fortran/nbcoll.py test/fortran/sends.py test/fortran/requests.py \
-	test/fortran/rma.py test/fortran/control.py
+	test/fortran/rma.py test/fortran/control.py test/fortran/heat_demo.py
 TESTS += $(HT_FORTRAN_TESTS)
 endif

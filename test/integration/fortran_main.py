@@ -1,0 +1,54 @@
+"""gfortran's main program (symbol MAIN__) is shown by its own name,
+heat_demo, in the JSON, the folded stacks, the logfile and the trace's
+region names, with exact counts; it is still never throttled (it is found
+by its symbol at start-up, docs/throttle.md)."""
+import os
+import shutil
+import subprocess
+import sys
+
+from htlib import *
+
+EXE = program("heat_demo")
+ROOT = "main;heat_demo"
+EXPECTED = {"main": 1, ROOT: 1, ROOT + ";heat_solver::step": 10,
+            ROOT + ";heat_solver::energy": 1, ROOT + ";show_energy": 1}
+
+
+def no_main__(r, what):
+    for suffix in (".json", ".log", ".folded"):
+        check("MAIN__" not in r.text(suffix), "%s: no MAIN__ in %s" % (what, suffix))
+
+
+r = run(EXE)
+check_eq((r.returncode, r.stdout), (0, "heat_demo:   0.111614\n"), "exit status and output")
+p = r.profile()
+expect_calls(p, EXPECTED)
+check_eq(p.stack(ROOT)["line"], 29, "heat_demo's line: the program statement")
+no_main__(r, "profile")
+check(any(l.startswith(ROOT + " ") for l in r.text(".folded").splitlines()),
+      "folded: a heat_demo stack")
+check(any(" heat_demo " in l for l in r.text(".log").splitlines() if "show_energy" in l),
+      "log: show_energy's caller is heat_demo")
+
+# Throttling everything cheap after 2 calls: step is throttled; the main
+# program, matched as MAIN__ at start-up, is not.
+r = run(EXE, config={"throttle": {"min_calls": 2, "max_ns_per_call": 1000000000}})
+check_eq(r.returncode, 0, "throttled run: exit status")
+p = r.profile()
+check(p.stack(ROOT + ";heat_solver::step").get("throttled", False), "throttled run: step throttled")
+check(not p.stack(ROOT).get("throttled", False), "throttled run: heat_demo never throttled")
+check_eq(p.calls(ROOT), 1, "throttled run: calls of heat_demo")
+no_main__(r, "throttled run")
+
+# The trace's regions (otf2-print, if OTF2 is there).
+if shutil.which("otf2-print"):
+    r = run(EXE, config={"trace": {"enabled": True}})
+    check_eq(r.returncode, 0, "traced run: exit status")
+    defs = subprocess.run(["otf2-print", "-G", os.path.join(r.directory, "heat_demo_trace", "traces.otf2")],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True).stdout
+    check('Name: "heat_demo"' in defs, "trace: a region named heat_demo")
+    check("MAIN__" not in defs, "trace: no region named MAIN__")
+else:
+    print("otf2-print not found: the trace's region names not checked", file=sys.stderr)
+finish()
