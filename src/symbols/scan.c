@@ -1,7 +1,8 @@
 /* Name -> address, the other way round: the functions whose names the
- * caller wants, found by walking the ELF symbol tables (never DWARF, which
- * costs far more).  Used once at start-up to find the functions throttling
- * must never touch. */
+ * caller wants, found by walking the ELF symbol tables (DWARF costs far
+ * more: it is read only for the compile unit of a Fortran main program,
+ * and only when its symbol's name was not wanted).  Used once at start-up
+ * to find the functions throttling must never touch. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
@@ -60,6 +61,53 @@ void ht_object_list_free(struct ht_object_list *list)
     *list = (struct ht_object_list){0};
 }
 
+/* An object gfortran built: it holds the main program or a module
+ * procedure.  (An object of external procedures only is not recognised:
+ * their names then keep gfortran's underscore here, see below.) */
+static bool is_fortran(const struct ht_func *funcs, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        const char *e = funcs[k].elf_name;
+        if (e && (strcmp(e, "MAIN__") == 0 || (strncmp(e, "__", 2) == 0 && strstr(e, "_MOD_"))))
+            return true;
+    }
+    return false;
+}
+
+/* The main program's own name ("heat" for MAIN__ of `program heat`), from
+ * the DWARF of its compile unit alone; NULL without DWARF. */
+static const char *program_name(int fd, const struct ht_elf_info *info, uint64_t address,
+                                struct ht_strpool *pool)
+{
+    struct ht_func *dw = NULL;
+    size_t ndw = 0, units = 0;
+    const char *name = NULL;
+    if (info->dwarf_ok && ht_dwarf_functions_load(fd, pool, &address, 1, &dw, &ndw, &units) == 0)
+        for (size_t i = 0; i < ndw && !name; i++)
+            if (dw[i].addr == address && dw[i].is_main && dw[i].dwarf_name)
+                name = dw[i].dwarf_name;
+    free(dw);
+    return name;
+}
+
+/* The name the profile shows for a function of a Fortran object where the
+ * symbol table alone says otherwise: the program's name for MAIN__, and an
+ * external procedure without gfortran's trailing underscore (names.c).
+ * NULL if none. */
+static const char *fortran_alias(const struct ht_func *f, int fd, const struct ht_elf_info *info,
+                                 struct ht_strpool *pool)
+{
+    const char *e = f->elf_name;
+    if (!e)
+        return NULL;
+    if (strcmp(e, "MAIN__") == 0)
+        return program_name(fd, info, f->addr, pool);
+    size_t len = strlen(e);
+    if (len > 1 && e[len - 1] == '_' && strncmp(e, "__", 2) != 0)
+        return ht_strpool_dupn(pool, e, len - 1);
+    return NULL;
+}
+
 void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void *ctx),
                      void (*found)(uintptr_t address, void *ctx), void *ctx)
 {
@@ -74,9 +122,15 @@ void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void
             size_t n = 0;
             struct ht_elf_info info;
             if (ht_elf_symtab_load(fd, &pool, &funcs, &n, &info) == 0) {
+                bool fortran = is_fortran(funcs, n);
                 for (size_t k = 0; k < n; k++) {
                     const char *name = ht_names_display(&funcs[k], &demangler, &pool);
-                    if (name && wanted(name, ctx))
+                    bool hit = name && wanted(name, ctx);
+                    if (!hit && fortran) {
+                        const char *alias = fortran_alias(&funcs[k], fd, &info, &pool);
+                        hit = alias && wanted(alias, ctx);
+                    }
+                    if (hit)
                         found(list.objects[i].bias + (uintptr_t)funcs[k].addr, ctx);
                 }
             }

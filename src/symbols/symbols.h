@@ -67,9 +67,11 @@ bool ht_symbols_resolve_key(struct ht_symbols *syms, struct ht_symbol_key key,
 
 /* Calls found(address) for every function of the executable (and, unless
  * executable_only, of every shared object loaded now) whose display name
- * passes wanted(name).  Reads ELF symbol tables only, never DWARF, so a
- * Fortran name is the symbol's ("foo" for foo_, "mod::proc").  For
- * start-up; nothing here may run in a hook. */
+ * passes wanted(name), or, in an object gfortran built (one with MAIN__ or
+ * a module procedure), the name the profile shows for it: the program's
+ * own name for MAIN__ and "foo" for foo_ (scan.c).  Reads ELF symbol
+ * tables, and DWARF only for the main program's unit, when asked about its
+ * own name.  For start-up; nothing here may run in a hook. */
 void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void *ctx),
                      void (*found)(uintptr_t address, void *ctx), void *ctx);
 

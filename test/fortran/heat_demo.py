@@ -10,7 +10,7 @@ r = mpirun(fortran_program("fheat_demo"), N, config={"mpi": {"rank_files": [0, 1
 check_status(r, 0, "fheat_demo")
 check_eq(r.stdout, "heat_demo:   0.223229\n", "rank 0's output (the energy summed over 2 ranks)")
 p = r.summary()
-expect_total_calls(p, {ROOT: N, ROOT + ";heat_solver::step": 10 * N,
+expect_total_calls(p, {ROOT: N, ROOT + ";heat_solver::step": 10 * N, ROOT + ";clamp": 10 * N,
                        ROOT + ";heat_solver::energy": N, ROOT + ";show_energy": 1,
                        ROOT + ";MPI_Allreduce": N})
 for suffix in (".json", ".log", ".folded", "_0.json", "_1.json", "_0.log", "_1.log"):

@@ -1,7 +1,8 @@
 """gfortran's main program (symbol MAIN__) is shown by its own name,
 heat_demo, in the JSON, the folded stacks, the logfile and the trace's
 region names, with exact counts; it is still never throttled (it is found
-by its symbol at start-up, docs/throttle.md)."""
+by its symbol at start-up, docs/throttle.md), and throttle.never matches
+the names the profile shows: "clamp" for gfortran's clamp_."""
 import os
 import shutil
 import subprocess
@@ -11,7 +12,7 @@ from htlib import *
 
 EXE = program("heat_demo")
 ROOT = "main;heat_demo"
-EXPECTED = {"main": 1, ROOT: 1, ROOT + ";heat_solver::step": 10,
+EXPECTED = {"main": 1, ROOT: 1, ROOT + ";heat_solver::step": 10, ROOT + ";clamp": 10,
             ROOT + ";heat_solver::energy": 1, ROOT + ";show_energy": 1}
 
 
@@ -24,7 +25,7 @@ r = run(EXE)
 check_eq((r.returncode, r.stdout), (0, "heat_demo:   0.111614\n"), "exit status and output")
 p = r.profile()
 expect_calls(p, EXPECTED)
-check_eq(p.stack(ROOT)["line"], 29, "heat_demo's line: the program statement")
+check_eq(p.stack(ROOT)["line"], 36, "heat_demo's line: the program statement")
 no_main__(r, "profile")
 check(any(l.startswith(ROOT + " ") for l in r.text(".folded").splitlines()),
       "folded: a heat_demo stack")
@@ -32,13 +33,17 @@ check(any(" heat_demo " in l for l in r.text(".log").splitlines() if "show_energ
       "log: show_energy's caller is heat_demo")
 
 # Throttling everything cheap after 2 calls: step is throttled; the main
-# program, matched as MAIN__ at start-up, is not.
-r = run(EXE, config={"throttle": {"min_calls": 2, "max_ns_per_call": 1000000000}})
+# program, matched as MAIN__ at start-up, is not, nor clamp, named in
+# "never" as the profile shows it.
+r = run(EXE, config={"throttle": {"min_calls": 2, "max_ns_per_call": 1000000000,
+                                  "never": ["^clamp$", "^heat_demo$"]}})
 check_eq(r.returncode, 0, "throttled run: exit status")
 p = r.profile()
 check(p.stack(ROOT + ";heat_solver::step").get("throttled", False), "throttled run: step throttled")
-check(not p.stack(ROOT).get("throttled", False), "throttled run: heat_demo never throttled")
-check_eq(p.calls(ROOT), 1, "throttled run: calls of heat_demo")
+check_eq(p.calls(ROOT + ";heat_solver::step"), 3, "throttled run: calls of step (until throttled)")
+for path in (ROOT, ROOT + ";clamp"):
+    check(not p.stack(path).get("throttled", False), "throttled run: %s never throttled" % path)
+check_eq((p.calls(ROOT), p.calls(ROOT + ";clamp")), (1, 10), "throttled run: calls of heat_demo, clamp")
 no_main__(r, "throttled run")
 
 # The trace's regions (otf2-print, if OTF2 is there).

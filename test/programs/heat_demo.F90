@@ -1,7 +1,8 @@
 ! The main program shown by its own name, heat_demo, never as gfortran's
 ! MAIN__ (test/integration/fortran_main.py serially, test/fortran/heat_demo.py
-! on 2 ranks with -DHT_WITH_MPI): 10 calls of heat_solver::step, one of
-! heat_solver::energy and one of the external subroutine show_energy.
+! on 2 ranks with -DHT_WITH_MPI): 10 calls of heat_solver::step and of the
+! external subroutine clamp, one of heat_solver::energy and one of the
+! external subroutine show_energy.
 module heat_solver
   implicit none
 contains
@@ -20,6 +21,12 @@ contains
     energy = sum(u * u)
   end function energy
 end module heat_solver
+
+subroutine clamp(u, n)
+  integer, intent(in) :: n
+  real(8), intent(inout) :: u(n)
+  u = min(max(u, 0.0d0), 1.0d0)
+end subroutine clamp
 
 subroutine show_energy(e)
   real(8), intent(in) :: e
@@ -45,6 +52,7 @@ program heat_demo
   u(16) = 1.0d0
   do k = 1, 10
     call step(u, 32)
+    call clamp(u, 32)
   end do
   e = energy(u, 32)
   total = e

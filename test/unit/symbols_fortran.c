@@ -17,6 +17,25 @@ extern const int symfix_myproc_line, symfix_foo_line;
 
 void symfix_fortran_checks(void);
 
+/* ht_symbols_scan by the names the profile shows (throttle.never). */
+struct scan_result {
+    const char *want;
+    uintptr_t found[4];
+    size_t count;
+};
+
+static bool scan_wanted(const char *name, void *ctx)
+{
+    return strcmp(name, ((struct scan_result *)ctx)->want) == 0;
+}
+
+static void scan_found(uintptr_t address, void *ctx)
+{
+    struct scan_result *r = ctx;
+    if (r->count < 4)
+        r->found[r->count++] = address;
+}
+
 static const char *base_name(const char *path)
 {
     if (!path)
@@ -47,6 +66,24 @@ void symfix_fortran_checks(void)
     CHECK_STR(s.name, "symbols_fmain");
     CHECK_STR(base_name(s.file), "symbols_fmain.F90");
     CHECK_EQ_U64(s.line, FMAIN_LINE);
+
+    /* The scan finds the main program by its own name, as by MAIN__, and
+     * foo_ as "foo", the name the profile shows. */
+    uintptr_t main_program = 0;
+    static const char *const wanted[] = {"symbols_fmain", "MAIN__", "foo"};
+    for (size_t i = 0; i < 3; i++) {
+        struct scan_result r = {.want = wanted[i]};
+        ht_symbols_scan(true, scan_wanted, scan_found, &r);
+        CHECK_EQ_U64(r.count, 1);
+        if (i < 2) {
+            ht_symbols_resolve(syms, r.found[0], &s);
+            CHECK_STR(s.name, "symbols_fmain");
+            CHECK(i == 0 || r.found[0] == main_program);
+            main_program = r.found[0];
+        } else {
+            CHECK(r.found[0] == (uintptr_t)&foo_);
+        }
+    }
 
     ht_symbols_close(syms);
     exit(CHECK_DONE());
