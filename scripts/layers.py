@@ -32,6 +32,9 @@ FLOORS = [
 # Along the entry floor: fortran translates to the mpi core and uses the
 # hooks' helpers; the hooks poll the mpi layer's open requests.
 APART = {"analyze", "plugin"}  # programs of their own (the plugin runs in GCC): size only
+# C library functions that src/hooks interposes (longjmp.c, dlclose.c): a
+# call to one of them is a call into the C library, not up into the hooks.
+INTERPOSED = {"dlclose", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"}
 SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
 
@@ -113,7 +116,7 @@ def call_edges(build):
     edges = {}
     for obj in objects:
         here = folder_of(os.path.relpath(obj, build))
-        for sym in nm_symbols(obj, False):
+        for sym in nm_symbols(obj, False) - INTERPOSED:
             for there in defined_in.get(sym, ()):
                 if there != here:
                     edges.setdefault((here, there), set()).add(
