@@ -102,17 +102,32 @@ KINDS = {
 }
 
 
+def pattern_argument(ctype, name):
+    """How a collective or one-sided pattern function takes a routine's
+    argument: arrays of counts as struct ht_counts (int, or MPI_Count in a
+    large-count routine), displacements not at all (never read), the rest
+    as they are."""
+    if name.endswith("displs"):
+        return None
+    if name.endswith("counts"):
+        base = ctype.replace("const", "").replace(" ", "")
+        return "ht_counts_%s(%s)" % ("large" if base == "MPI_Count*" else "int", name)
+    return name
+
+
 def kind_spec(row):
     """What a row's wrapper records (KINDS), the collective and one-sided
     kinds calling their pattern function with every argument but the
-    request, and the request (or MPI_REQUEST_NULL for a blocking form)."""
+    request (pattern_argument), and the request (or MPI_REQUEST_NULL for a
+    blocking form)."""
     kind = row["kind"]
     if kind not in ("coll", "rma"):
         return KINDS[kind]
-    names = [n for _, n in parse_params(row["params"]) if n != "..."]
+    params = [(t, n) for t, n in parse_params(row["params"]) if n not in ("...", "request")]
+    args = [a for a in (pattern_argument(t, n) for t, n in params) if a is not None]
+    has_request = any(n == "request" for _, n in parse_params(row["params"]))
     return dict(post="ht_%s_%s(&call, %s, %s);" % (
-        kind, row[kind], ", ".join(n for n in names if n != "request"),
-        "*request" if "request" in names else "MPI_REQUEST_NULL"))
+        kind, row[kind], ", ".join(args), "*request" if has_request else "MPI_REQUEST_NULL"))
 
 
 def indent(code, n):
@@ -209,7 +224,13 @@ def generate_c(out):
     out.write('#include "config.h"\n\n#include "mpi/call.h"\n#include "mpi/collectives.h"\n'
               '#include "mpi/record.h"\n#include "mpi/rma.h"\n\n')
     for row in ROUTINES:
+        # The MPI 4 large-count routines only where the library has them
+        # (configure: HT_MPI_LARGE_COUNT).
+        if row.get("large_count"):
+            out.write("#if HT_MPI_LARGE_COUNT\n")
         out.write(c_wrapper(row))
+        if row.get("large_count"):
+            out.write("#endif\n")
         out.write("\n")
 
 
@@ -224,7 +245,9 @@ def main():
             here = os.path.dirname(os.path.abspath(__file__))
             sys.path.insert(0, os.path.join(here, "..", "fortran"))
             from generate_fortran import generate_fortran
-            generate_fortran(out, ROUTINES, parse_params, kind_spec, indent)
+            # No Fortran bindings for the large-count routines (docs/mpi.md).
+            rows = [row for row in ROUTINES if not row.get("large_count")]
+            generate_fortran(out, rows, parse_params, kind_spec, indent)
     os.replace(tmp, sys.argv[2])
 
 

@@ -7,7 +7,7 @@
 #include "mpi/record.h"
 #include "trace/mpi_events.h"
 
-void ht_mpi_on_send(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+void ht_mpi_on_send(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int dest, int tag,
                     MPI_Comm comm)
 {
     int peer = ht_mpi_world_rank(comm, dest);
@@ -40,7 +40,7 @@ static void trace_fields(struct ht_mpi_call *c, struct ht_request *r, int peer, 
     r->trace_tag = tag;
 }
 
-void ht_mpi_on_isend(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+void ht_mpi_on_isend(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm, MPI_Request request, bool persistent)
 {
     int peer = ht_mpi_world_rank(comm, dest);
