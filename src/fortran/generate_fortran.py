@@ -164,7 +164,14 @@ def wrapper(row, params, spec, flavour, export, pmpi, indent):
             "/* ierror is OPTIONAL in mpi_f08: we need the code either way. */",
             "MPI_Fint ht_ierr_local, *ht_ierr = ierr ? ierr : &ht_ierr_local;"]
     body += pre
-    body.append("%s(%s);" % (pmpi, ", ".join(call_args + ["ht_ierr"])))
+    if spec.get("take"):
+        # As the C wrapper (generate.py): the program's handle becomes
+        # MPI_REQUEST_NULL and the call succeeds.
+        body.append("if (%s) {\n    *f_request = PMPI_Request_c2f(MPI_REQUEST_NULL);\n"
+                    "    *ht_ierr = MPI_SUCCESS;\n} else {\n    %s(%s);\n}"
+                    % (spec["take"], pmpi, ", ".join(call_args + ["ht_ierr"])))
+    else:
+        body.append("%s(%s);" % (pmpi, ", ".join(call_args + ["ht_ierr"])))
     body.append("ht_mpi_call_returned(&call);")
     post = "\n".join(post_conv + ([post_code] if post_code else []))
     if post:

@@ -96,7 +96,13 @@ KINDS = {
     "testsome": dict(statuses="incount", handles="incount",
                      post="ht_mpi_on_done_some(&call, *outcount, array_of_indices, ht_scratch.handles, ht_sts);",
                      fpost="ht_f_done_some(&call, &ht_scratch, *outcount, array_of_indices, HT_F_INDEX_BASE);"),
+    # `take`: a condition under which the wrapper does not call PMPI but
+    # takes the request over, as MPI_Request_free would have it (the
+    # program's handle becomes MPI_REQUEST_NULL, the call succeeds): a
+    # request freed with a cancel pending, whose outcome only its completion
+    # tells (requests.c, ht_request_take).
     "request_free": dict(pre="MPI_Request ht_handle = *request;",
+                         take="ht_mpi_take_request(&call, ht_handle)",
                          post="ht_mpi_on_request_free(&call, ht_handle);"),
     "cancel": dict(post="ht_mpi_on_cancel(&call, *request);"),
 }
@@ -209,7 +215,11 @@ def c_wrapper(row):
             "if (!HT_MPI_CALL_BEGIN(&call, %s))" % name,
             "    return P%s(%s);" % (name, args)]
     body += pre
-    body.append("int rc = P%s(%s);" % (name, ", ".join(call_args)))
+    if spec.get("take"):
+        body.append("int rc;\nif (%s) {\n    *request = MPI_REQUEST_NULL;\n    rc = MPI_SUCCESS;\n"
+                    "} else {\n    rc = P%s(%s);\n}" % (spec["take"], name, ", ".join(call_args)))
+    else:
+        body.append("int rc = P%s(%s);" % (name, ", ".join(call_args)))
     body.append("ht_mpi_call_returned(&call);")
     if spec.get("post"):
         body.append("if (rc == MPI_SUCCESS) {\n%s\n}" % indent(spec["post"], 4))

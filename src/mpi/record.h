@@ -37,6 +37,9 @@ void ht_mpi_on_done_all(struct ht_mpi_call *c, int count, const MPI_Request *han
 void ht_mpi_on_done_some(struct ht_mpi_call *c, int outcount, const int *indices,
                          const MPI_Request *handles, const MPI_Status *statuses);
 void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle);
+/* Before PMPI_Request_free: true if the wrapper is to leave the request to
+ * us instead (a cancel is pending: ht_request_take). */
+bool ht_mpi_take_request(struct ht_mpi_call *c, MPI_Request handle);
 /* MPI_Test returned with the request still pending (trace mode). */
 void ht_mpi_on_test_pending(struct ht_mpi_call *c, MPI_Request handle);
 void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle);
