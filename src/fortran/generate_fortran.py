@@ -213,12 +213,13 @@ HT_EXPORT void %(export)s(%(params)sMPI_Fint *ierr)
     ht_mpi_fortran_env = 1;
     %(pmpi)s(%(args)sht_ierr);
     ht_mpi_fortran_env = 0;
-    if (node)
-        ht_mpi_call_returned(&call);
+    /* As the C wrapper: our start-up inside MPI_Init's node. */
     if (*ht_ierr == MPI_SUCCESS)
         ht_mpi_after_init();
-    if (node)
+    if (node) {
+        ht_mpi_call_returned(&call);
         ht_mpi_call_end(&call);
+    }
 }
 """ % dict(pmpi=pmpi, export=export, name=name, params=params, args=args), params + "MPI_Fint *ierr"
 
