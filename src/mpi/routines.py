@@ -29,6 +29,8 @@ Adding a routine is adding a row here (and, for a new collective pattern,
 its ht_coll_ function in collectives.c).
 """
 
+import re
+
 ROUTINES = []
 
 
@@ -181,7 +183,6 @@ NO_LARGE_COUNT = ("MPI_Barrier", "MPI_Ibarrier", "MPI_Fetch_and_op", "MPI_Compar
 
 
 def large_count_params(params):
-    import re
     params = re.sub(r"\bint (\w*count)\b", r"MPI_Count \1", params)
     params = re.sub(r"\bconst int (\w*counts)\[\]", r"const MPI_Count \1[]", params)
     return re.sub(r"\bconst (?:int|MPI_Aint) (\w*displs)\[\]", r"const MPI_Aint \1[]", params)
