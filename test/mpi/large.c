@@ -3,7 +3,8 @@
  * type, so the count fits an int while the bytes do not) with
  * MPI_Send/MPI_Recv, then with MPI_Isend/MPI_Irecv and MPI_Wait, and, where
  * the library has the MPI 4 large-count routines, with MPI_Send_c/MPI_Recv_c
- * and MPI_Isend_c/MPI_Irecv_c and a plain MPI_BYTE count.
+ * and MPI_Isend_c/MPI_Irecv_c and a plain MPI_BYTE count (and two small
+ * collectives, MPI_Bcast_c and MPI_Allgatherv_c).
  *
  * The buffers are malloc'ed and only their first and last bytes are
  * written or read here: MPI touches the pages it copies, the program no
@@ -98,6 +99,17 @@ NOINLINE static long long large_count(void)
         MPI_Wait(&request, &st);
         ok = ok && status_bytes(&st) == (long long)TOTAL_BYTES && arrived(7, 8);
     }
+    /* Two small large-count collectives: a scalar MPI_Count and an array
+     * of them (MPI_Aint displacements). */
+    double d[7] = {world_rank == 0 ? 1.5 : 0.0};
+    MPI_Bcast_c(d, 7, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    int mine[5] = {world_rank + 1, world_rank + 1, world_rank + 1, world_rank + 1, world_rank + 1};
+    int all[8] = {0};
+    MPI_Count counts[2] = {3, 5};
+    MPI_Aint displs[2] = {0, 3};
+    MPI_Allgatherv_c(mine, counts[world_rank], MPI_INT, all, counts, displs, MPI_INT,
+                     MPI_COMM_WORLD);
+    ok = ok && d[0] == 1.5 && all[0] == 1 && all[2] == 1 && all[3] == 2 && all[7] == 2;
     return ok;
 }
 #else

@@ -3,11 +3,12 @@
 MPI_Send/MPI_Recv, then MPI_Isend/MPI_Irecv + MPI_Wait, and, where the
 library has the MPI 4 large-count routines (MPICH 4.0, not Open MPI 4.1),
 MPI_Send_c/MPI_Recv_c and MPI_Isend_c/MPI_Irecv_c with a plain MPI_Count
-of bytes.  The sender's bytes, the receiver's, the per-rank figures and
-comm_matrix are exact (a received count over INT_MAX bytes was 0 before);
-the same run traced gives the same comm_matrix through hooktrace-analyze
+of bytes (and MPI_Bcast_c and MPI_Allgatherv_c with small counts).  The
+sender's bytes, the receiver's, the per-rank figures and comm_matrix are
+exact (a received count over INT_MAX bytes was 0 before); the same run is
+traced, and hooktrace-analyze gives the same comm_matrix from the trace
 (the OTF2 message length is 64-bit).  Each message is a 2.2 GB copy: the
-program runs twice, no plain reference run."""
+program runs once, with no plain reference run."""
 import json
 import os
 import subprocess
@@ -32,6 +33,9 @@ if large_count:
     m.p2p(0, 1, BYTES, at("large_count", "MPI_Send_c"), at("large_count", "MPI_Recv_c"))
     m.p2p(1, 0, LONG, at("large_count", "MPI_Send"), at("large_count", "MPI_Recv"))
     m.p2p(0, 1, BYTES, at("large_count", "MPI_Isend_c"), at("large_count", "MPI_Irecv_c"))
+    m.coll(0, 1, 7 * DOUBLE, at("large_count", "MPI_Bcast_c"))
+    m.coll(0, 1, 3 * INT, at("large_count", "MPI_Allgatherv_c"))
+    m.coll(1, 0, 5 * INT, at("large_count", "MPI_Allgatherv_c"))
 report_messages(m, N, times=3 if large_count else 2)
 expected_stdout = "".join("%s rank %d: 1\n" % (name, r)
                           for name in ["blocking", "nonblocking"] + (["large-count"] if large_count else [])
