@@ -164,7 +164,14 @@ def wrapper(row, params, spec, flavour, export, pmpi, indent):
             "/* ierror is OPTIONAL in mpi_f08: we need the code either way. */",
             "MPI_Fint ht_ierr_local, *ht_ierr = ierr ? ierr : &ht_ierr_local;"]
     body += pre
-    body.append("%s(%s);" % (pmpi, ", ".join(call_args + ["ht_ierr"])))
+    if spec.get("take"):
+        # As the C wrapper (generate.py): the program's handle becomes
+        # MPI_REQUEST_NULL and the call succeeds.
+        body.append("if (%s) {\n    *f_request = PMPI_Request_c2f(MPI_REQUEST_NULL);\n"
+                    "    *ht_ierr = MPI_SUCCESS;\n} else {\n    %s(%s);\n}"
+                    % (spec["take"], pmpi, ", ".join(call_args + ["ht_ierr"])))
+    else:
+        body.append("%s(%s);" % (pmpi, ", ".join(call_args + ["ht_ierr"])))
     body.append("ht_mpi_call_returned(&call);")
     post = "\n".join(post_conv + ([post_code] if post_code else []))
     if post:
@@ -206,12 +213,13 @@ HT_EXPORT void %(export)s(%(params)sMPI_Fint *ierr)
     ht_mpi_fortran_env = 1;
     %(pmpi)s(%(args)sht_ierr);
     ht_mpi_fortran_env = 0;
-    if (node)
-        ht_mpi_call_returned(&call);
+    /* As the C wrapper: our start-up inside MPI_Init's node. */
     if (*ht_ierr == MPI_SUCCESS)
         ht_mpi_after_init();
-    if (node)
+    if (node) {
+        ht_mpi_call_returned(&call);
         ht_mpi_call_end(&call);
+    }
 }
 """ % dict(pmpi=pmpi, export=export, name=name, params=params, args=args), params + "MPI_Fint *ierr"
 

@@ -14,17 +14,17 @@
 
 /* --- blocks and pair lists ------------------------------------------------ */
 
-struct ht_blocks ht_blocks_same(int count, MPI_Datatype type)
+struct ht_blocks ht_blocks_same(MPI_Count count, MPI_Datatype type)
 {
     return (struct ht_blocks){.count = count, .type_size = ht_mpi_bytes(1, type)};
 }
 
-struct ht_blocks ht_blocks_counts(const int *counts, MPI_Datatype type)
+struct ht_blocks ht_blocks_counts(struct ht_counts counts, MPI_Datatype type)
 {
     return (struct ht_blocks){.counts = counts, .type_size = ht_mpi_bytes(1, type)};
 }
 
-struct ht_blocks ht_blocks_typed(const int *counts, const MPI_Datatype *types)
+struct ht_blocks ht_blocks_typed(struct ht_counts counts, const MPI_Datatype *types)
 {
     return (struct ht_blocks){.counts = counts, .types = types};
 }
@@ -33,7 +33,7 @@ struct ht_blocks ht_blocks_typed(const int *counts, const MPI_Datatype *types)
  * arrays of a v/w routine may be NULL where MPI ignores them. */
 uint64_t ht_blocks_bytes(const struct ht_blocks *b, int i)
 {
-    int n = b->counts ? b->counts[i] : b->count;
+    MPI_Count n = ht_counts_given(b->counts) ? ht_counts_at(b->counts, i) : b->count;
     if (n <= 0)
         return 0;
     if (b->types)
@@ -120,7 +120,7 @@ static void emit_nothing(struct ht_mpi_call *c, MPI_Request request)
  * not once per peer (ht_mpi_record_group). */
 static bool uniform(const struct ht_blocks *b)
 {
-    return !b->counts && !b->types;
+    return !ht_counts_given(b->counts) && !b->types;
 }
 
 static void emit_group(struct ht_mpi_call *c, const struct ht_group_shape *g, MPI_Request request)
@@ -223,8 +223,8 @@ void ht_coll_Barrier(struct ht_mpi_call *c, MPI_Comm comm, MPI_Request request)
     emit_nothing(c, request);
 }
 
-void ht_coll_Bcast(struct ht_mpi_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
-                   MPI_Comm comm, MPI_Request request)
+void ht_coll_Bcast(struct ht_mpi_call *c, void *buffer, MPI_Count count, MPI_Datatype datatype,
+                   int root, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, root);
     (void)buffer;
@@ -233,9 +233,9 @@ void ht_coll_Bcast(struct ht_mpi_call *c, void *buffer, int count, MPI_Datatype 
 }
 
 /* The root's own block, in place or not, is a copy to itself. */
-void ht_coll_Gather(struct ht_mpi_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                    MPI_Request request)
+void ht_coll_Gather(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, root);
     (void)sendbuf;
@@ -244,22 +244,20 @@ void ht_coll_Gather(struct ht_mpi_call *c, const void *sendbuf, int sendcount, M
                ht_blocks_same(recvcount, recvtype), request);
 }
 
-void ht_coll_Gatherv(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                     const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Request request)
+void ht_coll_Gatherv(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, struct ht_counts recvcounts,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, root);
     (void)sendbuf;
     (void)recvbuf;
-    (void)displs;
     all_to_one(c, comm, root, ht_mpi_bytes(sendcount, sendtype),
                ht_blocks_counts(recvcounts, recvtype), request);
 }
 
-void ht_coll_Scatter(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     int root, MPI_Comm comm, MPI_Request request)
+void ht_coll_Scatter(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, root);
     (void)sendbuf;
@@ -268,14 +266,13 @@ void ht_coll_Scatter(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
                ht_mpi_bytes(recvcount, recvtype), request);
 }
 
-void ht_coll_Scatterv(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
-                      const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+void ht_coll_Scatterv(struct ht_mpi_call *c, const void *sendbuf, struct ht_counts sendcounts,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, root);
     (void)sendbuf;
     (void)recvbuf;
-    (void)displs;
     one_to_all(c, comm, root, ht_blocks_counts(sendcounts, sendtype),
                ht_mpi_bytes(recvcount, recvtype), request);
 }
@@ -283,9 +280,9 @@ void ht_coll_Scatterv(struct ht_mpi_call *c, const void *sendbuf, const int send
 /* In place, a rank's contribution is its own block of the receive buffer,
  * recvcount elements of recvtype (MPI_IN_PLACE exists only on
  * intra-communicators, so "its own block" is well defined). */
-void ht_coll_Allgather(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                       MPI_Comm comm, MPI_Request request)
+void ht_coll_Allgather(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
     (void)recvbuf;
@@ -294,28 +291,26 @@ void ht_coll_Allgather(struct ht_mpi_call *c, const void *sendbuf, int sendcount
     all_to_all(c, comm, send, ht_blocks_same(recvcount, recvtype), request);
 }
 
-void ht_coll_Allgatherv(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                        MPI_Request request)
+void ht_coll_Allgatherv(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, struct ht_counts recvcounts,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
     (void)recvbuf;
-    (void)displs;
     struct ht_blocks send = ht_blocks_same(sendcount, sendtype);
     if (sendbuf == MPI_IN_PLACE) {
         int rank = 0;
         PMPI_Comm_rank(comm, &rank);
-        send = ht_blocks_same(recvcounts[rank], recvtype);
+        send = ht_blocks_same(ht_counts_at(recvcounts, rank), recvtype);
     }
     all_to_all(c, comm, send, ht_blocks_counts(recvcounts, recvtype), request);
 }
 
 /* In place, what goes to peer i is what comes from it: the receive
  * arguments describe both directions. */
-void ht_coll_Alltoall(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                      MPI_Comm comm, MPI_Request request)
+void ht_coll_Alltoall(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
     (void)recvbuf;
@@ -324,29 +319,23 @@ void ht_coll_Alltoall(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
                request);
 }
 
-void ht_coll_Alltoallv(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
-                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                       const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                       MPI_Comm comm, MPI_Request request)
+void ht_coll_Alltoallv(struct ht_mpi_call *c, const void *sendbuf, struct ht_counts sendcounts,
+                       MPI_Datatype sendtype, void *recvbuf, struct ht_counts recvcounts,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
-    (void)sdispls;
     (void)recvbuf;
-    (void)rdispls;
     struct ht_blocks recv = ht_blocks_counts(recvcounts, recvtype);
     all_to_all(c, comm, sendbuf == MPI_IN_PLACE ? recv : ht_blocks_counts(sendcounts, sendtype),
                recv, request);
 }
 
-void ht_coll_Alltoallw(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
-                       const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
-                       const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                       MPI_Comm comm, MPI_Request request)
+void ht_coll_Alltoallw(struct ht_mpi_call *c, const void *sendbuf, struct ht_counts sendcounts,
+                       const MPI_Datatype sendtypes[], void *recvbuf, struct ht_counts recvcounts,
+                       const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
-    (void)sdispls;
     (void)recvbuf;
-    (void)rdispls;
     struct ht_blocks recv = ht_blocks_typed(recvcounts, recvtypes);
     all_to_all(c, comm, sendbuf == MPI_IN_PLACE ? recv : ht_blocks_typed(sendcounts, sendtypes),
                recv, request);
@@ -354,7 +343,7 @@ void ht_coll_Alltoallw(struct ht_mpi_call *c, const void *sendbuf, const int sen
 
 /* Reductions: count elements of datatype in each direction, in place or
  * not (in place changes where the data sits, not what moves). */
-void ht_coll_Reduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+void ht_coll_Reduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, root);
@@ -368,7 +357,7 @@ void ht_coll_Reduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, i
 /* The logical exchange of an allreduce: every rank's vector to every other
  * rank (on an inter-communicator: to every rank of the remote group, whose
  * result it is). */
-void ht_coll_Allreduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+void ht_coll_Allreduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
@@ -381,11 +370,10 @@ void ht_coll_Allreduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf
 
 /* Element j of the split of `total` elements into `parts` blocks as even as
  * possible (the first total % parts blocks one larger). */
-static int even_block(uint64_t total, int parts, int j)
+static uint64_t even_block(uint64_t total, int parts, int j)
 {
     uint64_t q = total / (uint64_t)parts, r = total % (uint64_t)parts;
-    uint64_t b = q + ((uint64_t)j < r ? 1 : 0);
-    return b > (uint64_t)INT32_MAX ? INT32_MAX : (int)b;
+    return q + ((uint64_t)j < r ? 1 : 0);
 }
 
 /* Reduce_scatter on an inter-communicator: the reduction of this group's
@@ -397,7 +385,7 @@ static int even_block(uint64_t total, int parts, int j)
  * its whole vector; sum of what it receives: its block from each remote
  * rank's vector. */
 static void reduce_scatter_inter(struct ht_mpi_call *c, MPI_Comm comm, uint64_t total,
-                                 int recv_count, MPI_Datatype datatype, MPI_Request request)
+                                 MPI_Count recv_count, MPI_Datatype datatype, MPI_Request request)
 {
     struct group_view v;
     struct ht_pair_list l;
@@ -409,7 +397,7 @@ static void reduce_scatter_inter(struct ht_mpi_call *c, MPI_Comm comm, uint64_t 
     if (v.size > 0 && ht_pair_list_init(&l, 2 * (size_t)v.size)) {
         for (int j = 0; j < v.size; j++) {
             int peer = view_world(&v, j);
-            ht_pair_list_add(&l, peer, true, (uint64_t)even_block(total, v.size, j) * type_size);
+            ht_pair_list_add(&l, peer, true, even_block(total, v.size, j) * type_size);
             ht_pair_list_add(&l, peer, false, ht_mpi_bytes(recv_count, datatype));
         }
     } else {
@@ -428,7 +416,7 @@ static bool is_inter(MPI_Comm comm)
 /* Intra: rank r sends block i (recvcounts[i]) of its vector to each rank
  * i != r, and receives its own block (recvcounts[r]) from each. */
 void ht_coll_Reduce_scatter(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf,
-                            const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                            struct ht_counts recvcounts, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
@@ -440,18 +428,20 @@ void ht_coll_Reduce_scatter(struct ht_mpi_call *c, const void *sendbuf, void *re
     PMPI_Comm_size(comm, &size); /* the local group */
     if (is_inter(comm)) {
         uint64_t total = 0;
-        for (int i = 0; i < size; i++)
-            total += recvcounts[i] > 0 ? (uint64_t)recvcounts[i] : 0;
-        reduce_scatter_inter(c, comm, total, recvcounts[rank], datatype, request);
+        for (int i = 0; i < size; i++) {
+            MPI_Count n = ht_counts_at(recvcounts, i);
+            total += n > 0 ? (uint64_t)n : 0;
+        }
+        reduce_scatter_inter(c, comm, total, ht_counts_at(recvcounts, rank), datatype, request);
         return;
     }
     all_to_all(c, comm, ht_blocks_counts(recvcounts, datatype),
-               ht_blocks_same(recvcounts[rank], datatype), request);
+               ht_blocks_same(ht_counts_at(recvcounts, rank), datatype), request);
 }
 
 void ht_coll_Reduce_scatter_block(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf,
-                                  int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                  MPI_Request request)
+                                  MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                  MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
     (void)sendbuf;
@@ -473,7 +463,7 @@ void ht_coll_Reduce_scatter_block(struct ht_mpi_call *c, const void *sendbuf, vo
  * follows the same rule (rank r's own vector is not part of its result,
  * which changes nothing between processes).  Not defined on
  * inter-communicators: nothing is recorded there. */
-static void prefix(struct ht_mpi_call *c, int count, MPI_Datatype datatype, MPI_Comm comm,
+static void prefix(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype datatype, MPI_Comm comm,
                    MPI_Request request)
 {
     struct group_view v;
@@ -494,7 +484,7 @@ static void prefix(struct ht_mpi_call *c, int count, MPI_Datatype datatype, MPI_
     ht_pair_list_emit(c, &l, request);
 }
 
-void ht_coll_Scan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+void ht_coll_Scan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
@@ -504,7 +494,7 @@ void ht_coll_Scan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int
     prefix(c, count, datatype, comm, request);
 }
 
-void ht_coll_Exscan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+void ht_coll_Exscan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);

@@ -17,93 +17,117 @@
 
 #include "mpi/record.h"
 
+/* An array of counts, one per peer, as the routine was given it: int in
+ * the standard routines, MPI_Count in the MPI 4 large-count ones
+ * (MPI_Gatherv_c, ...); the generated wrapper says which
+ * (ht_counts_int, ht_counts_large).  Displacements are never passed:
+ * counts and datatypes alone decide the bytes. */
+struct ht_counts {
+    const int *ints;
+    const MPI_Count *large;
+};
+
+static inline struct ht_counts ht_counts_int(const int *counts)
+{
+    return (struct ht_counts){.ints = counts};
+}
+
+static inline struct ht_counts ht_counts_large(const MPI_Count *counts)
+{
+    return (struct ht_counts){.large = counts};
+}
+
+static inline bool ht_counts_given(struct ht_counts c)
+{
+    return c.ints || c.large;
+}
+
+static inline MPI_Count ht_counts_at(struct ht_counts c, int i)
+{
+    return c.large ? c.large[i] : c.ints[i];
+}
+
 /* --- intra- and inter-communicator collectives (collectives.c) ------------ */
 
 void ht_coll_Barrier(struct ht_mpi_call *c, MPI_Comm comm, MPI_Request request);
-void ht_coll_Bcast(struct ht_mpi_call *c, void *buffer, int count, MPI_Datatype datatype, int root,
-                   MPI_Comm comm, MPI_Request request);
-void ht_coll_Gather(struct ht_mpi_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                    MPI_Request request);
-void ht_coll_Gatherv(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                     const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Request request);
-void ht_coll_Scatter(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                     int root, MPI_Comm comm, MPI_Request request);
-void ht_coll_Scatterv(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
-                      const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+void ht_coll_Bcast(struct ht_mpi_call *c, void *buffer, MPI_Count count, MPI_Datatype datatype,
+                   int root, MPI_Comm comm, MPI_Request request);
+void ht_coll_Gather(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request request);
+void ht_coll_Gatherv(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, struct ht_counts recvcounts,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request request);
+void ht_coll_Scatter(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request request);
+void ht_coll_Scatterv(struct ht_mpi_call *c, const void *sendbuf, struct ht_counts sendcounts,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request request);
-void ht_coll_Allgather(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                       MPI_Comm comm, MPI_Request request);
-void ht_coll_Allgatherv(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                        MPI_Request request);
-void ht_coll_Alltoall(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                      MPI_Comm comm, MPI_Request request);
-void ht_coll_Alltoallv(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
-                       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                       const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                       MPI_Comm comm, MPI_Request request);
-void ht_coll_Alltoallw(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
-                       const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
-                       const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                       MPI_Comm comm, MPI_Request request);
-void ht_coll_Reduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+void ht_coll_Allgather(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request);
+void ht_coll_Allgatherv(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, struct ht_counts recvcounts,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request);
+void ht_coll_Alltoall(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request);
+void ht_coll_Alltoallv(struct ht_mpi_call *c, const void *sendbuf, struct ht_counts sendcounts,
+                       MPI_Datatype sendtype, void *recvbuf, struct ht_counts recvcounts,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request);
+void ht_coll_Alltoallw(struct ht_mpi_call *c, const void *sendbuf, struct ht_counts sendcounts,
+                       const MPI_Datatype sendtypes[], void *recvbuf, struct ht_counts recvcounts,
+                       const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request request);
+void ht_coll_Reduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request request);
-void ht_coll_Allreduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+void ht_coll_Allreduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request);
 void ht_coll_Reduce_scatter(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf,
-                            const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                            struct ht_counts recvcounts, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm, MPI_Request request);
 void ht_coll_Reduce_scatter_block(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf,
-                                  int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                  MPI_Request request);
-void ht_coll_Scan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+                                  MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                  MPI_Comm comm, MPI_Request request);
+void ht_coll_Scan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request);
-void ht_coll_Exscan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, int count,
+void ht_coll_Exscan(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request);
 
 /* --- neighbourhood collectives (collectives_neighbor.c) ------------------- */
 
-void ht_coll_Neighbor_allgather(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+void ht_coll_Neighbor_allgather(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request);
-void ht_coll_Neighbor_allgatherv(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                 const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Request request);
-void ht_coll_Neighbor_alltoall(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+void ht_coll_Neighbor_allgatherv(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, struct ht_counts recvcounts,
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request);
+void ht_coll_Neighbor_alltoall(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request);
-void ht_coll_Neighbor_alltoallv(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
-                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                const int recvcounts[], const int rdispls[],
-                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request);
-void ht_coll_Neighbor_alltoallw(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
-                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                                const MPI_Datatype recvtypes[], MPI_Comm comm,
+void ht_coll_Neighbor_alltoallv(struct ht_mpi_call *c, const void *sendbuf,
+                                struct ht_counts sendcounts, MPI_Datatype sendtype, void *recvbuf,
+                                struct ht_counts recvcounts, MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Request request);
+void ht_coll_Neighbor_alltoallw(struct ht_mpi_call *c, const void *sendbuf,
+                                struct ht_counts sendcounts, const MPI_Datatype sendtypes[],
+                                void *recvbuf, struct ht_counts recvcounts,
+                                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request request);
 
 /* --- shared by the pattern files ------------------------------------------ */
 
 /* The size of the block a rank sends to / receives from peer i: a count
  * and a datatype, each either the same for every peer or per peer. */
 struct ht_blocks {
-    const int *counts;          /* per peer, or NULL: count for every peer */
-    int count;
+    struct ht_counts counts; /* per peer, or none: count for every peer */
+    MPI_Count count;
     const MPI_Datatype *types;  /* per peer, or NULL: type_size for every peer */
     uint64_t type_size;
 };
 
-struct ht_blocks ht_blocks_same(int count, MPI_Datatype type);
-struct ht_blocks ht_blocks_counts(const int *counts, MPI_Datatype type);
-struct ht_blocks ht_blocks_typed(const int *counts, const MPI_Datatype *types);
+struct ht_blocks ht_blocks_same(MPI_Count count, MPI_Datatype type);
+struct ht_blocks ht_blocks_counts(struct ht_counts counts, MPI_Datatype type);
+struct ht_blocks ht_blocks_typed(struct ht_counts counts, const MPI_Datatype *types);
 uint64_t ht_blocks_bytes(const struct ht_blocks *b, int i);
 
 /* The messages of one call, built up to a bound known in advance. */

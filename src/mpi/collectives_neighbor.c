@@ -115,8 +115,8 @@ static void neighbor_exchange(struct ht_mpi_call *c, MPI_Comm comm, struct ht_bl
     ht_pair_list_emit(c, &l, request);
 }
 
-void ht_coll_Neighbor_allgather(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                                MPI_Datatype sendtype, void *recvbuf, int recvcount,
+void ht_coll_Neighbor_allgather(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
@@ -126,21 +126,19 @@ void ht_coll_Neighbor_allgather(struct ht_mpi_call *c, const void *sendbuf, int 
                       ht_blocks_same(recvcount, recvtype), request);
 }
 
-void ht_coll_Neighbor_allgatherv(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                 const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Request request)
+void ht_coll_Neighbor_allgatherv(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, struct ht_counts recvcounts,
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
     (void)sendbuf;
     (void)recvbuf;
-    (void)displs;
     neighbor_exchange(c, comm, ht_blocks_same(sendcount, sendtype),
                       ht_blocks_counts(recvcounts, recvtype), request);
 }
 
-void ht_coll_Neighbor_alltoall(struct ht_mpi_call *c, const void *sendbuf, int sendcount,
-                               MPI_Datatype sendtype, void *recvbuf, int recvcount,
+void ht_coll_Neighbor_alltoall(struct ht_mpi_call *c, const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
@@ -150,31 +148,26 @@ void ht_coll_Neighbor_alltoall(struct ht_mpi_call *c, const void *sendbuf, int s
                       ht_blocks_same(recvcount, recvtype), request);
 }
 
-void ht_coll_Neighbor_alltoallv(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
-                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                const int recvcounts[], const int rdispls[],
-                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request request)
-{
-    ht_coll_mark(c, comm, -1);
-    (void)sendbuf;
-    (void)sdispls;
-    (void)recvbuf;
-    (void)rdispls;
-    neighbor_exchange(c, comm, ht_blocks_counts(sendcounts, sendtype),
-                      ht_blocks_counts(recvcounts, recvtype), request);
-}
-
-void ht_coll_Neighbor_alltoallw(struct ht_mpi_call *c, const void *sendbuf, const int sendcounts[],
-                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                                const MPI_Datatype recvtypes[], MPI_Comm comm,
+void ht_coll_Neighbor_alltoallv(struct ht_mpi_call *c, const void *sendbuf,
+                                struct ht_counts sendcounts, MPI_Datatype sendtype, void *recvbuf,
+                                struct ht_counts recvcounts, MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Request request)
 {
     ht_coll_mark(c, comm, -1);
     (void)sendbuf;
-    (void)sdispls;
     (void)recvbuf;
-    (void)rdispls;
+    neighbor_exchange(c, comm, ht_blocks_counts(sendcounts, sendtype),
+                      ht_blocks_counts(recvcounts, recvtype), request);
+}
+
+void ht_coll_Neighbor_alltoallw(struct ht_mpi_call *c, const void *sendbuf,
+                                struct ht_counts sendcounts, const MPI_Datatype sendtypes[],
+                                void *recvbuf, struct ht_counts recvcounts,
+                                const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request request)
+{
+    ht_coll_mark(c, comm, -1);
+    (void)sendbuf;
+    (void)recvbuf;
     neighbor_exchange(c, comm, ht_blocks_typed(sendcounts, sendtypes),
                       ht_blocks_typed(recvcounts, recvtypes), request);
 }

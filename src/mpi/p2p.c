@@ -7,7 +7,7 @@
 #include "mpi/record.h"
 #include "trace/mpi_events.h"
 
-void ht_mpi_on_send(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+void ht_mpi_on_send(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int dest, int tag,
                     MPI_Comm comm)
 {
     int peer = ht_mpi_world_rank(comm, dest);
@@ -40,7 +40,7 @@ static void trace_fields(struct ht_mpi_call *c, struct ht_request *r, int peer, 
     r->trace_tag = tag;
 }
 
-void ht_mpi_on_isend(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+void ht_mpi_on_isend(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm, MPI_Request request, bool persistent)
 {
     int peer = ht_mpi_world_rank(comm, dest);
@@ -152,13 +152,20 @@ void ht_mpi_on_done_some(struct ht_mpi_call *c, int outcount, const int *indices
         ht_mpi_on_done(c, handles[indices[k]], &statuses[k]);
 }
 
+bool ht_mpi_take_request(struct ht_mpi_call *c, MPI_Request handle)
+{
+    return ht_request_take(c->thread, handle);
+}
+
 /* A request freed while active still completes but can no longer be asked:
  * a send (or collective) counts as done now; a receive, whose size and
- * source would come from a status we will never see, is dropped. */
+ * source would come from a status we will never see, is dropped.  One with
+ * a cancel pending was taken over instead (ht_mpi_take_request) and is
+ * left to the poll. */
 void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
 {
     struct ht_request *r = ht_request_find(c->thread, handle);
-    if (!r)
+    if (!r || r->taken)
         return;
     if (r->active && !r->cancelled && r->kind != HT_REQUEST_RECV) {
         MPI_Status unused;

@@ -1,3 +1,5 @@
+#include "config.h"
+
 #include "mpi/ranks.h"
 
 #include <stdlib.h>
@@ -126,21 +128,42 @@ int ht_mpi_world_rank(MPI_Comm comm, int rank)
     return w;
 }
 
-uint64_t ht_mpi_bytes(int count, MPI_Datatype type)
+/* The size of a datatype, in bytes, as an MPI_Count: MPI 4's
+ * MPI_Type_size_c where the library has it, else MPI 3's
+ * MPI_Type_size_x (both libraries have it); never the int MPI_Type_size,
+ * which gives MPI_UNDEFINED for a type over INT_MAX bytes. */
+static MPI_Count type_size(MPI_Datatype type)
 {
-    int size = 0;
-    if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
-        size < 0)
+    MPI_Count size = 0;
+#if HAVE_PMPI_TYPE_SIZE_C
+    if (PMPI_Type_size_c(type, &size) != MPI_SUCCESS)
         return 0;
-    return (uint64_t)count * (uint64_t)size;
+#else
+    if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS)
+        return 0;
+#endif
+    return size == MPI_UNDEFINED || size < 0 ? 0 : size;
+}
+
+uint64_t ht_mpi_bytes(MPI_Count count, MPI_Datatype type)
+{
+    if (count <= 0 || type == MPI_DATATYPE_NULL)
+        return 0;
+    return (uint64_t)count * (uint64_t)type_size(type);
 }
 
 uint64_t ht_mpi_status_bytes(const MPI_Status *st)
 {
-    int count = 0;
-    if (PMPI_Get_count(st, MPI_BYTE, &count) != MPI_SUCCESS || count == MPI_UNDEFINED || count < 0)
+    MPI_Count count = 0;
+#if HAVE_PMPI_GET_COUNT_C
+    if (PMPI_Get_count_c(st, MPI_BYTE, &count) != MPI_SUCCESS)
         return 0;
-    return (uint64_t)count;
+#else
+    /* MPI_BYTE has one element per byte: the elements are the bytes. */
+    if (PMPI_Get_elements_x(st, MPI_BYTE, &count) != MPI_SUCCESS)
+        return 0;
+#endif
+    return count == MPI_UNDEFINED || count < 0 ? 0 : (uint64_t)count;
 }
 
 uint32_t ht_mpi_trace_comm(MPI_Comm comm)

@@ -45,10 +45,14 @@ void ht_mpi_rank_map_keep(struct ht_rank_map *map);
 struct ht_rank_map *ht_mpi_rank_map_from_group(MPI_Group group, int inter);
 int ht_mpi_rank_map_world(const struct ht_rank_map *map, int rank);
 
-/* count elements of type, in bytes (0 for MPI_DATATYPE_NULL or an error). */
-uint64_t ht_mpi_bytes(int count, MPI_Datatype type);
+/* count elements of type, in bytes (0 for MPI_DATATYPE_NULL or an error).
+ * 64-bit throughout: a count that fits an int may still move more than
+ * INT_MAX bytes, and the large-count routines (MPI_Send_c) pass an
+ * MPI_Count. */
+uint64_t ht_mpi_bytes(MPI_Count count, MPI_Datatype type);
 
-/* Bytes of a received message, from its status. */
+/* Bytes of a received message, from its status (64-bit: MPI_Get_count's
+ * int gives MPI_UNDEFINED past INT_MAX bytes). */
 uint64_t ht_mpi_status_bytes(const MPI_Status *st);
 
 #endif

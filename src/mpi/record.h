@@ -10,14 +10,15 @@
 #include "mpi/messages.h"
 #include "mpi/requests.h"
 
-/* Blocking point-to-point. */
-void ht_mpi_on_send(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+/* Blocking point-to-point (counts as MPI_Count: the large-count routines
+ * MPI_Send_c, ... pass theirs; an int converts). */
+void ht_mpi_on_send(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int dest, int tag,
                     MPI_Comm comm);
 void ht_mpi_on_recv(struct ht_mpi_call *c, const MPI_Status *st, MPI_Comm comm);
 
 /* Non-blocking and persistent point-to-point (persistent: registered
  * inactive until MPI_Start). */
-void ht_mpi_on_isend(struct ht_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+void ht_mpi_on_isend(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm, MPI_Request request, bool persistent);
 void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Request request,
                      bool persistent);
@@ -36,6 +37,9 @@ void ht_mpi_on_done_all(struct ht_mpi_call *c, int count, const MPI_Request *han
 void ht_mpi_on_done_some(struct ht_mpi_call *c, int outcount, const int *indices,
                          const MPI_Request *handles, const MPI_Status *statuses);
 void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle);
+/* Before PMPI_Request_free: true if the wrapper is to leave the request to
+ * us instead (a cancel is pending: ht_request_take). */
+bool ht_mpi_take_request(struct ht_mpi_call *c, MPI_Request handle);
 /* MPI_Test returned with the request still pending (trace mode). */
 void ht_mpi_on_test_pending(struct ht_mpi_call *c, MPI_Request handle);
 void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle);

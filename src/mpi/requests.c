@@ -249,6 +249,26 @@ void ht_request_handle_done(struct ht_thread *t, MPI_Request handle, const MPI_S
         ht_request_complete(t, r, st, now);
 }
 
+bool ht_request_take(struct ht_thread *t, MPI_Request handle)
+{
+    struct ht_request *r = ht_request_find(t, handle);
+    if (!r || !r->active || !r->cancelled)
+        return false;
+    r->taken = true;
+    r->persistent = false; /* freed: completing it removes it */
+    return true;
+}
+
+/* Drops an entry; a taken request is freed in MPI as the program asked. */
+static void drop(struct ht_thread *t, struct ht_request *r)
+{
+    if (r->taken) {
+        MPI_Request h = r->handle;
+        PMPI_Request_free(&h);
+    }
+    ht_request_remove(t, r);
+}
+
 size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
 {
     struct ht_mpi_thread *m = t->mpi;
@@ -272,7 +292,10 @@ size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
         if (PMPI_Request_get_status(r->handle, &done, &st) == MPI_SUCCESS && done) {
             /* Completion removes the entry or moves another into its place:
              * look at this position again next. */
+            MPI_Request taken = r->taken ? r->handle : MPI_REQUEST_NULL;
             ht_request_complete(t, r, &st, ht_clock_now());
+            if (taken != MPI_REQUEST_NULL)
+                PMPI_Request_free(&taken);
             completed++;
         } else {
             tab->cursor++;
@@ -323,7 +346,7 @@ void ht_request_forget_all(struct ht_thread *t)
     if (!m)
         return;
     while (m->requests.count > 0)
-        ht_request_remove(t, &m->requests.entries[m->requests.count - 1]);
+        drop(t, &m->requests.entries[m->requests.count - 1]);
     m->epoch = __atomic_load_n(&ht_mpi.epoch, __ATOMIC_ACQUIRE);
     t->poll_requests = 0;
 }
@@ -338,7 +361,7 @@ void ht_request_table_drain(struct ht_thread *t, uint64_t now)
     if (m->epoch == __atomic_load_n(&ht_mpi.epoch, __ATOMIC_ACQUIRE))
         ht_request_poll(t, now, m->requests.count);
     while (m->requests.count > 0)
-        ht_request_remove(t, &m->requests.entries[m->requests.count - 1]);
+        drop(t, &m->requests.entries[m->requests.count - 1]);
     free(m->requests.entries);
     free(m->requests.index);
     memset(&m->requests, 0, sizeof m->requests);

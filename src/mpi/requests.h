@@ -67,6 +67,8 @@ struct ht_request {
     bool persistent;          /* from *_init: stays registered between Starts */
     bool active;              /* started and not yet seen complete */
     bool cancelled;           /* MPI_Cancel was called on it */
+    bool taken;               /* freed by the program with a cancel pending:
+                                 we hold the handle until it completes */
     int peer;                 /* world rank; -1: take it from the status */
     struct ht_rank_map *map;  /* for peer -1: the communicator's ranks */
     uint64_t bytes;           /* send size; receives take it from the status */
@@ -113,6 +115,18 @@ void ht_request_complete(struct ht_thread *t, struct ht_request *r, const MPI_St
  * inactive handles are ignored). */
 void ht_request_handle_done(struct ht_thread *t, MPI_Request handle, const MPI_Status *st,
                             uint64_t now);
+
+/* MPI_Request_free of an active request with a cancel pending: whether
+ * the cancel succeeded (no message) or failed (the message went) only its
+ * completed status tells (MPI_Test_cancelled), and MPI_Request_free would
+ * leave us no handle to ask.  Returns true if the request is taken over
+ * instead: the wrapper then does not call PMPI_Request_free, the entry
+ * stays active, the poll sees it complete, records it by its status and
+ * frees it (PMPI_Request_free of a complete request).  One still pending
+ * at MPI_Finalize, or at a pause in logging, is freed then unrecorded.
+ * Never blocks: Open MPI 4.1 and MPICH 4.0 never complete a cancelled
+ * unmatched MPI_Issend. */
+bool ht_request_take(struct ht_thread *t, MPI_Request handle);
 
 /* Checks up to `budget` active requests with PMPI_Request_get_status;
  * returns how many completed. */

@@ -86,9 +86,10 @@ static void record(struct ht_mpi_call *c, int target_rank, MPI_Win win, uint64_t
     ht_mpi_record_pairs(c, p, 1, request);
 }
 
-void ht_rma_Put(struct ht_mpi_call *c, const void *origin_addr, int origin_count,
+void ht_rma_Put(struct ht_mpi_call *c, const void *origin_addr, MPI_Count origin_count,
                 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-                int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request request)
+                MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request request)
 {
     (void)origin_addr;
     (void)target_disp;
@@ -97,9 +98,10 @@ void ht_rma_Put(struct ht_mpi_call *c, const void *origin_addr, int origin_count
     record(c, target_rank, win, ht_mpi_bytes(origin_count, origin_datatype), request);
 }
 
-void ht_rma_Get(struct ht_mpi_call *c, void *origin_addr, int origin_count,
+void ht_rma_Get(struct ht_mpi_call *c, void *origin_addr, MPI_Count origin_count,
                 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-                int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request request)
+                MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request request)
 {
     (void)origin_addr;
     (void)target_disp;
@@ -108,9 +110,9 @@ void ht_rma_Get(struct ht_mpi_call *c, void *origin_addr, int origin_count,
     record(c, target_rank, win, ht_mpi_bytes(origin_count, origin_datatype), request);
 }
 
-void ht_rma_Accumulate(struct ht_mpi_call *c, const void *origin_addr, int origin_count,
+void ht_rma_Accumulate(struct ht_mpi_call *c, const void *origin_addr, MPI_Count origin_count,
                        MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-                       int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                        MPI_Request request)
 {
     (void)origin_addr;
@@ -123,11 +125,11 @@ void ht_rma_Accumulate(struct ht_mpi_call *c, const void *origin_addr, int origi
 
 /* With MPI_NO_OP the origin buffer is ignored and programs often pass a
  * count of 0 for it: then only the result counts. */
-void ht_rma_Get_accumulate(struct ht_mpi_call *c, const void *origin_addr, int origin_count,
-                           MPI_Datatype origin_datatype, void *result_addr, int result_count,
+void ht_rma_Get_accumulate(struct ht_mpi_call *c, const void *origin_addr, MPI_Count origin_count,
+                           MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
                            MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                           int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                           MPI_Request request)
+                           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request request)
 {
     (void)origin_addr;
     (void)result_addr;

@@ -19,9 +19,17 @@
 - coll= / rma=: the pattern function's suffix, shared by a routine and its
   non-blocking form (which passes its request, the blocking form NULL).
 
+- large_count: an MPI 4 large-count routine (MPI_Send_c, ...), derived
+  from its row at the end of this file: counts as MPI_Count, arrays of
+  displacements as MPI_Aint; its wrapper is compiled only where the
+  library has these routines (configure's HT_MPI_LARGE_COUNT), and it has
+  no Fortran binding.
+
 Adding a routine is adding a row here (and, for a new collective pattern,
 its ht_coll_ function in collectives.c).
 """
+
+import re
 
 ROUTINES = []
 
@@ -162,3 +170,25 @@ R("MPI_Fetch_and_op", "const void *origin_addr, void *result_addr, MPI_Datatype 
   "MPI_Aint target_disp, MPI_Op op, MPI_Win win", "rma", rma="Fetch_and_op")
 R("MPI_Compare_and_swap", "const void *origin_addr, const void *compare_addr, void *result_addr, "
   "MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win", "rma", rma="Compare_and_swap")
+
+
+# --- MPI 4 large counts (MPI_Send_c, ...) -------------------------------------
+# Every routine with a count gets a _c form in MPI 4 (MPICH 4.0 has them all,
+# Open MPI 4.1 none): the same row with MPI_Count counts and MPI_Aint
+# displacements.  MPI_Barrier has no count; MPI_Fetch_and_op and
+# MPI_Compare_and_swap move one element and have no _c form.
+LARGE_COUNT_KINDS = ("send", "recv", "sendrecv", "sendrecv_replace", "isend", "irecv", "mrecv",
+                     "imrecv", "send_init", "recv_init", "coll", "rma")
+NO_LARGE_COUNT = ("MPI_Barrier", "MPI_Ibarrier", "MPI_Fetch_and_op", "MPI_Compare_and_swap")
+
+
+def large_count_params(params):
+    params = re.sub(r"\bint (\w*count)\b", r"MPI_Count \1", params)
+    params = re.sub(r"\bconst int (\w*counts)\[\]", r"const MPI_Count \1[]", params)
+    return re.sub(r"\bconst (?:int|MPI_Aint) (\w*displs)\[\]", r"const MPI_Aint \1[]", params)
+
+
+for _row in list(ROUTINES):
+    if _row["kind"] in LARGE_COUNT_KINDS and _row["name"] not in NO_LARGE_COUNT:
+        ROUTINES.append(dict(_row, name=_row["name"] + "_c", params=large_count_params(_row["params"]),
+                             large_count=True))

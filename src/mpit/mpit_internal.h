@@ -90,6 +90,7 @@ struct ht_mpit_state {
     size_t buffer_bytes;       /* one thread's raw read buffer */
     size_t values_bytes;       /* one struct ht_mpit_values */
     uint64_t interval_ticks;   /* 0: read before and after every call */
+    uint64_t startup_ticks;    /* ht_mpit_init, inside the MPI_Init wrapper's node */
     char **notes;
     size_t nnotes, notes_capacity;
     struct ht_mpit_thread *threads;

@@ -82,6 +82,7 @@ struct ht_mpit_view {
     const struct ht_mpit_cvar *cvars;
     size_t ncvars;
     int cvar_rank;             /* the rank whose cvars these are */
+    double startup_s;          /* that rank's MPI_T start-up, inside MPI_Init */
     const struct ht_mpit_pvar_desc *pvars;
     size_t npvars;
     const struct ht_mpit_slot *slots;

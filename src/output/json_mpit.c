@@ -78,6 +78,7 @@ void ht_output_json_mpit_top(json_t *doc, const struct ht_mpit_view *v)
     if (v->status)
         json_object_set_new(m, "status", json_string(v->status));
     json_object_set_new(m, "cvars_rank", json_integer(v->cvar_rank));
+    json_object_set_new(m, "startup_s", json_real(v->startup_s));
     json_t *cvars = json_array();
     for (size_t i = 0; i < v->ncvars; i++)
         json_array_append_new(cvars, cvar_json(&v->cvars[i]));

@@ -78,10 +78,26 @@ test_mpi_throttle_mpi_plain_SOURCES = test/mpi/throttle_mpi.c test/mpi/common.h
 test_mpi_throttle_mpi_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
 test_mpi_throttle_mpi_plain_LDADD = $(MPI_LIBS)
 
+# Messages over 2 GiB (test/mpi/large.py): no plain copy (each run copies
+# 2.2 GB per message).
+check_PROGRAMS += test/mpi/large
+test_mpi_large_SOURCES = test/mpi/large.c test/mpi/common.h
+test_mpi_large_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_large_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_large_LDFLAGS = $(HT_TEST_LINK)
+
+# Cancelled requests, waited for or freed (test/mpi/cancel.py).
+check_PROGRAMS += test/mpi/cancel
+test_mpi_cancel_SOURCES = test/mpi/cancel.c test/mpi/common.h
+test_mpi_cancel_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_cancel_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_cancel_LDFLAGS = $(HT_TEST_LINK)
+
 # One script per program; each runs its program once per configuration
 # (60 s limit per launch) and ends with "N passed, N failed".
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
-	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py
+	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
+	test/mpi/large.py test/mpi/cancel.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 
