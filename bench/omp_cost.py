@@ -8,7 +8,9 @@ the least and the median nanoseconds per region or task and the ratios of
 the least times to plain's (the least is the figure least disturbed by
 other load on the machine).  With --callgrind, also the instructions per
 region or task under valgrind (the difference between two lengths of run,
-so that start-up and the profile written at exit cancel out).
+so that start-up and the profile written at exit cancel out), in all and in
+libhooktrace alone (the wrappers; the rest of the difference is libgomp's
+own, which varies with the threads' interleaving under valgrind).
 
 Usage (from the build directory; `make bench-openmp` does this):
     python3 bench/omp_cost.py [--builddir DIR] [--rounds 7] [--regions 100000]
@@ -52,9 +54,40 @@ def run_once(exe, what, n, env, prefix=()):
         shutil.rmtree(cwd, ignore_errors=True)
 
 
+def own_cost(path, library="libhooktrace"):
+    """Instructions spent in the objects whose name contains `library`,
+    from a callgrind output file: the self cost lines of their functions
+    (a call's line, which carries the callee's inclusive cost, skipped)."""
+    names, total, current, skip = {}, 0, "", False
+    with open(path) as f:
+        for line in f:
+            if skip:
+                skip = False
+                continue
+            if line.startswith(("ob=", "cob=")):
+                # An object is named the first time it appears, in either.
+                m = re.match(r"c?ob=\((\d+)\)(?: (.*))?", line.strip())
+                if m and m.group(2):
+                    names[m.group(1)] = m.group(2)
+                if line.startswith("ob="):
+                    current = names.get(m.group(1), "") if m else line[3:].strip()
+            elif line.startswith("calls="):
+                skip = True
+            elif line[:1].isdigit() or line[:1] in "+-*":
+                if library in current:
+                    total += int(line.split()[1])
+    return total
+
+
 def instructions(exe, what, n, env):
-    proc = run_once(exe, what, n, env, ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"])
-    return int(re.search(r"Collected : (\d+)", proc.stderr).group(1))
+    """(all instructions, those in libhooktrace) of one run under callgrind."""
+    out = tempfile.mktemp(prefix="omp-cost-callgrind-")
+    try:
+        proc = run_once(exe, what, n, env, ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out])
+        return int(re.search(r"Collected : (\d+)", proc.stderr).group(1)), own_cost(out)
+    finally:
+        if os.path.exists(out):
+            os.remove(out)
 
 
 def main():
@@ -91,17 +124,19 @@ def main():
         print("Instructions per construct under callgrind (all %d threads; runs of %d and %d):"
               % (args.threads, args.regions // 10, args.regions // 10 * 3))
         print()
-        print("| construct | plain | hooktrace | added |")
-        print("|---|---|---|---|")
+        print("| construct | plain | hooktrace | added | of which in libhooktrace |")
+        print("|---|---|---|---|---|")
+        small, large = args.regions // 10, args.regions // 10 * 3
         for what in ("regions", "tasks"):
             per = {}
             for name, exe, extra in VARIANTS[:2]:
                 env = environment(args, dict(extra, GOMP_SPINCOUNT="0"))
-                small, large = args.regions // 10, args.regions // 10 * 3
                 path = os.path.join(bench, exe)
-                per[name] = (instructions(path, what, large, env) - instructions(path, what, small, env)) / (large - small)
-            print("| %s | %.0f | %.0f | %.0f |" % (what, per["plain"], per["hooktrace"], per["hooktrace"] - per["plain"]))
-
+                a, b = instructions(path, what, small, env), instructions(path, what, large, env)
+                per[name] = ((b[0] - a[0]) / (large - small), (b[1] - a[1]) / (large - small))
+            print("| %s | %.0f | %.0f | %.0f | %.0f |" % (what, per["plain"][0], per["hooktrace"][0],
+                                                         per["hooktrace"][0] - per["plain"][0],
+                                                         per["hooktrace"][1]))
 
 if __name__ == "__main__":
     main()
