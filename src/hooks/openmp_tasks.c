@@ -131,9 +131,9 @@ typedef void (*task_fn)(void (*)(void *), void *, void (*)(void *, void *), long
                         unsigned, void **, int, void *);
 static void *real_task;
 
-/* GCC 9 and later pass priority and detach; earlier ones do not, and
- * libgomp then reads neither (the flags say so), so passing them on is
- * harmless. */
+/* GCC 6 and later pass priority, GCC 11 and later detach; code from an
+ * older GCC does not, and then the flags tell libgomp to read neither, so
+ * passing on whatever is in their registers is harmless. */
 HT_EXPORT HT_NOINSTR void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                                     long arg_size, long arg_align, bool if_clause, unsigned flags,
                                     void **depend, int priority, void *detach)
