@@ -85,6 +85,11 @@ test_programs_fortran_names_SOURCES = test/programs/fortran_names.f90
 test_programs_fortran_names_FCFLAGS = -g -finstrument-functions
 test_programs_fortran_names_LDADD = libhooktrace.la
 test_programs_fortran_names_LDFLAGS = $(HT_TEST_LINK)
+check_PROGRAMS += test/programs/openmp_fortran
+test_programs_openmp_fortran_SOURCES = test/programs/openmp_fortran.f90
+test_programs_openmp_fortran_FCFLAGS = -g -finstrument-functions $(OPENMP_CFLAGS)
+test_programs_openmp_fortran_LDADD = libhooktrace.la
+test_programs_openmp_fortran_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
 endif
 
 TESTS += test/integration/basic.py test/integration/recursion.py \

@@ -248,7 +248,19 @@ for scenario in ("tasks", "taskloop", "reductions", "nested"):
           "%s with HOOKTRACE_OFF: output %r" % (scenario, r.stdout))
     check(not r.exists(".json"), "%s with HOOKTRACE_OFF: no profile" % scenario)
 
-# 12. Trace mode: the region and task nodes are Enter/Leave events that
+# 12. Fortran (built where configure found gfortran): a module procedure's
+# region is named after it, m::run._omp_fn.0, like its other functions.
+if os.path.exists(program("openmp_fortran")):
+    r = run(program("openmp_fortran"), env={"OMP_NUM_THREADS": "2", "OMP_DYNAMIC": "false"})
+    check_eq((r.returncode, r.stdout), (0, "openmp_fortran: 5050\n"), "fortran: exit status and output")
+    p = r.profile()
+    R = "omp_names::run._omp_fn.0"
+    check_eq(per_thread(p, "main;omp_fortran;omp_names::run;%s;omp_names::work" % R), {0: 50},
+             "fortran: the master's half under the region, under run")
+    check_eq(per_thread(p, R + ";omp_names::work"), {1: 50}, "fortran: the worker's half under its root region")
+    check_eq(roots(p), {0: {"main"}, 1: {R}}, "fortran: roots per thread")
+
+# 13. Trace mode: the region and task nodes are Enter/Leave events that
 # nest on every thread.  In "parallel" every Enter is a call; in
 # "late_tasks" a task run after its region's body returned enters the
 # region again (an event, not a call).
