@@ -139,6 +139,23 @@ bench-coll: bench/mpi_calls_hooktrace$(EXEEXT)
 .PHONY: bench-coll
 EXTRA_DIST += bench/coll_cost.py bench/merge_model.py bench/stacks_cost.py
 
+# --- OpenMP: what the libgomp wrappers add per region and per task ---------
+# `make bench-openmp` builds bench/omp_regions.c without hooktrace and with
+# it, and runs bench/omp_cost.py (see BENCHMARKS.md).  Extra driver options:
+#   make bench-openmp BENCH_OPENMP_ARGS='--rounds 3 --callgrind'
+EXTRA_PROGRAMS += bench/omp_regions_plain bench/omp_regions_hooktrace
+bench_omp_regions_plain_SOURCES = bench/omp_regions.c
+bench_omp_regions_plain_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS)
+bench_omp_regions_plain_LDFLAGS = -no-install $(OPENMP_CFLAGS)
+bench_omp_regions_hooktrace_SOURCES = bench/omp_regions.c
+bench_omp_regions_hooktrace_CFLAGS = $(AM_CFLAGS) $(OPENMP_CFLAGS) -finstrument-functions
+bench_omp_regions_hooktrace_LDFLAGS = -no-install $(OPENMP_CFLAGS)
+bench_omp_regions_hooktrace_LDADD = libhooktrace.la
+EXTRA_DIST += bench/omp_cost.py
+bench-openmp: bench/omp_regions_plain$(EXEEXT) bench/omp_regions_hooktrace$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/omp_cost.py --builddir $(top_builddir) $(BENCH_OPENMP_ARGS)
+.PHONY: bench-openmp
+
 # Memory, output size and time at exit with 111,111 call stacks.
 bench-stacks: libhooktrace.la
 	$(PYTHON3) $(srcdir)/bench/stacks_cost.py --builddir $(top_builddir) $(BENCH_STACKS_ARGS)

@@ -23,7 +23,8 @@ HT_TEST_CFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
 HT_TEST_LINK = -no-install
 
 check_PROGRAMS += test/programs/basic test/programs/basic_plain test/programs/recursion \
-	test/programs/threads test/programs/openmp test/programs/sharedlib_main \
+	test/programs/threads test/programs/openmp test/programs/openmp_regions \
+	test/programs/sharedlib_main \
 	test/programs/exit_deep test/programs/longjmp test/programs/cxx_names \
 	test/programs/late_thread test/programs/throttle
 check_LTLIBRARIES += test/programs/libsharedfix.la
@@ -47,6 +48,10 @@ test_programs_openmp_SOURCES = test/programs/openmp.c
 test_programs_openmp_CFLAGS = $(HT_TEST_CFLAGS) $(OPENMP_CFLAGS)
 test_programs_openmp_LDADD = libhooktrace.la
 test_programs_openmp_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
+test_programs_openmp_regions_SOURCES = test/programs/openmp_regions.c
+test_programs_openmp_regions_CFLAGS = $(HT_TEST_CFLAGS) $(OPENMP_CFLAGS)
+test_programs_openmp_regions_LDADD = libhooktrace.la
+test_programs_openmp_regions_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
 test_programs_libsharedfix_la_SOURCES = test/programs/sharedlib_lib.c
 test_programs_libsharedfix_la_CFLAGS = $(HT_TEST_CFLAGS)
 test_programs_libsharedfix_la_LDFLAGS = -rpath /nowhere -avoid-version
@@ -88,6 +93,11 @@ test_programs_heat_demo_FCFLAGS = -g -finstrument-functions -Jtest/programs
 test_programs_heat_demo_LDADD = libhooktrace.la
 test_programs_heat_demo_LDFLAGS = $(HT_TEST_LINK)
 TESTS += test/integration/fortran_main.py
+check_PROGRAMS += test/programs/openmp_fortran
+test_programs_openmp_fortran_SOURCES = test/programs/openmp_fortran.f90
+test_programs_openmp_fortran_FCFLAGS = -g -finstrument-functions $(OPENMP_CFLAGS)
+test_programs_openmp_fortran_LDADD = libhooktrace.la
+test_programs_openmp_fortran_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
 endif
 EXTRA_DIST += test/integration/fortran_main.py test/programs/heat_demo.F90
 CLEANFILES += test/programs/*.mod
@@ -108,7 +118,8 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
 	test/integration/exit_paths.py test/integration/names.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
-	test/integration/dlclose.py test/integration/paths.py
+	test/integration/dlclose.py test/integration/paths.py \
+	test/integration/openmp.py
 EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";

@@ -143,17 +143,35 @@ void ht_dwarf_lines_fill(struct ht_dw *d, size_t first)
         ht_dwarf_drop(d->dbg, &err);
         nrows = 0;
     }
-    for (Dwarf_Signed r = 0; r < nrows; r++) {
-        Dwarf_Addr addr = 0;
-        if (dwarf_lineaddr(rows[r], &addr, &err) != DW_DLV_OK) {
-            ht_dwarf_drop(d->dbg, &err);
-            continue;
-        }
-        struct pending *hit = find_pending(p, npending, addr);
-        /* The first row at an entry address is the function's opening
-         * line; later rows there are prologue details. */
-        if (hit && d->funcs[hit->index].line == 0)
+    /* The first statement row at an entry address is the function's
+     * opening line (for an OpenMP outlined function, its pragma's); later
+     * rows there are prologue details.  A row that is not a statement can
+     * come first: the previous function's last, ending at this address
+     * (GCC's -O1 with -fsanitize=address emits such).  So statement rows
+     * first, then any row for a function still without a line. */
+    for (int pass = 0; pass < 2 && npending > 0; pass++) {
+        size_t filled = 0;
+        for (Dwarf_Signed r = 0; r < nrows; r++) {
+            Dwarf_Addr addr = 0;
+            Dwarf_Bool statement = 0;
+            if (dwarf_lineaddr(rows[r], &addr, &err) != DW_DLV_OK) {
+                ht_dwarf_drop(d->dbg, &err);
+                continue;
+            }
+            struct pending *hit = find_pending(p, npending, addr);
+            if (!hit || d->funcs[hit->index].line != 0)
+                continue;
+            if (pass == 0 && dwarf_linebeginstatement(rows[r], &statement, &err) != DW_DLV_OK) {
+                ht_dwarf_drop(d->dbg, &err);
+                statement = 0;
+            }
+            if (pass == 0 && !statement)
+                continue;
             fill_from_row(d, rows[r], hit, p + npending);
+            filled += d->funcs[hit->index].line != 0;
+        }
+        if (pass == 0 && filled == npending)
+            break;
     }
     dwarf_srclines_dealloc_b(ctx);
     free(p);

@@ -103,8 +103,13 @@ static const char *join_module(struct ht_strpool *pool, const char *module, cons
  * (lower-cased by gfortran), without the "_" or "__m_MOD_" decoration. */
 static const char *fortran_display(struct ht_func *f, struct ht_strpool *pool)
 {
-    if (f->dwarf_name && f->module && !f->is_main)
-        return join_module(pool, f->module, f->dwarf_name);
+    if (f->dwarf_name && f->module && !f->is_main) {
+        /* GCC names the OpenMP outlined functions of a module procedure
+         * after its linkage name, "__m_MOD_run._omp_fn.0" (a Fortran name
+         * never starts with "_"): m::run._omp_fn.0. */
+        const char *outlined = ht_fortran_module_name(pool, f->dwarf_name);
+        return outlined ? outlined : join_module(pool, f->module, f->dwarf_name);
+    }
     /* The out-of-line copy of a module procedure that was also inlined sits
      * outside its DW_TAG_module and names it only through its abstract
      * instance; its linkage name still carries the module. */

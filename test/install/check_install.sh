@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs hooktrace into a temporary prefix and builds the examples the way
 # the README tells users to: examples/heat.c with pkg-config against the
-# shared and the static library, examples/halo.c with mpicc on 4 ranks.
+# shared and the static library, examples/halo.c with mpicc on 4 ranks, an
+# OpenMP program linked three ways (libhooktrace's libgomp wrappers).
 # Checks exact call counts, and messages per stack and per pair of ranks.
 # Usage: test/install/check_install.sh BUILDDIR
 set -e
@@ -91,5 +92,50 @@ if coll != want_coll: bad["coll_matrix"] = (coll, want_coll)
 print("mpi: %s" % ("ok" if not bad else "FAIL %r" % bad))
 sys.exit(1 if bad else 0)
 PY
-[ "$status" -eq 0 ] && echo "install check: 3 passed, 0 failed" || echo "install check: FAILED"
+# OpenMP (docs/output.md, "Threads and OpenMP"): libhooktrace's GOMP_*
+# wrappers must come before libgomp's in the lookup order.  The pkg-config
+# line, with -fopenmp adding -lgomp after it, gives that; so does mpicc
+# with -lhooktrace.  With --as-needed, a program whose only references to
+# libgomp are the GOMP_* entry points (taken by libhooktrace) loses its
+# libgomp at link time, and libhooktrace loads it.  Each build: the region
+# is a node under main on thread 0 and the root of thread 1.
+cat > omp_only.c <<'C'
+#include <stdio.h>
+static int total;
+__attribute__((noinline)) static void add(int i) { __atomic_fetch_add(&total, i, __ATOMIC_RELAXED); }
+int main(void)
+{
+#pragma omp parallel num_threads(2)
+    add(1);
+    printf("omp_only: %d\n", total);
+    return 0;
+}
+C
+cc -g -O2 -fopenmp -finstrument-functions "$top/test/programs/openmp.c" -o omp_pkgconfig \
+   $(pkg_config --cflags --libs hooktrace)
+mpicc -g -O2 -fopenmp -finstrument-functions "$top/test/programs/openmp.c" -o omp_mpicc \
+      -L"$prefix/lib" -Wl,-rpath,"$prefix/lib" -lhooktrace
+cc -g -O2 -fopenmp -finstrument-functions omp_only.c -o omp_asneeded -Wl,--as-needed \
+   $(pkg_config --cflags --libs hooktrace)
+for exe in omp_pkgconfig omp_mpicc omp_asneeded; do
+    OMP_NUM_THREADS=2 OMP_DYNAMIC=false ./$exe > out_$exe.txt || status=1
+    python3 - "$exe" <<'PY' || status=1
+import json, sys
+exe = sys.argv[1]
+doc = json.load(open(exe + ".json"))
+paths = []
+for s in doc["stacks"]:
+    name = doc["functions"][s["function_index"]]["name"]
+    paths.append((paths[s["parent"]] + ";" if s["parent"] >= 0 else "") + name)
+per_thread = {paths[s["id"]]: {t["thread"]: t["calls"] for t in s["threads"]} for s in doc["stacks"]}
+leaf, n = ("kernel", 500) if exe != "omp_asneeded" else ("add", 1)
+expected = {"main;main._omp_fn.0;" + leaf: {0: n}, "main._omp_fn.0;" + leaf: {1: n}}
+bad = {p: (per_thread.get(p), e) for p, e in expected.items() if per_thread.get(p) != e}
+print("%s: %s" % (exe, "ok" if not bad else "FAIL %r" % bad))
+sys.exit(1 if bad else 0)
+PY
+done
+grep -q "omp_only: 2" out_omp_asneeded.txt || { echo "FAIL: omp_asneeded printed $(cat out_omp_asneeded.txt)"; status=1; }
+
+[ "$status" -eq 0 ] && echo "install check: 4 passed, 0 failed" || echo "install check: FAILED"
 exit $status

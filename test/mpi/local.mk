@@ -92,12 +92,22 @@ test_mpi_cancel_SOURCES = test/mpi/cancel.c test/mpi/common.h
 test_mpi_cancel_CFLAGS = $(HT_MPI_TEST_CFLAGS)
 test_mpi_cancel_LDADD = $(HT_MPI_TEST_LDADD)
 test_mpi_cancel_LDFLAGS = $(HT_TEST_LINK)
+# MPI calls inside an OpenMP region (test/mpi/openmp.py).
+check_PROGRAMS += test/mpi/openmp_mpi test/mpi/openmp_mpi_plain
+test_mpi_openmp_mpi_SOURCES = test/mpi/openmp_mpi.c test/mpi/common.h
+test_mpi_openmp_mpi_CFLAGS = $(HT_MPI_TEST_CFLAGS) $(OPENMP_CFLAGS)
+test_mpi_openmp_mpi_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_openmp_mpi_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
+test_mpi_openmp_mpi_plain_SOURCES = test/mpi/openmp_mpi.c test/mpi/common.h
+test_mpi_openmp_mpi_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS) $(OPENMP_CFLAGS)
+test_mpi_openmp_mpi_plain_LDADD = $(MPI_LIBS)
+test_mpi_openmp_mpi_plain_LDFLAGS = $(OPENMP_CFLAGS)
 
 # One script per program; each runs its program once per configuration
 # (60 s limit per launch) and ends with "N passed, N failed".
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
-	test/mpi/large.py test/mpi/cancel.py
+	test/mpi/large.py test/mpi/cancel.py test/mpi/openmp.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 
