@@ -25,7 +25,8 @@ HT_TEST_LINK = -no-install
 check_PROGRAMS += test/programs/basic test/programs/basic_plain test/programs/recursion \
 	test/programs/threads test/programs/openmp test/programs/sharedlib_main \
 	test/programs/exit_deep test/programs/longjmp test/programs/cxx_names \
-	test/programs/late_thread test/programs/throttle
+	test/programs/late_thread test/programs/throttle \
+	test/programs/deep_recursion
 check_LTLIBRARIES += test/programs/libsharedfix.la
 
 test_programs_basic_SOURCES = test/programs/basic.c
@@ -39,6 +40,10 @@ test_programs_recursion_SOURCES = test/programs/recursion.c
 test_programs_recursion_CFLAGS = $(HT_TEST_CFLAGS)
 test_programs_recursion_LDADD = libhooktrace.la
 test_programs_recursion_LDFLAGS = $(HT_TEST_LINK)
+test_programs_deep_recursion_SOURCES = test/programs/deep_recursion.c
+test_programs_deep_recursion_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_deep_recursion_LDADD = libhooktrace.la
+test_programs_deep_recursion_LDFLAGS = $(HT_TEST_LINK)
 test_programs_threads_SOURCES = test/programs/threads.c
 test_programs_threads_CFLAGS = $(HT_TEST_CFLAGS) -pthread
 test_programs_threads_LDADD = libhooktrace.la
@@ -85,7 +90,8 @@ endif
 TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
 	test/integration/exit_paths.py test/integration/names.py \
-	test/integration/config_runtime.py test/integration/throttle.py
+	test/integration/config_runtime.py test/integration/throttle.py \
+	test/integration/deep_output.py
 EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";
