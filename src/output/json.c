@@ -7,6 +7,7 @@
 #include "config.h"
 #include "output/output.h"
 #include "output/output_mpi.h"
+#include "output/room.h"
 
 static json_t *stats_fields(json_t *obj, const struct ht_stack_stats *st)
 {
@@ -246,7 +247,11 @@ int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_ru
     }
     if (rc == 0) {
         fputs(",\n \"stacks\": [\n  ", f);
+        struct ht_output_room room;
+        ht_output_room_init(&room, f);
         for (size_t i = 0; rc == 0 && i < p->nstacks; i++) {
+            if (!ht_output_room_left(&room, f, "JSON profile"))
+                break;
             const struct ht_stack *s = &p->stacks[i];
             json_t *stack = stack_json(p, s, index_of(&fi, s->function), mpi);
             rc = stack && json_dumpf(stack, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
