@@ -26,7 +26,7 @@ check_PROGRAMS += test/programs/basic test/programs/basic_plain test/programs/re
 	test/programs/threads test/programs/openmp test/programs/sharedlib_main \
 	test/programs/exit_deep test/programs/longjmp test/programs/cxx_names \
 	test/programs/late_thread test/programs/throttle \
-	test/programs/deep_recursion
+	test/programs/deep_recursion test/programs/many_threads test/programs/many_threads_plain
 check_LTLIBRARIES += test/programs/libsharedfix.la
 
 test_programs_basic_SOURCES = test/programs/basic.c
@@ -44,6 +44,13 @@ test_programs_deep_recursion_SOURCES = test/programs/deep_recursion.c
 test_programs_deep_recursion_CFLAGS = $(HT_TEST_CFLAGS)
 test_programs_deep_recursion_LDADD = libhooktrace.la
 test_programs_deep_recursion_LDFLAGS = $(HT_TEST_LINK)
+test_programs_many_threads_SOURCES = test/programs/many_threads.c
+test_programs_many_threads_CFLAGS = $(HT_TEST_CFLAGS) -pthread
+test_programs_many_threads_LDADD = libhooktrace.la
+test_programs_many_threads_LDFLAGS = $(HT_TEST_LINK) -pthread
+test_programs_many_threads_plain_SOURCES = test/programs/many_threads.c
+test_programs_many_threads_plain_CFLAGS = -g $(HT_WARN_CFLAGS) -pthread
+test_programs_many_threads_plain_LDFLAGS = -pthread
 test_programs_threads_SOURCES = test/programs/threads.c
 test_programs_threads_CFLAGS = $(HT_TEST_CFLAGS) -pthread
 test_programs_threads_LDADD = libhooktrace.la
@@ -91,7 +98,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
 	test/integration/exit_paths.py test/integration/names.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
-	test/integration/deep_output.py
+	test/integration/deep_output.py test/integration/thread_groups.py
 EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";

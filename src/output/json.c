@@ -192,6 +192,20 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     for (int t = 0; t < p->nthreads; t++)
         json_array_append_new(tids, json_integer(p->thread_tids[t]));
     json_object_set_new(doc, "thread_tids", tids);
+    /* Finished threads merged by start routine (docs/output.md). */
+    json_t *groups = json_array();
+    for (int t = 0; p->thread_groups && t < p->nthreads; t++) {
+        const struct ht_thread_group *g = &p->thread_groups[t];
+        if (!g->threads)
+            continue;
+        json_t *obj = json_object();
+        json_object_set_new(obj, "thread", json_integer(t));
+        json_object_set_new(obj, "start_routine", json_string(g->start_routine));
+        json_object_set_new(obj, "threads", json_integer((json_int_t)g->threads));
+        json_object_set_new(obj, "running", json_integer((json_int_t)g->running));
+        json_array_append_new(groups, obj);
+    }
+    json_object_set_new(doc, "thread_groups", groups);
     if (mpi)
         ht_output_json_mpi_top(doc, mpi);
     json_object_set_new(doc, "folded_calls", json_integer((json_int_t)p->folded_calls));

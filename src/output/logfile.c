@@ -45,6 +45,13 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     fprintf(out, "started:         %s\n", date);
     fprintf(out, "wall time:       %.6f s\n", run->wall_seconds);
     fprintf(out, "threads:         %d\n", p->nthreads);
+    for (int t = 0; p->thread_groups && t < p->nthreads; t++) {
+        const struct ht_thread_group *g = &p->thread_groups[t];
+        if (g->threads)
+            fprintf(out, "                 thread %d: %llu threads started at %s, merged"
+                         " (%llu still running)\n", t, (unsigned long long)g->threads,
+                    g->start_routine, (unsigned long long)g->running);
+    }
     if (mpi)
         ht_output_logfile_mpi_header(out, mpi, cfg);
     fprintf(out, "clock:           %s, %.0f ticks/s\n", run->clock_source, run->ticks_per_second);
@@ -117,6 +124,10 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
                 all_ranks ? " of all ranks" : "", ht_sort_column_name(column));
     else if (all_ranks)
         fprintf(out, "Runtime profile, thread %d, summed over ranks\n\n", thread);
+    else if (p->thread_groups && p->thread_groups[thread].threads)
+        fprintf(out, "Runtime profile, thread %d: threads started at %s (%llu threads, merged)\n\n",
+                thread, p->thread_groups[thread].start_routine,
+                (unsigned long long)p->thread_groups[thread].threads);
     else
         fprintf(out, "Runtime profile, thread %d (tid %d)\n\n", thread, (int)p->thread_tids[thread]);
     bool any_throttled = false;
