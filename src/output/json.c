@@ -268,11 +268,14 @@ int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_ru
                 break;
             const struct ht_stack *s = &p->stacks[i];
             json_t *stack = stack_json(p, s, index_of(&fi, s->function), mpi);
+            fputs(i ? ",\n  " : "", f);
             rc = stack && json_dumpf(stack, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
             json_decref(stack);
-            fputs(i + 1 < p->nstacks ? ",\n  " : "", f);
         }
         fputs("]", f);
+        if (room.stopped) /* the stacks written stay readable */
+            fputs(",\n \"incomplete\": \"the file system was nearly full: later stacks"
+                  " left out\"", f);
     }
     if (rc == 0 && mpi) {
         json_t *tail = json_object();

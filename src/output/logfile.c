@@ -235,5 +235,7 @@ void ht_output_logfile(FILE *out, const struct ht_profile *p, const struct ht_ru
         ht_output_logfile_mpi_tables(out, p, order, mpi, &rows);
     free(order);
     print_stack_list(out, p, &rows, &room);
+    if (room.stopped)
+        fprintf(out, "\n... stopped here: the file system is nearly full\n");
     free(rows.shown);
 }

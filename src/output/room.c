@@ -2,7 +2,6 @@
  * the file system is full. */
 #include "output/room.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <sys/statvfs.h>
 
@@ -16,8 +15,9 @@ void ht_output_room_init(struct ht_output_room *room, FILE *f)
     if (start < 0 || fstatvfs(fileno(f), &fs) != 0)
         return; /* a pipe, a special file: nothing to fill */
     uint64_t free_bytes = (uint64_t)fs.f_bavail * (uint64_t)fs.f_frsize;
-    uint64_t room_bytes = free_bytes > HT_OUTPUT_RESERVE_BYTES
-                              ? free_bytes - HT_OUTPUT_RESERVE_BYTES : 0;
+    uint64_t reserve = free_bytes / 2 < HT_OUTPUT_RESERVE_BYTES ? free_bytes / 2
+                                                                 : HT_OUTPUT_RESERVE_BYTES;
+    uint64_t room_bytes = free_bytes - reserve;
     room->limit = (uint64_t)start + room_bytes;
 }
 
@@ -32,9 +32,9 @@ bool ht_output_room_left(struct ht_output_room *room, FILE *f, const char *what)
     if (offset < 0 || (uint64_t)offset < room->limit)
         return true;
     room->stopped = true;
-    fprintf(stderr, "hooktrace: the %s stopped at %ld bytes, incomplete: its file system has"
-                    " no more room (hooktrace leaves %" PRIu64 " MiB of it free)\n",
-            what, offset, HT_OUTPUT_RESERVE_BYTES >> 20);
+    fprintf(stderr, "hooktrace: the %s stopped at %ld bytes, incomplete: its file system is"
+                    " nearly full (hooktrace leaves 64 MiB free, or half of what was free)\n",
+            what, offset);
     return false;
 }
 

@@ -23,7 +23,8 @@
 #define HT_FOLDED_PATH_HEAD 64
 #define HT_FOLDED_PATH_TAIL 64
 
-/* Space left free on the output's file system when a file is stopped. */
+/* Space left free on the output's file system when a file is stopped:
+ * 64 MiB, or half the free space if that is less than 128 MiB. */
 #define HT_OUTPUT_RESERVE_BYTES ((uint64_t)64 << 20)
 
 struct ht_output_room {

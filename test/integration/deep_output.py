@@ -7,6 +7,8 @@ levels, 83 MB and 63 MB; at 100,000, gigabytes)."""
 import json
 import os
 import shutil
+import subprocess
+import tempfile
 
 from htlib import *
 
@@ -81,4 +83,42 @@ for depth, bound in ((20000, 8 << 20), (100000, 32 << 20)):
         else:
             check_eq(line.count(" > "), d - 1, what + "whole path: " + line[:200])
     shutil.rmtree(r.directory)
+
+# A nearly full file system: a 24 MiB tmpfs (as root; skipped where it
+# cannot be mounted) and every stack in the logfile (log_stacks 0, some
+# 80 MB at this depth).  Each file stops while a part of the free space is
+# left (half of it, below 128 MiB free), says so on stderr, and the program
+# still finishes as it would.
+mount_point = tempfile.mkdtemp(prefix="hooktrace-tmpfs-")
+mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", mount_point],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+if not mounted:
+    print("note: no tmpfs could be mounted here; the full file system case is skipped")
+try:
+    if mounted:
+        what = "full file system: "
+        r = run(program("deep_recursion"), args=["100000"],
+                config={"max_stack_depth": 120000, "output_directory": mount_point,
+                        "outputs": {"log_stacks": 0}})
+        check_eq(r.returncode, 0, what + "exit status")
+        check_eq(r.stdout, "deep_recursion: 100000\n", what + "the program computes the same")
+        stopped = [l.split(" stopped at")[0] for l in r.stderr.splitlines() if " stopped at " in l]
+        check_eq(stopped, ["hooktrace: the logfile", "hooktrace: the JSON profile",
+                           "hooktrace: the folded stacks"], what + "each file says it stopped")
+        fs = os.statvfs(mount_point)
+        check(fs.f_bavail * fs.f_frsize >= 2 << 20, what + "%d bytes left free"
+              % (fs.f_bavail * fs.f_frsize))
+        base = os.path.join(mount_point, "deep_recursion")
+        with open(base + ".log") as f:
+            check(f.read().endswith("\n... stopped here: the file system is nearly full\n"),
+                  what + "the logfile ends saying it stopped")
+        with open(base + ".json") as f:
+            doc = json.load(f)
+        check("incomplete" in doc, what + "the JSON is readable and says it is incomplete")
+        check(0 < len(doc["stacks"]) < 100001, what + "the JSON has part of the stacks")
+        shutil.rmtree(r.directory)
+finally:
+    if mounted:
+        subprocess.run(["umount", mount_point])
+    os.rmdir(mount_point)
 finish()
