@@ -1,8 +1,9 @@
 /* Per-thread profiling state.
  *
  * A thread gets its state on its first hook (the main thread at start-up)
- * and keeps it until the process ends: the tree must outlive the thread so
- * that it can be written at exit.  The pointer lives in initial-exec TLS, so
+ * and keeps it until the thread ends; the state outlives the thread, so
+ * that its tree can be written at exit, and may be taken over by a later
+ * thread of the same start routine (thread_reuse.c).  The pointer lives in initial-exec TLS, so
  * finding it costs one instruction. */
 #ifndef HT_CALLSTACK_THREAD_H
 #define HT_CALLSTACK_THREAD_H
@@ -68,9 +69,10 @@ struct ht_thread *ht_thread_attach_entering(uintptr_t function);
 
 /* At the end of a thread (a pthread key's destructor), in that thread: its
  * state, tree included, waits for the next thread that enters the same
- * first function, which goes on adding to the same tree, so that N short
- * threads of a start routine cost the memory of as many as ran at once, and
- * the output shows them as one group.  A thread with MPI data or a trace
+ * first function, which (once more than 16 threads of it have ended) goes
+ * on adding to the same tree, so that N short threads of a start routine
+ * cost the memory of as many as ran at once, and the output shows them as
+ * one group.  A thread with MPI data or a trace
  * buffer keeps its own state (it is written as its own thread).  Calls
  * still open (pthread_exit, cancellation) are closed at `now`. */
 void ht_thread_finish(uint64_t now);

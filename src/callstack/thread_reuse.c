@@ -25,8 +25,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* A start routine's first threads keep their own state and are written as
+ * threads of their own, as before (a few workers started and joined); from
+ * the (GROUP_AFTER + 1)th finished one on, states are reused and all its
+ * finished threads form one group. */
+#define GROUP_AFTER 16
+
 struct routine_list {
     uintptr_t start_routine;
+    uint64_t finished;           /* threads of it that ended */
     struct ht_thread *waiting;   /* finished states, reuse_next-linked */
     int group_index;             /* set by ht_thread_collect */
     struct routine_list *next;
@@ -98,7 +105,7 @@ struct ht_thread *ht_thread_reuse(uintptr_t first_function)
         return NULL;
     struct ht_thread *t = NULL;
     struct routine_list *r = collected ? NULL : routine_of(first_function, false);
-    if (r && r->waiting) {
+    if (r && r->finished > GROUP_AFTER && r->waiting) {
         t = r->waiting;
         r->waiting = t->reuse_next;
         t->reuse_next = NULL;
@@ -132,6 +139,7 @@ void ht_thread_finish(uint64_t now)
         return;
     struct routine_list *r = collected ? NULL : routine_of(t->start_routine, true);
     if (r) {
+        r->finished++;
         /* A later hook of this thread (a TLS destructor) starts afresh. */
         ht_thread_self = NULL;
         t->finished = true;
@@ -150,6 +158,8 @@ struct ht_profile_thread *ht_thread_collect(int *entries, int *nthreads)
         n++;
     struct ht_profile_thread *out = calloc(n ? (size_t)n : 1, sizeof *out);
     int *own = calloc((size_t)ht_thread_count() + 1, sizeof *own);
+    for (struct routine_list *r = routines; r; r = r->next)
+        r->group_index = -1;
     if (!out || !own) {
         free(out);
         free(own);
@@ -157,17 +167,20 @@ struct ht_profile_thread *ht_thread_collect(int *entries, int *nthreads)
             pthread_mutex_unlock(&lock);
         return NULL;
     }
-    /* A state that served finished threads belongs to its routine's group;
-     * any other (running, kept, never reused) is a thread of its own.
-     * Own threads keep their order of first hook, numbered densely. */
-    for (struct ht_thread *t = ht_thread_registry(); t; t = t->next)
-        if (!t->finished && t->threads_served <= 1 && t->index <= ht_thread_count())
+    /* A start routine with more than GROUP_AFTER finished threads is a
+     * group: its finished states, and a running one that served finished
+     * threads before.  Any other state (running, kept, or of a routine with
+     * few threads) is a thread of its own, as before.  Own threads keep
+     * their order of first hook, numbered densely. */
+    for (struct ht_thread *t = ht_thread_registry(); t; t = t->next) {
+        struct routine_list *r = t->start_routine ? routine_of(t->start_routine, false) : NULL;
+        bool grouped = r && r->finished > GROUP_AFTER && (t->finished || t->threads_served > 1);
+        if (!grouped && t->index <= ht_thread_count())
             own[t->index] = 1;
+    }
     int next = 0;
     for (int i = 0; i <= ht_thread_count(); i++)
         own[i] = own[i] ? next++ + 1 : 0;
-    for (struct routine_list *r = routines; r; r = r->next)
-        r->group_index = -1;
     int k = 0;
     for (struct ht_thread *t = ht_thread_registry(); t && k < n; t = t->next) {
         struct ht_profile_thread *e = &out[k++];

@@ -1,8 +1,9 @@
 """Threads that end are merged by start routine: 10,000 short threads of
 worker and 100 of helper (50 at a time, joined) make two groups with the
 summed figures, not 10,100 threads; their states are reused, so the peak
-memory stays near that of the plain program; a thread still running at
-exit is its own thread.  Before, every thread kept its state until exit
+memory stays near that of the plain program; a start routine with only 3
+threads (up to 16) keeps them as threads of their own, as before; a thread
+still running at exit is its own thread.  Before, every thread kept its state until exit
 (157 MB for 10,000 threads) and had a table of its own in the logfile."""
 import re
 
@@ -18,7 +19,7 @@ plain = run(program("many_threads_plain"))
 check_eq(plain.returncode, 0, "plain exit status")
 r = run(program("many_threads"))
 check_eq(r.returncode, 0, "exit status")
-check(r.stdout.startswith("many_threads: 10101 threads"), "the program computes the same")
+check(r.stdout.startswith("many_threads: 10104 threads"), "the program computes the same")
 p = r.profile()
 groups = {g["start_routine"]: g for g in p.doc.get("thread_groups", [])}
 check_eq(sorted(groups), ["helper", "worker"], "a group per start routine")
@@ -27,13 +28,17 @@ if sorted(groups) != ["helper", "worker"]:
 check_eq(groups["worker"]["threads"], 10000, "threads in the worker group")
 check_eq(groups["helper"]["threads"], 100, "threads in the helper group")
 check_eq(groups["worker"]["running"], 0, "no worker still running")
-check_eq(p.doc["threads"], 4, "threads: main, spinner and the two groups")
+check_eq(p.doc["threads"], 7, "threads: main, spinner, 3 of few and the two groups")
 worker, helper = groups["worker"]["thread"], groups["helper"]["thread"]
 check_eq(p.thread_calls("worker"), {worker: 10000}, "worker calls, all in its group")
 check_eq(p.thread_calls("worker;tick"), {worker: 70000}, "tick calls of the workers, summed")
 check_eq(p.thread_calls("helper"), {helper: 100}, "helper calls, all in its group")
 check_eq(p.thread_calls("helper;tick"), {helper: 300}, "tick calls of the helpers, summed")
 check_eq(p.doc["thread_tids"][worker], 0, "a group has no tid")
+few = p.thread_calls("few;tick")
+check_eq(sorted(few.values()), [5, 5, 5], "few: 3 threads of their own")
+check(not set(few) & {worker, helper}, "few: not in a group")
+check(all(p.doc["thread_tids"][t] > 0 for t in few), "few: each with its tid")
 # The spinner still runs at exit: a thread of its own, with its tid.
 spinner = list(p.thread_calls("spinner"))
 check_eq(len(spinner), 1, "the running spinner on one thread")
@@ -42,7 +47,7 @@ check(p.doc["thread_tids"][spinner[0]] > 0, "the running spinner has its tid")
 check_eq(p.calls("spinner;tick"), 1, "the running spinner's calls")
 log = r.text(".log")
 tables = re.findall(r"^Runtime profile, thread .*$", log, re.M)
-check_eq(len(tables), 4, "a table per thread or group in the logfile, not 10,101")
+check_eq(len(tables), 7, "a table per thread or group in the logfile, not 10,104")
 check("Runtime profile, thread %d: threads started at worker (10000 threads, merged)" % worker
       in tables, "the worker group's table")
 check(len(log) < 64 << 10, "logfile of %d bytes, under 64 KiB" % len(log))

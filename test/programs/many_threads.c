@@ -1,7 +1,7 @@
 /* Short-lived threads in batches: 10,000 (argv[1]) threads of worker, each
  * calling tick 7 times, 50 at a time and joined; 100 threads of helper,
- * each calling tick 3 times; and one thread of spinner still running at
- * exit.  Prints the peak RSS (VmHWM) at the end, so that a test can compare
+ * each calling tick 3 times; 3 threads of few, each calling tick 5 times;
+ * and one thread of spinner still running at exit.  Prints the peak RSS (VmHWM) at the end, so that a test can compare
  * the instrumented run with the plain one. */
 #include <pthread.h>
 #include <stdio.h>
@@ -26,6 +26,14 @@ __attribute__((noinline)) static void *helper(void *arg)
 {
     (void)arg;
     for (long i = 0; i < 3; i++)
+        tick(i);
+    return NULL;
+}
+
+__attribute__((noinline)) static void *few(void *arg)
+{
+    (void)arg;
+    for (long i = 0; i < 5; i++)
         tick(i);
     return NULL;
 }
@@ -74,6 +82,7 @@ int main(int argc, char **argv)
     long count = argc > 1 ? atol(argv[1]) : 10000;
     batches(worker, count);
     batches(helper, 100);
+    batches(few, 3);
     pthread_t s;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -83,6 +92,6 @@ int main(int argc, char **argv)
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
-    printf("many_threads: %ld threads, peak RSS %ld KiB\n", count + 101, peak_rss_kib());
+    printf("many_threads: %ld threads, peak RSS %ld KiB\n", count + 104, peak_rss_kib());
     return 0;
 }
