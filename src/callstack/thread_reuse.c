@@ -82,9 +82,18 @@ static void thread_ended(void *state)
         ht_thread_finish(t->tree.clock ? t->tree.clock() : 0);
 }
 
+/* After a fork, the child's copy of the lock may be held by a thread that
+ * the child does not have. */
+static void reset_lock_in_child(void)
+{
+    pthread_mutex_t unlocked = PTHREAD_MUTEX_INITIALIZER;
+    lock = unlocked;
+}
+
 static void make_end_key(void)
 {
     end_key_made = pthread_key_create(&end_key, thread_ended) == 0;
+    pthread_atfork(NULL, NULL, reset_lock_in_child);
 }
 
 void ht_thread_watch_end(struct ht_thread *t)
@@ -129,16 +138,16 @@ void ht_thread_finish(uint64_t now)
      * written as its own (docs/output.md). */
     if (t->mpi || t->peers || t->trace || t->general_path)
         return;
-    /* Calls left open (pthread_exit, cancellation) end here. */
-    struct ht_tree *tree = &t->tree;
-    for (struct ht_node *n = tree->current; n != &tree->root; n = n->parent)
-        n->ticks_incl += now - n->enter_tick;
-    tree->current = &tree->root;
-    tree->overflow = 0;
     if (pthread_mutex_lock(&lock) != 0)
         return;
     struct routine_list *r = collected ? NULL : routine_of(t->start_routine, true);
     if (r) {
+        /* Calls left open (pthread_exit, cancellation) end here. */
+        struct ht_tree *tree = &t->tree;
+        for (struct ht_node *n = tree->current; n != &tree->root; n = n->parent)
+            n->ticks_incl += now - n->enter_tick;
+        tree->current = &tree->root;
+        tree->overflow = 0;
         r->finished++;
         /* A later hook of this thread (a TLS destructor) starts afresh. */
         ht_thread_self = NULL;
