@@ -137,7 +137,7 @@ bench-coll: bench/mpi_calls_hooktrace$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/coll_cost.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' $(BENCH_COLL_ARGS)
 .PHONY: bench-coll
-EXTRA_DIST += bench/coll_cost.py bench/merge_model.py bench/stacks_cost.py
+EXTRA_DIST += bench/coll_cost.py bench/merge_model.py bench/stacks_cost.py bench/threads_memory.py
 
 # Memory, output size and time at exit with 111,111 call stacks.
 bench-stacks: libhooktrace.la
