@@ -52,7 +52,7 @@ def main():
     ap.add_argument("--threads", type=int, default=10000)
     ap.add_argument("--depths", default="20000,100000")
     a = ap.parse_args()
-    programs = os.path.join(a.builddir, "test", "programs")
+    programs = os.path.abspath(os.path.join(a.builddir, "test", "programs"))
     print("| run | peak RSS (VmHWM) | .log | .json | .folded | thread tables |")
     print("|---|---|---|---|---|---|")
     for name in ("many_threads_plain", "many_threads"):
