@@ -70,8 +70,12 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     if (run->uninstrumented.count)
         fprintf(out, "uninstrumented:  %zu tiny functions left out at compile time by the GCC plugin"
                      " (named in the JSON; docs/plugin.md)\n", run->uninstrumented.count);
-    fprintf(out, "call stacks:     %zu (%llu tree nodes, %.1f KiB)\n", p->nstacks,
-            (unsigned long long)p->tree_nodes, (double)p->tree_bytes / 1024.0);
+    int deepest = 0;
+    for (size_t i = 0; i < p->nstacks; i++)
+        if (p->stacks[i].depth > deepest)
+            deepest = p->stacks[i].depth;
+    fprintf(out, "call stacks:     %zu, the deepest %d functions deep (%llu tree nodes, %.1f KiB)\n",
+            p->nstacks, deepest, (unsigned long long)p->tree_nodes, (double)p->tree_bytes / 1024.0);
     fprintf(out, "config:          %s\n", cfg->source_file ? cfg->source_file : "(defaults)");
     if (cfg->include_functions.count || cfg->exclude_functions.count) {
         fprintf(out, "function filter:");

@@ -60,6 +60,9 @@ for depth, bound in ((20000, 8 << 20), (100000, 32 << 20)):
     check_eq(len(doc["stacks"]), depth + 1, what + "stacks: main and one per level")
     check_eq(sum(s["calls"] for s, _ in stacks), depth, what + "calls of descend")
     check_eq(max(d for _, d in stacks), depth + 1, what + "the deepest stack's depth")
+    check_eq(doc["deepest_stack"], depth + 1, what + "the deepest stack's depth, as reported")
+    check("call stacks:     %d, the deepest %d functions deep (" % (depth + 1, depth + 1)
+          in r.text(".log"), what + "the logfile reports the deepest stack")
     check_eq(doc["folded_calls"], 0, what + "nothing folded below the raised limit")
     main = doc["stacks"][0]
     top = stacks[0][0]

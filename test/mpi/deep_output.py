@@ -34,6 +34,7 @@ def check_profile(suffix, calls, bound, what):
     check_eq(len(deep), DEPTH, what + ": a stack per level")
     check_eq(sum(s["calls"] for s in deep), calls, what + ": calls of descend")
     check_eq(max(depth[s["id"]] for s in deep), DEPTH + 1, what + ": the deepest stack")
+    check_eq(doc["deepest_stack"], DEPTH + 1, what + ": the deepest stack, as reported")
     folded = open(r.path(suffix + ".folded")).read().splitlines()
     check(max(len(l.rsplit(" ", 1)[0].split(";")) for l in folded) <= 129,
           what + ": folded lines of at most 129 frames")
