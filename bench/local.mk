@@ -137,7 +137,7 @@ bench-coll: bench/mpi_calls_hooktrace$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/coll_cost.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' $(BENCH_COLL_ARGS)
 .PHONY: bench-coll
-EXTRA_DIST += bench/coll_cost.py bench/merge_model.py bench/stacks_cost.py
+EXTRA_DIST += bench/coll_cost.py bench/merge_model.py bench/stacks_cost.py bench/threads_memory.py
 
 # --- OpenMP: what the libgomp wrappers add per region and per task ---------
 # `make bench-openmp` builds bench/omp_regions.c without hooktrace and with

@@ -26,7 +26,8 @@ check_PROGRAMS += test/programs/basic test/programs/basic_plain test/programs/re
 	test/programs/threads test/programs/openmp test/programs/openmp_regions \
 	test/programs/sharedlib_main \
 	test/programs/exit_deep test/programs/longjmp test/programs/cxx_names \
-	test/programs/late_thread test/programs/throttle
+	test/programs/late_thread test/programs/throttle \
+	test/programs/deep_recursion test/programs/many_threads test/programs/many_threads_plain
 check_LTLIBRARIES += test/programs/libsharedfix.la
 
 test_programs_basic_SOURCES = test/programs/basic.c
@@ -40,6 +41,17 @@ test_programs_recursion_SOURCES = test/programs/recursion.c
 test_programs_recursion_CFLAGS = $(HT_TEST_CFLAGS)
 test_programs_recursion_LDADD = libhooktrace.la
 test_programs_recursion_LDFLAGS = $(HT_TEST_LINK)
+test_programs_deep_recursion_SOURCES = test/programs/deep_recursion.c
+test_programs_deep_recursion_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_deep_recursion_LDADD = libhooktrace.la
+test_programs_deep_recursion_LDFLAGS = $(HT_TEST_LINK)
+test_programs_many_threads_SOURCES = test/programs/many_threads.c
+test_programs_many_threads_CFLAGS = $(HT_TEST_CFLAGS) -pthread
+test_programs_many_threads_LDADD = libhooktrace.la
+test_programs_many_threads_LDFLAGS = $(HT_TEST_LINK) -pthread
+test_programs_many_threads_plain_SOURCES = test/programs/many_threads.c
+test_programs_many_threads_plain_CFLAGS = -g $(HT_WARN_CFLAGS) -pthread
+test_programs_many_threads_plain_LDFLAGS = -pthread
 test_programs_threads_SOURCES = test/programs/threads.c
 test_programs_threads_CFLAGS = $(HT_TEST_CFLAGS) -pthread
 test_programs_threads_LDADD = libhooktrace.la
@@ -119,7 +131,8 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/exit_paths.py test/integration/names.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
 	test/integration/dlclose.py test/integration/paths.py \
-	test/integration/openmp.py
+	test/integration/openmp.py \
+	test/integration/deep_output.py test/integration/thread_groups.py
 EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";

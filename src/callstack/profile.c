@@ -303,24 +303,53 @@ out:
     return rc;
 }
 
+/* The groups of the profile's thread indices (NULL if none is a group). */
+static int note_groups(struct ht_profile *p, const struct ht_profile_thread *threads,
+                       int nentries, ht_describe_fn describe, void *ctx)
+{
+    for (int t = 0; t < nentries; t++) {
+        const struct ht_profile_thread *e = &threads[t];
+        if (e->group_threads == 0 || e->index < 0 || e->index >= p->nthreads)
+            continue;
+        if (!p->thread_groups &&
+            !(p->thread_groups = calloc((size_t)p->nthreads, sizeof *p->thread_groups)))
+            return -1;
+        struct ht_thread_group *g = &p->thread_groups[e->index];
+        if (!g->start_routine) {
+            const struct ht_function *f = describe(e->start_routine, ctx);
+            g->start_routine = f && f->name ? f->name : "?";
+        }
+        g->threads += e->group_threads;
+        g->running += e->group_running;
+        p->thread_tids[e->index] = 0;
+    }
+    return 0;
+}
+
 int ht_profile_build(struct ht_profile *profile, const struct ht_profile_thread *threads,
-                     int nthreads, uint64_t end, double seconds_per_tick,
+                     int nentries, uint64_t end, double seconds_per_tick,
                      ht_describe_fn describe, void *ctx)
 {
     memset(profile, 0, sizeof *profile);
-    struct builder b = {.nthreads = nthreads > 0 ? nthreads : 1};
+    int nthreads = 1;
+    for (int t = 0; t < nentries; t++)
+        if (threads[t].index >= nthreads)
+            nthreads = threads[t].index + 1;
+    struct builder b = {.nthreads = nthreads};
     int rc = -1;
     profile->nthreads = b.nthreads;
     profile->thread_tids = calloc((size_t)b.nthreads, sizeof *profile->thread_tids);
     if (!profile->thread_tids || add_node(&b, -1, NULL) != 0)
         goto out;
-    for (int t = 0; t < nthreads; t++) {
-        if (threads[t].index < 0 || threads[t].index >= nthreads)
+    for (int t = 0; t < nentries; t++) {
+        if (threads[t].index < 0)
             continue;
         profile->thread_tids[threads[t].index] = threads[t].tid;
         if (merge_thread(&b, profile, &threads[t], end, seconds_per_tick, describe, ctx) != 0)
             goto out;
     }
+    if (note_groups(profile, threads, nentries, describe, ctx) != 0)
+        goto out;
     rc = number_stacks(&b, profile);
 out:
     for (size_t i = 0; i < b.count; i++)
@@ -351,5 +380,6 @@ void ht_profile_free(struct ht_profile *profile)
         free(profile->stacks[i].per_thread);
     free(profile->stacks);
     free(profile->thread_tids);
+    free(profile->thread_groups);
     memset(profile, 0, sizeof *profile);
 }

@@ -49,15 +49,31 @@ struct ht_stack {
     struct ht_stack_stats *per_thread; /* [nthreads], by thread index */
 };
 
+/* A tree to merge.  Several trees may have the same index: the states of
+ * the finished threads of one start routine (callstack/thread.h) form one
+ * group, one thread index. */
 struct ht_profile_thread {
     const struct ht_tree *tree;
     int index; /* 0 .. nthreads-1 */
     pid_t tid;
+    /* in a group (group_threads > 0): the threads this tree served, and
+     * whether the last of them is still running */
+    uintptr_t start_routine;
+    uint64_t group_threads;
+    uint64_t group_running;
+};
+
+/* A thread index that stands for a group of threads. */
+struct ht_thread_group {
+    const char *start_routine; /* its name, "?" if unknown */
+    uint64_t threads;          /* 0: the index is one thread, not a group */
+    uint64_t running;          /* of them, still running at the end */
 };
 
 struct ht_profile {
     int nthreads;
-    pid_t *thread_tids;   /* [nthreads] */
+    pid_t *thread_tids;   /* [nthreads]; 0 for a group */
+    struct ht_thread_group *thread_groups; /* [nthreads], or NULL: no group */
     size_t nstacks;
     struct ht_stack *stacks; /* depth-first, callees sorted by name */
     double time_excluded_at_root; /* excluded functions with no recorded caller */
@@ -79,11 +95,12 @@ typedef void (*ht_address_fn)(uintptr_t address, void *ctx);
  * address): how the caller learns which addresses need names. */
 void ht_tree_visit_addresses(const struct ht_tree *tree, ht_address_fn visit, void *ctx);
 
-/* Builds the profile from the threads' trees as of tick `end`.  Calls still
+/* Builds the profile from the threads' trees (nentries of them; the thread
+ * indices are 0 .. the highest index given) as of tick `end`.  Calls still
  * in progress at `end` count up to `end`.  Returns 0, or -1 if out of
  * memory. */
 int ht_profile_build(struct ht_profile *profile, const struct ht_profile_thread *threads,
-                     int nthreads, uint64_t end, double seconds_per_tick,
+                     int nentries, uint64_t end, double seconds_per_tick,
                      ht_describe_fn describe, void *ctx);
 
 /* The path of a stack, root first, into out[0..depth-1]; returns depth. */

@@ -24,7 +24,15 @@ static int registry_count;
 
 struct ht_thread *ht_thread_attach(void)
 {
-    struct ht_thread *t = mmap(NULL, sizeof *t, PROT_READ | PROT_WRITE,
+    return ht_thread_attach_entering(0);
+}
+
+struct ht_thread *ht_thread_attach_entering(uintptr_t function)
+{
+    struct ht_thread *t = function ? ht_thread_reuse(function) : NULL;
+    if (t)
+        return t;
+    t = mmap(NULL, sizeof *t, PROT_READ | PROT_WRITE,
                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (t == MAP_FAILED)
         return NULL;
@@ -33,6 +41,8 @@ struct ht_thread *ht_thread_attach(void)
     t->throttle_at = first_throttle_check;
     t->tid = (pid_t)syscall(SYS_gettid);
     t->index = __atomic_fetch_add(&registry_count, 1, __ATOMIC_RELAXED);
+    t->start_routine = function;
+    t->threads_served = 1;
     if (prepare)
         prepare(t); /* before other threads can see it in the registry */
     struct ht_thread *head = __atomic_load_n(&registry_head, __ATOMIC_RELAXED);
@@ -41,6 +51,8 @@ struct ht_thread *ht_thread_attach(void)
     } while (!__atomic_compare_exchange_n(&registry_head, &head, t, true,
                                           __ATOMIC_RELEASE, __ATOMIC_RELAXED));
     ht_thread_self = t;
+    if (function)
+        ht_thread_watch_end(t);
     return t;
 }
 

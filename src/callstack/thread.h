@@ -1,15 +1,18 @@
 /* Per-thread profiling state.
  *
  * A thread gets its state on its first hook (the main thread at start-up)
- * and keeps it until the process ends: the tree must outlive the thread so
- * that it can be written at exit.  The pointer lives in initial-exec TLS, so
+ * and keeps it until the thread ends; the state outlives the thread, so
+ * that its tree can be written at exit, and may be taken over by a later
+ * thread of the same start routine (thread_reuse.c).  The pointer lives in initial-exec TLS, so
  * finding it costs one instruction. */
 #ifndef HT_CALLSTACK_THREAD_H
 #define HT_CALLSTACK_THREAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "callstack/profile.h"
 #include "callstack/tree.h"
 
 struct ht_mpi_thread;
@@ -37,6 +40,14 @@ struct ht_thread {
     int index;                /* 0, 1, 2, ... in order of first hook */
     pid_t tid;                /* kernel thread id, for the logfile */
     struct ht_thread *next;   /* registry, newest first */
+    /* Reuse of finished threads' state (thread_reuse.c): the first function
+     * the threads this state served entered, their start routine when it is
+     * instrumented (0: unknown, no reuse), how many threads, whether it now
+     * waits for the next one. */
+    uintptr_t start_routine;
+    uint64_t threads_served;
+    bool finished;
+    struct ht_thread *reuse_next; /* the start routine's waiting states */
 };
 
 extern __thread struct ht_thread *ht_thread_self __attribute__((tls_model("initial-exec")));
@@ -52,6 +63,33 @@ void ht_thread_configure(uint64_t throttle_at, void (*prepare)(struct ht_thread 
 /* Creates and registers the calling thread's state.  Lock-free and
  * async-signal-safe; returns NULL only when memory is exhausted. */
 struct ht_thread *ht_thread_attach(void);
+/* The same from the entry hook of function, the thread's first: a finished
+ * thread's state of the same first function is reused if one waits. */
+struct ht_thread *ht_thread_attach_entering(uintptr_t function);
+
+/* At the end of a thread (a pthread key's destructor), in that thread: its
+ * state, tree included, waits for the next thread that enters the same
+ * first function, which (once more than 16 threads of it have ended) goes
+ * on adding to the same tree, so that N short threads of a start routine
+ * cost the memory of as many as ran at once, and the output shows them as
+ * one group.  A thread with MPI data or a trace
+ * buffer keeps its own state (it is written as its own thread).  Calls
+ * still open (pthread_exit, cancellation) are closed at `now`. */
+void ht_thread_finish(uint64_t now);
+
+/* A finished state whose threads started at first_function, made the
+ * calling thread's, or NULL (attach then maps a new one). */
+struct ht_thread *ht_thread_reuse(uintptr_t first_function);
+
+/* Registers the calling thread's state to be finished at thread exit. */
+void ht_thread_watch_end(struct ht_thread *t);
+
+/* The threads as the profile takes them (profile.h): one entry per thread
+ * still running or kept, one per start routine whose finished threads
+ * shared their states; numbered 0.. in order of first hook, groups last.
+ * Stops all reuse from now on (called once, at exit).  *entries: the
+ * number of trees, *nthreads: of thread indices.  NULL if out of memory. */
+struct ht_profile_thread *ht_thread_collect(int *entries, int *nthreads);
 
 /* The registry, newest first, and the number of threads in it. */
 struct ht_thread *ht_thread_registry(void);

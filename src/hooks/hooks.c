@@ -28,7 +28,7 @@ __attribute__((used)) static const char *const lifecycle_anchor = &ht_runtime_an
 HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t function, uintptr_t sp,
                                              uintptr_t site, uintptr_t hook_site)
 {
-    if (t == NULL && (t = ht_thread_attach()) == NULL)
+    if (t == NULL && (t = ht_thread_attach_entering(function)) == NULL)
         return;
     enum ht_tree_move move;
     uint64_t now = HT_TICK_UNKNOWN;

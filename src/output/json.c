@@ -7,6 +7,7 @@
 #include "config.h"
 #include "output/output.h"
 #include "output/output_mpi.h"
+#include "output/room.h"
 
 static json_t *stats_fields(json_t *obj, const struct ht_stack_stats *st)
 {
@@ -196,8 +197,27 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     for (int t = 0; t < p->nthreads; t++)
         json_array_append_new(tids, json_integer(p->thread_tids[t]));
     json_object_set_new(doc, "thread_tids", tids);
+    /* Finished threads merged by start routine (docs/output.md). */
+    json_t *groups = json_array();
+    for (int t = 0; p->thread_groups && t < p->nthreads; t++) {
+        const struct ht_thread_group *g = &p->thread_groups[t];
+        if (!g->threads)
+            continue;
+        json_t *obj = json_object();
+        json_object_set_new(obj, "thread", json_integer(t));
+        json_object_set_new(obj, "start_routine", json_string(g->start_routine));
+        json_object_set_new(obj, "threads", json_integer((json_int_t)g->threads));
+        json_object_set_new(obj, "running", json_integer((json_int_t)g->running));
+        json_array_append_new(groups, obj);
+    }
+    json_object_set_new(doc, "thread_groups", groups);
     if (mpi)
         ht_output_json_mpi_top(doc, mpi);
+    int deepest = 0;
+    for (size_t i = 0; i < p->nstacks; i++)
+        if (p->stacks[i].depth > deepest)
+            deepest = p->stacks[i].depth;
+    json_object_set_new(doc, "deepest_stack", json_integer(deepest));
     json_object_set_new(doc, "folded_calls", json_integer((json_int_t)p->folded_calls));
     json_object_set_new(doc, "mismatched_exits", json_integer((json_int_t)p->mismatched_exits));
     json_object_set_new(doc, "time_excluded_at_root_s", json_real(p->time_excluded_at_root));
@@ -251,14 +271,21 @@ int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_ru
     }
     if (rc == 0) {
         fputs(",\n \"stacks\": [\n  ", f);
+        struct ht_output_room room;
+        ht_output_room_init(&room, f);
         for (size_t i = 0; rc == 0 && i < p->nstacks; i++) {
+            if (!ht_output_room_left(&room, f, "JSON profile"))
+                break;
             const struct ht_stack *s = &p->stacks[i];
             json_t *stack = stack_json(p, s, index_of(&fi, s->function), mpi);
+            fputs(i ? ",\n  " : "", f);
             rc = stack && json_dumpf(stack, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
             json_decref(stack);
-            fputs(i + 1 < p->nstacks ? ",\n  " : "", f);
         }
         fputs("]", f);
+        if (room.stopped) /* the stacks written stay readable */
+            fputs(",\n \"incomplete\": \"the file system was nearly full: later stacks"
+                  " left out\"", f);
     }
     if (rc == 0 && mpi) {
         json_t *tail = json_object();

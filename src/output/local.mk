@@ -8,6 +8,7 @@ libht_output_la_SOURCES = \
 	src/output/json.c \
 	src/output/folded.c \
 	src/output/source_root.c \
+	src/output/room.h src/output/room.c \
 	src/output/throttle.c \
 	src/output/output_mpi.h src/output/json_mpi.c src/output/logfile_mpi.c \
 	src/output/output_mpit.h src/output/json_mpit.c src/output/logfile_mpit.c

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "output/output.h"
 #include "output/output_mpi.h"
+#include "output/room.h"
 
 #define NAME_COLUMN_MAX 60
 
@@ -48,6 +49,13 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     fprintf(out, "started:         %s\n", date);
     fprintf(out, "wall time:       %.6f s\n", run->wall_seconds);
     fprintf(out, "threads:         %d\n", p->nthreads);
+    for (int t = 0; p->thread_groups && t < p->nthreads; t++) {
+        const struct ht_thread_group *g = &p->thread_groups[t];
+        if (g->threads)
+            fprintf(out, "                 thread %d: %llu threads started at %s, merged"
+                         " (%llu still running)\n", t, (unsigned long long)g->threads,
+                    g->start_routine, (unsigned long long)g->running);
+    }
     if (mpi)
         ht_output_logfile_mpi_header(out, mpi, cfg);
     fprintf(out, "clock:           %s, %.0f ticks/s\n", run->clock_source, run->ticks_per_second);
@@ -66,8 +74,12 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     if (run->uninstrumented.count)
         fprintf(out, "uninstrumented:  %zu tiny functions left out at compile time by the GCC plugin"
                      " (named in the JSON; docs/plugin.md)\n", run->uninstrumented.count);
-    fprintf(out, "call stacks:     %zu (%llu tree nodes, %.1f KiB)\n", p->nstacks,
-            (unsigned long long)p->tree_nodes, (double)p->tree_bytes / 1024.0);
+    int deepest = 0;
+    for (size_t i = 0; i < p->nstacks; i++)
+        if (p->stacks[i].depth > deepest)
+            deepest = p->stacks[i].depth;
+    fprintf(out, "call stacks:     %zu, the deepest %d functions deep (%llu tree nodes, %.1f KiB)\n",
+            p->nstacks, deepest, (unsigned long long)p->tree_nodes, (double)p->tree_bytes / 1024.0);
     fprintf(out, "config:          %s\n", cfg->source_file ? cfg->source_file : "(defaults)");
     if (cfg->include_functions.count || cfg->exclude_functions.count) {
         fprintf(out, "function filter:");
@@ -99,7 +111,8 @@ void ht_output_log_left_out(FILE *out, size_t left_out, unsigned limit)
 }
 
 static void print_table(FILE *out, const struct ht_profile *p, const int *order, int thread,
-                        enum ht_sort_column column, bool all_ranks, const struct ht_log_rows *rows)
+                        enum ht_sort_column column, bool all_ranks, const struct ht_log_rows *rows,
+                        struct ht_output_room *room)
 {
     double total_excl = 0.0;
     int fw = (int)strlen("function"), cw = (int)strlen("caller");
@@ -119,6 +132,10 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
                 all_ranks ? " of all ranks" : "", ht_sort_column_name(column));
     else if (all_ranks)
         fprintf(out, "Runtime profile, thread %d, summed over ranks\n\n", thread);
+    else if (p->thread_groups && p->thread_groups[thread].threads)
+        fprintf(out, "Runtime profile, thread %d: threads started at %s (%llu threads, merged)\n\n",
+                thread, p->thread_groups[thread].start_routine,
+                (unsigned long long)p->thread_groups[thread].threads);
     else
         fprintf(out, "Runtime profile, thread %d (tid %d)\n\n", thread, (int)p->thread_tids[thread]);
     bool any_throttled = false;
@@ -130,6 +147,8 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
         const struct ht_stack_stats *st = thread < 0 ? &s->total : &s->per_thread[thread];
         if (st->calls == 0)
             continue;
+        if (!ht_output_room_left(room, out, "logfile"))
+            break;
         if (!ht_output_log_row(rows, s->id, &printed)) {
             left_out++;
             continue;
@@ -159,12 +178,18 @@ static void print_location(FILE *out, const struct ht_function *f, const char *s
         fprintf(out, " (%s)", file);
 }
 
+/* A path deeper than HT_LOG_PATH_HEAD + HT_LOG_PATH_TAIL + 3 is cut in the
+ * middle, so that a line is O(1) whatever the depth (room.h): a deep
+ * recursion made the list grow with the square of its depth. */
 static void print_stack_list(FILE *out, const struct ht_profile *p, const struct ht_log_rows *rows,
-                             const char *source_root)
+                             const char *source_root, struct ht_output_room *room)
 {
-    fprintf(out, "Call stacks (stack ID: path from the root, file:line of each function)\n\n");
-    int *path = malloc((p->nstacks ? p->nstacks : 1) * sizeof *path);
-    if (!path)
+    fprintf(out, "Call stacks (stack ID: path from the root, file:line of each function;"
+                 " a path deeper than %d shows its first %d and last %d functions)\n\n",
+            HT_LOG_PATH_HEAD + HT_LOG_PATH_TAIL + 3, HT_LOG_PATH_HEAD, HT_LOG_PATH_TAIL);
+    struct ht_path_cutter cutter;
+    int path[HT_LOG_PATH_HEAD + HT_LOG_PATH_TAIL + 3];
+    if (ht_path_cutter_init(&cutter, p, HT_LOG_PATH_HEAD, HT_LOG_PATH_TAIL) != 0)
         return;
     size_t left_out = 0;
     for (size_t i = 0; i < p->nstacks; i++) {
@@ -172,19 +197,26 @@ static void print_stack_list(FILE *out, const struct ht_profile *p, const struct
             left_out++;
             continue;
         }
-        int depth = ht_profile_path(p, (int)i, path, (int)p->nstacks);
+        if (!ht_output_room_left(room, out, "logfile"))
+            break;
+        int elided;
+        int frames = ht_path_cut(&cutter, (int)i, path, &elided);
         fprintf(out, "%8zu: ", i);
-        for (int d = 0; d < depth; d++) {
+        for (int d = 0; d < frames; d++) {
             const struct ht_function *f = p->stacks[path[d]].function;
+            if (elided && d == HT_LOG_PATH_HEAD)
+                fprintf(out, " > ... %d frames ...", elided);
             fprintf(out, "%s%s", d ? " > " : "", f->name);
             print_location(out, f, source_root);
         }
+        if (elided)
+            fprintf(out, " [depth %d]", p->stacks[i].depth);
         fputs(p->stacks[i].throttled ? " [throttled]\n" : "\n", out);
     }
     if (left_out)
         fprintf(out, "... and %zu more stack%s that no table above shows\n", left_out,
                 left_out == 1 ? "" : "s");
-    free(path);
+    ht_path_cutter_free(&cutter);
 }
 
 void ht_output_logfile(FILE *out, const struct ht_profile *p, const struct ht_run_info *run,
@@ -204,14 +236,18 @@ void ht_output_logfile(FILE *out, const struct ht_profile *p, const struct ht_ru
     struct ht_log_rows rows = {.limit = cfg->log_stacks};
     if (rows.limit && (rows.shown = calloc(p->nstacks + 1, sizeof *rows.shown)) == NULL)
         rows.limit = 0;
-    print_table(out, p, order, -1, cfg->sort_by, all_ranks, &rows);
+    struct ht_output_room room;
+    ht_output_room_init(&room, out);
+    print_table(out, p, order, -1, cfg->sort_by, all_ranks, &rows, &room);
     if (p->nthreads > 1)
         for (int t = 0; t < p->nthreads; t++)
-            print_table(out, p, order, t, cfg->sort_by, all_ranks, &rows);
+            print_table(out, p, order, t, cfg->sort_by, all_ranks, &rows, &room);
     if (mpi)
         ht_output_logfile_mpi_tables(out, p, order, mpi, &rows);
     free(order);
-    print_stack_list(out, p, &rows, source_root);
+    print_stack_list(out, p, &rows, source_root, &room);
+    if (room.stopped)
+        fprintf(out, "\n... stopped here: the file system is nearly full\n");
     free(rows.shown);
     free(source_root);
 }

@@ -47,21 +47,6 @@ static char *read_command_line(void)
     return buf;
 }
 
-static struct ht_profile_thread *collect_threads(int *count)
-{
-    int n = 0;
-    for (struct ht_thread *t = ht_thread_registry(); t; t = t->next)
-        n++;
-    struct ht_profile_thread *threads = calloc(n ? (size_t)n : 1, sizeof *threads);
-    if (!threads)
-        return NULL;
-    int i = 0;
-    for (struct ht_thread *t = ht_thread_registry(); t && i < n; t = t->next, i++)
-        threads[i] = (struct ht_profile_thread){&t->tree, t->index, t->tid};
-    *count = n;
-    return threads;
-}
-
 /* This process's profile and what the outputs say about the run. */
 struct local_profile {
     struct ht_profile_thread *threads;
@@ -98,12 +83,16 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     const struct ht_config *cfg = ht_runtime_config();
     int nthreads = 0;
     memset(lp, 0, sizeof *lp);
-    lp->threads = collect_threads(&nthreads);
+    int thread_indices = 0;
+    lp->threads = ht_thread_collect(&nthreads, &thread_indices);
     lp->symbols = ht_symbols_open();
     lp->table = ht_function_table_new(lp->symbols, cfg);
     bool ready = lp->threads && lp->symbols && lp->table;
-    for (int i = 0; ready && i < nthreads; i++)
+    for (int i = 0; ready && i < nthreads; i++) {
         ht_tree_visit_addresses(lp->threads[i].tree, ht_function_table_add, lp->table);
+        if (lp->threads[i].start_routine) /* names a group of threads */
+            ht_function_table_add(lp->threads[i].start_routine, lp->table);
+    }
     /* Collective: a rank that failed above still takes part. */
     if (names_comm != MPI_COMM_NULL)
         lp->names = ht_shared_names_exchange(names_comm, ready ? lp->symbols : NULL,
@@ -116,12 +105,12 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
         return -1;
     ht_progress_note(progress, "named the functions");
     double spt = ht_clock_seconds_per_tick();
-    if (ht_profile_build(&lp->profile, lp->threads, ht_thread_count(), end_tick, spt,
+    if (ht_profile_build(&lp->profile, lp->threads, nthreads, end_tick, spt,
                          ht_function_table_lookup, lp->table) != 0)
         return -1;
     lp->built = true;
-    ht_progress_note(progress, "merged %d thread%s into %zu stacks", nthreads,
-                     nthreads == 1 ? "" : "s", lp->profile.nstacks);
+    ht_progress_note(progress, "merged %d thread%s into %zu stacks", thread_indices,
+                     thread_indices == 1 ? "" : "s", lp->profile.nstacks);
 
     ssize_t n = readlink("/proc/self/exe", lp->exe, sizeof lp->exe - 1);
     lp->exe[n > 0 ? n : 0] = '\0';

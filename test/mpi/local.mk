@@ -64,7 +64,11 @@ test_mpi_dlclose_mpi_LDADD = $(HT_MPI_TEST_LDADD) -ldl
 test_mpi_dlclose_mpi_LDFLAGS = $(HT_TEST_LINK)
 
 # One rank dlopens a library the others lack (test/mpi/names.py).
-check_PROGRAMS += test/mpi/names_mpmd
+check_PROGRAMS += test/mpi/names_mpmd test/mpi/deep_recursion_mpi
+test_mpi_deep_recursion_mpi_SOURCES = test/mpi/deep_recursion_mpi.c
+test_mpi_deep_recursion_mpi_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_deep_recursion_mpi_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_deep_recursion_mpi_LDFLAGS = $(HT_TEST_LINK)
 test_mpi_names_mpmd_SOURCES = test/mpi/names_mpmd.c
 test_mpi_names_mpmd_CFLAGS = $(HT_MPI_TEST_CFLAGS)
 test_mpi_names_mpmd_LDADD = $(HT_MPI_TEST_LDADD) -ldl
@@ -107,7 +111,8 @@ test_mpi_openmp_mpi_plain_LDFLAGS = $(OPENMP_CFLAGS)
 # (60 s limit per launch) and ends with "N passed, N failed".
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
-	test/mpi/large.py test/mpi/cancel.py test/mpi/openmp.py
+	test/mpi/large.py test/mpi/cancel.py test/mpi/openmp.py \
+	test/mpi/deep_output.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 

@@ -118,6 +118,42 @@ static void test_merge_threads(void)
     ht_tree_release(&t1);
 }
 
+/* A thread group: two trees (states of a start routine that served 3 and 2
+ * threads) share one thread index; their figures add up there, and the
+ * profile names the group by its start routine. */
+static void test_thread_group(void)
+{
+    struct ht_tree t0, t1, t2, unused;
+    build_trees(&t0, &t1);
+    build_trees(&unused, &t2); /* t2: a second worker tree like t1 */
+    fn_c.kept = true;
+    struct ht_profile_thread threads[3] = {
+        {&t0, 0, 11, 0, 0, 0},
+        {&t1, 1, 0, WORKER, 3, 0},
+        {&t2, 1, 0, WORKER, 2, 1},
+    };
+    struct ht_profile p;
+    CHECK(ht_profile_build(&p, threads, 3, 1000, 0.5, describe, NULL) == 0);
+    CHECK_EQ_U64(p.nthreads, 2);
+    CHECK(p.thread_groups != NULL);
+    if (p.thread_groups) {
+        CHECK_EQ_U64(p.thread_groups[0].threads, 0);
+        CHECK_EQ_U64(p.thread_groups[1].threads, 5);
+        CHECK_EQ_U64(p.thread_groups[1].running, 1);
+        CHECK_STR(p.thread_groups[1].start_routine, "worker");
+    }
+    CHECK_EQ_U64(p.thread_tids[0], 11);
+    CHECK_EQ_U64(p.thread_tids[1], 0);
+    const struct ht_stack *wa = find(&p, "worker", "a", NULL);
+    CHECK(wa != NULL && wa->per_thread[1].calls == 2 && wa->per_thread[1].time_incl == 20.0);
+    CHECK(wa != NULL && wa->total.calls == 2);
+    ht_profile_free(&p);
+    ht_tree_release(&t0);
+    ht_tree_release(&t1);
+    ht_tree_release(&t2);
+    ht_tree_release(&unused);
+}
+
 /* An excluded function leaves the paths: its callees move to its caller and
  * its exclusive time goes to the caller. */
 static void test_excluded_function(void)
@@ -185,6 +221,7 @@ static void test_calls_in_progress(void)
 int main(void)
 {
     test_merge_threads();
+    test_thread_group();
     test_excluded_function();
     test_calls_in_progress();
     return CHECK_DONE();
