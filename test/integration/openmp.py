@@ -101,7 +101,7 @@ for T in (2, 4):
     check_eq(p.doc["mismatched_exits"], 0, "parallel/%d: no exit out of step" % T)
     times = {t["thread"]: t["time_incl_s"] for t in p.stack(R)["threads"]} if p.has(R) else {}
     check(all(times.get(w, 0) > 0 for w in workers), "parallel/%d: the workers' time in the region: %r" % (T, times))
-    check(re.search(r"\n *\d+: main \([^)]*\) > run_parallel \([^)]*\) > %s \([^)]*/openmp_regions\.c:%d\)\n"
+    check(re.search(r"\n *\d+: main \([^)]*\) > run_parallel \([^)]*\) > %s \((?:[^)]*/)?openmp_regions\.c:%d\)\n"
                     % (re.escape(R), LINES["parallel"]), r.text(".log")),
           "parallel/%d: the logfile names the region with its pragma's file:line" % T)
 
