@@ -86,7 +86,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
 	test/integration/exit_paths.py test/integration/names.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
-	test/integration/config_input.py
+	test/integration/config_input.py test/integration/config_patterns.py
 EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";

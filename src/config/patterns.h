@@ -1,0 +1,32 @@
+/* Function-name pattern lists: plain names looked up in a hash table,
+ * the rest compiled with regcomp (patterns.c says why). */
+#ifndef HT_CONFIG_PATTERNS_H
+#define HT_CONFIG_PATTERNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* At most this many patterns of one list may need the regex engine
+ * (docs/config.md); plain ones are not counted. */
+#define HT_PATTERN_MAX_REGEX 1000
+/* The largest regcomp tree a pattern may expand to (ht_pattern_regex_size). */
+#define HT_PATTERN_MAX_REGEX_SIZE 20000
+
+struct ht_pattern_set;
+
+/* Whether pattern matches like a plain string: no regex operator, ^ and $
+ * only at its ends. */
+bool ht_pattern_is_plain(const char *pattern);
+/* An estimate of the nodes glibc's regcomp builds for pattern: + copies its
+ * operand once more, {m,n} max(m,n) times, nested copies multiply. */
+double ht_pattern_regex_size(const char *pattern);
+
+/* A set for up to capacity plain patterns; the patterns' text must outlive
+ * it (it points into them). */
+struct ht_pattern_set *ht_pattern_set_new(size_t capacity);
+/* -1 if pattern is not plain, or out of memory. */
+int ht_pattern_set_add(struct ht_pattern_set *set, const char *pattern);
+bool ht_pattern_set_matches(const struct ht_pattern_set *set, const char *name);
+void ht_pattern_set_free(struct ht_pattern_set *set);
+
+#endif
