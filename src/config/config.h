@@ -25,6 +25,7 @@ struct ht_regex_list {
     char **patterns; /* as written in the file, for the logfile header */
     size_t nregex;
     regex_t *compiled; /* the nregex patterns that are not plain; REG_NOSUB */
+    double regex_cost; /* the sum of their squared sizes (src/config/patterns.h) */
     struct ht_pattern_set *plain; /* the plain ones; NULL if none */
 };
 

@@ -308,13 +308,20 @@ static int compile_regex(struct ht_config_load *ld, struct ht_regex_list *list,
                                  ": too many regular expressions in one list: at most %d (plain "
                                  "names, \"^name\", \"name$\" and \"^name$\" are not counted)",
                                  HT_PATTERN_MAX_REGEX);
-    if (ht_pattern_regex_size(pattern) > HT_PATTERN_MAX_REGEX_SIZE) {
+    double size = ht_pattern_regex_size(pattern);
+    if (size > HT_PATTERN_MAX_REGEX_SIZE) {
         ht_config_quote(q, sizeof q, pattern);
         return ht_config_fail_at(ld,
                                  ": regular expression %s is too complex: its repetitions (+, "
                                  "{m,n}) would expand to more than %d elements",
                                  q, HT_PATTERN_MAX_REGEX_SIZE);
     }
+    list->regex_cost += size * size;
+    if (list->regex_cost > HT_PATTERN_MAX_REGEX_COST)
+        return ht_config_fail_at(ld,
+                                 ": the regular expressions of this list are too complex "
+                                 "together (their repetitions would take more than about "
+                                 "100 MB); use plain names where you can");
     int code = regcomp(&list->compiled[list->nregex], pattern, REG_EXTENDED | REG_NOSUB);
     if (code != 0) {
         char why[256];

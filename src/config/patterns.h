@@ -9,8 +9,14 @@
 /* At most this many patterns of one list may need the regex engine
  * (docs/config.md); plain ones are not counted. */
 #define HT_PATTERN_MAX_REGEX 1000
-/* The largest regcomp tree a pattern may expand to (ht_pattern_regex_size). */
-#define HT_PATTERN_MAX_REGEX_SIZE 20000
+/* The largest regcomp tree a pattern may expand to (ht_pattern_regex_size).
+ * glibc's memory grows with its square: a{1,1000} takes 10 MB, a{1,2000}
+ * 34 MB, a{1,20000} 3 GB and 5 s. */
+#define HT_PATTERN_MAX_REGEX_SIZE 1000
+/* The most the squares of the sizes of one list's regexes may add up to:
+ * about 100 MB of automata (ten patterns at the size limit; a thousand
+ * ordinary ones of size 10-50 take a fraction of it). */
+#define HT_PATTERN_MAX_REGEX_COST 10000000.0
 
 struct ht_pattern_set;
 

@@ -106,14 +106,29 @@ static void test_limits(void)
     CHECK_STR(load_error("plusses.json", "{\"exclude_functions\": [\"^er++++++++++++++++$\"]}"),
               in_tmp("plusses.json:1: \"exclude_functions\"[0]: regular expression "
                      "\"^er++++++++++++++++$\" is too complex: its repetitions (+, {m,n}) would "
-                     "expand to more than 20000 elements"));
+                     "expand to more than 1000 elements"));
     CHECK_STR(load_error("nested.json",
                          "{\"include_functions\": [\"x\",\n \"((a{1,99}){1,99}){1,99}\"]}"),
               in_tmp("nested.json:2: \"include_functions\"[1]: regular expression "
                      "\"((a{1,99}){1,99}){1,99}\" is too complex: its repetitions (+, {m,n}) "
-                     "would expand to more than 20000 elements"));
-    CHECK_STR(load_error("fine.json", "{\"include_functions\": [\"(a{1,99}){1,99}\", \"a++\"]}"),
+                     "would expand to more than 1000 elements"));
+    CHECK_STR(load_error("fine.json", "{\"include_functions\": [\"(a{1,30}){1,30}\", \"a++\"]}"),
               "");
+    CHECK_STR(load_error("big1000.json", "{\"include_functions\": [\"a{1,1001}\"]}"),
+              in_tmp("big1000.json:1: \"include_functions\"[0]: regular expression "
+                     "\"a{1,1001}\" is too complex: its repetitions (+, {m,n}) would expand to "
+                     "more than 1000 elements"));
+    /* Ten near the size limit are accepted (a{1,990}x9: 994), the eleventh
+     * is not: the squares add up past the list's budget. */
+    char *ten = json_list("exclude_functions", 10, "a{1,990}x%zu");
+    CHECK_STR(load_error("ten.json", ten), "");
+    free(ten);
+    char *eleven = json_list("exclude_functions", 11, "a{1,990}x%zu");
+    CHECK_STR(load_error("eleven.json", eleven),
+              in_tmp("eleven.json:1: \"exclude_functions\"[10]: the regular expressions of this "
+                     "list are too complex together (their repetitions would take more than "
+                     "about 100 MB); use plain names where you can"));
+    free(eleven);
 }
 
 static void test_trace_names(void)
