@@ -107,6 +107,13 @@ static void test_limits(void)
               in_tmp("plusses.json:1: \"exclude_functions\"[0]: regular expression "
                      "\"^er++++++++++++++++$\" is too complex: its repetitions (+, {m,n}) would "
                      "expand to more than 1000 elements"));
+    /* The fuzzer's second find: regcomp spent minutes in its epsilon
+     * closure (test/fuzz/corpus/config/regress-regcomp-eclosure.json). */
+    CHECK_STR(load_error("eclosure.json", "{\"exclude_functions\": [\n"
+                                          "\"^e++?++++++poll_interval_us++++++++++++$\"]}"),
+              in_tmp("eclosure.json:2: \"exclude_functions\"[0]: regular expression "
+                     "\"^e++?++++++poll_interval_us++++++++++++$\" is too complex: its "
+                     "repetitions (+, {m,n}) would expand to more than 1000 elements"));
     CHECK_STR(load_error("nested.json",
                          "{\"include_functions\": [\"x\",\n \"((a{1,99}){1,99}){1,99}\"]}"),
               in_tmp("nested.json:2: \"include_functions\"[1]: regular expression "
