@@ -308,6 +308,14 @@ static int compile_regex(struct ht_config_load *ld, struct ht_regex_list *list,
                                  ": too many regular expressions in one list: at most %d (plain "
                                  "names, \"^name\", \"name$\" and \"^name$\" are not counted)",
                                  HT_PATTERN_MAX_REGEX);
+    long stacked = ht_pattern_stacked_repetition(pattern);
+    if (stacked >= 0) {
+        ht_config_quote(q, sizeof q, pattern);
+        return ht_config_fail_at(ld,
+                                 ": regular expression %s has two repetition operators in a row "
+                                 "(at offset %ld), which POSIX leaves undefined; write one",
+                                 q, stacked);
+    }
     double size = ht_pattern_regex_size(pattern);
     if (size > HT_PATTERN_MAX_REGEX_SIZE) {
         ht_config_quote(q, sizeof q, pattern);

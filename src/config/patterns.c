@@ -12,7 +12,9 @@
  * glibc's regcomp also copies the operand of + and {m,n} for each
  * repetition, so "a++++...+" or "((a{1,99}){1,99}){1,99}" takes gigabytes
  * (the fuzzer found this, docs/fuzzing.md); such a pattern is refused by
- * an estimate of that size before regcomp sees it. */
+ * an estimate of that size before regcomp sees it.  Repetition operators
+ * in a row ("a++", "a+?") are refused too: POSIX leaves them undefined,
+ * and glibc's epsilon closure over them took minutes for 30 of them. */
 #include <regex.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -167,6 +169,28 @@ static double interval_copies(const char *p, size_t i, size_t *next)
     *next = j + 1;
     double copies = n > m ? n : m;
     return copies < 1 ? 1 : copies;
+}
+
+long ht_pattern_stacked_repetition(const char *p)
+{
+    size_t n = strlen(p);
+    bool after_repetition = false;
+    for (size_t i = 0; i < n;) {
+        char c = p[i];
+        size_t next = i + 1;
+        double copies = 0;
+        bool repetition = c == '+' || c == '*' || c == '?'
+                          || (c == '{' && (copies = interval_copies(p, i, &next)) > 0);
+        if (repetition && after_repetition)
+            return (long)i;
+        after_repetition = repetition;
+        if (c == '[')
+            next = skip_bracket(p, i);
+        else if (c == '\\' && i + 1 < n)
+            next = i + 2;
+        i = next;
+    }
+    return -1;
 }
 
 double ht_pattern_regex_size(const char *p)

@@ -23,6 +23,9 @@ struct ht_pattern_set;
 /* Whether pattern matches like a plain string: no regex operator, ^ and $
  * only at its ends. */
 bool ht_pattern_is_plain(const char *pattern);
+/* The offset of a repetition operator (+ * ? {m,n}) that directly follows
+ * another ("a++", "a*?"), or -1.  POSIX leaves their meaning undefined. */
+long ht_pattern_stacked_repetition(const char *pattern);
 /* An estimate of the nodes glibc's regcomp builds for pattern: + copies its
  * operand once more, {m,n} max(m,n) times, nested copies multiply. */
 double ht_pattern_regex_size(const char *pattern);
