@@ -100,3 +100,7 @@ test_programs_trace_calls_LDFLAGS = $(HT_TEST_LINK) -pthread
 # The layering of src/ (docs/architecture.md), from this build's objects.
 TESTS += test/layers.sh
 EXTRA_DIST += test/layers.sh scripts/layers.py
+
+# Fuzz targets, their seeds and valid anchors (docs/fuzzing.md): built and
+# run by scripts/fuzz.sh with clang's libFuzzer, not by `make check`.
+EXTRA_DIST += test/fuzz
