@@ -15,7 +15,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libopenmpi-dev openmpi-bin \
     libmpich-dev mpich \
     libotf2-trace-dev otf2-tools \
-    python3 >/dev/null
+    python3 valgrind >/dev/null
 # The GCC plugin (optional, docs/plugin.md) is built against the plugin
 # headers of the very GCC that will load it.
 gcc_major=$(gcc -dumpversion | cut -d. -f1)

@@ -132,7 +132,8 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
 	test/integration/dlclose.py test/integration/paths.py \
 	test/integration/openmp.py \
-	test/integration/deep_output.py test/integration/thread_groups.py
+	test/integration/deep_output.py test/integration/thread_groups.py \
+	test/integration/config_input.py test/integration/config_patterns.py
 EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";
@@ -146,3 +147,7 @@ test_programs_trace_calls_LDFLAGS = $(HT_TEST_LINK) -pthread
 # The layering of src/ (docs/architecture.md), from this build's objects.
 TESTS += test/layers.sh
 EXTRA_DIST += test/layers.sh scripts/layers.py
+
+# Fuzz targets, their seeds and valid anchors (docs/fuzzing.md): built and
+# run by scripts/fuzz.sh with clang's libFuzzer, not by `make check`.
+EXTRA_DIST += test/fuzz

@@ -370,68 +370,76 @@ static uint64_t expected_events(const struct rankmap *ranks)
 
 /* A damaged event file can send OTF2's reader round in circles, handing
  * out events for ever.  Each location's definition says how many events it
- * has; reading more than that is stopped as corruption.  Returns the first
- * location over its count, or NULL.  Locations that announce 0 (unknown)
- * are not checked. */
-static const struct rankmap_location *over_count(struct analysis *a, OTF2_EvtReader **readers,
-                                                 uint64_t *position)
+ * has; reading more than all of them together is stopped as corruption.
+ * The count is summed here, not asked of each location's reader: OTF2's
+ * global reader frees a location's reader as soon as its events are
+ * exhausted, so the pointers OTF2_Reader_GetEvtReader returned are not
+ * ours to use after the first batch (OTF2_EvtReader_GetPos on them read
+ * freed memory on every trace).  A selected location that announces 0
+ * (unknown) makes the total unknown: then nothing is checked.  Returns
+ * the total, 0 if unknown. */
+static uint64_t announced_events(const struct rankmap *ranks, const uint8_t *selected)
 {
-    for (uint32_t i = 0; i < a->ranks.nlocations; i++) {
-        const struct rankmap_location *loc = a->ranks.location_list[i];
-        uint64_t pos = 0;
-        if (readers[i] && loc->events && OTF2_EvtReader_GetPos(readers[i], &pos) == OTF2_SUCCESS
-            && pos > loc->events) {
-            *position = pos;
-            return loc;
-        }
-    }
-    return NULL;
-}
-
-/* Opens the event files of every defined location and reads them merged. */
-static int read_events(OTF2_Reader *reader, struct analysis *a, const uint8_t *selected,
-                       int show_progress, const char *anchor, char *err, size_t errsize)
-{
-    reset_errors();
-    OTF2_ErrorCode rc = OTF2_Reader_OpenEvtFiles(reader);
-    if (rc != OTF2_SUCCESS)
-        return report(err, errsize, anchor, "cannot open the event files", rc);
-    OTF2_EvtReader **readers = xcalloc(a->ranks.nlocations, sizeof *readers);
-    for (uint32_t i = 0; i < a->ranks.nlocations; i++) {
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < ranks->nlocations; i++) {
         if (!selected[i])
             continue;
-        uint64_t ref = a->ranks.location_list[i]->ref;
-        readers[i] = OTF2_Reader_GetEvtReader(reader, ref);
-        if (!readers[i]) {
-            char doing[96];
-            snprintf(doing, sizeof doing, "cannot open the events of location %" PRIu64, ref);
-            free(readers);
-            return report(err, errsize, anchor, doing, OTF2_SUCCESS);
-        }
+        uint64_t events = ranks->location_list[i]->events;
+        if (events == 0 || total + events < total)
+            return 0;
+        total += events;
     }
+    return total;
+}
+
+/* Opens the reader of location ref for the global reader; a location
+ * without a single event is left out (returns 0).  OTF2 3.0's global
+ * reader frees the reader of an empty location while it sets itself up
+ * and then follows that reader's link to the next one: a read of freed
+ * memory (valgrind sees it on every trace with an idle location).  So the
+ * first event is read here, and the reader opened afresh for the global
+ * reader.  Returns 1 when opened, -1 if it cannot be opened, -2 if its
+ * first event cannot be read. */
+static int open_event_reader(OTF2_Reader *reader, uint64_t ref)
+{
+    OTF2_EvtReader *probe = OTF2_Reader_GetEvtReader(reader, ref);
+    if (!probe)
+        return -1;
+    uint64_t n = 0;
+    OTF2_ErrorCode rc = OTF2_EvtReader_ReadEvents(probe, 1, &n);
+    OTF2_Reader_CloseEvtReader(reader, probe);
+    if (rc != OTF2_SUCCESS)
+        return -2;
+    if (n == 0)
+        return 0;
+    reset_errors();
+    return OTF2_Reader_GetEvtReader(reader, ref) ? 1 : -1;
+}
+
+/* Reads the events of the opened readers merged by time. */
+static int read_merged(OTF2_Reader *reader, struct analysis *a, const uint8_t *selected,
+                       int show_progress, const char *anchor, char *err, size_t errsize)
+{
     OTF2_GlobalEvtReader *events = OTF2_Reader_GetGlobalEvtReader(reader);
-    if (!events) {
-        free(readers);
+    if (!events)
         return report(err, errsize, anchor, "cannot set up the event reader", OTF2_SUCCESS);
-    }
-    rc = register_event_callbacks(reader, events, a);
+    OTF2_ErrorCode rc = register_event_callbacks(reader, events, a);
     struct progress progress;
     progress_start(&progress, show_progress, expected_events(&a->ranks));
-    const struct rankmap_location *runaway = NULL;
-    uint64_t position = 0;
+    const uint64_t announced = announced_events(&a->ranks, selected);
+    int runaway = 0;
     uint64_t n = EVENT_BATCH;
     while (rc == OTF2_SUCCESS && n == EVENT_BATCH && !runaway) {
         n = 0;
         rc = OTF2_Reader_ReadGlobalEvents(reader, events, EVENT_BATCH, &n);
         a->summary.events += n;
-        runaway = over_count(a, readers, &position);
+        runaway = announced && a->summary.events > announced;
         progress_update(&progress, a->summary.events, a->summary.messages,
                         analysis_in_flight(a));
     }
     progress_end(&progress, a->summary.events, a->summary.messages,
                  rc == OTF2_SUCCESS && !runaway);
     OTF2_Reader_CloseGlobalEvtReader(reader, events);
-    free(readers);
     if (rc != OTF2_SUCCESS) {
         char doing[96];
         snprintf(doing, sizeof doing, "cannot read the events after %" PRIu64 " events",
@@ -442,10 +450,44 @@ static int read_events(OTF2_Reader *reader, struct analysis *a, const uint8_t *s
         reset_errors();
         char doing[200];
         snprintf(doing, sizeof doing,
-                 "the events of location %" PRIu64 " are corrupt: %" PRIu64
-                 " read, but its definition announces %" PRIu64,
-                 runaway->ref, position, runaway->events);
+                 "the events are corrupt: %" PRIu64
+                 " read, but the definitions of the locations announce %" PRIu64,
+                 a->summary.events, announced);
         return report(err, errsize, anchor, doing, OTF2_SUCCESS);
+    }
+    return 0;
+}
+
+/* Opens the event files of every selected location and reads them merged. */
+static int read_events(OTF2_Reader *reader, struct analysis *a, const uint8_t *selected,
+                       int show_progress, const char *anchor, char *err, size_t errsize)
+{
+    reset_errors();
+    OTF2_ErrorCode rc = OTF2_Reader_OpenEvtFiles(reader);
+    if (rc != OTF2_SUCCESS)
+        return report(err, errsize, anchor, "cannot open the event files", rc);
+    /* Opening a location's reader is what selects it for the global
+     * reader, which then owns it (and frees it when it is exhausted). */
+    uint32_t opened = 0;
+    for (uint32_t i = 0; i < a->ranks.nlocations; i++) {
+        if (!selected[i])
+            continue;
+        uint64_t ref = a->ranks.location_list[i]->ref;
+        int status = open_event_reader(reader, ref);
+        if (status < 0) {
+            char doing[96];
+            snprintf(doing, sizeof doing, "cannot %s the events of location %" PRIu64,
+                     status == -1 ? "open" : "read", ref);
+            return report(err, errsize, anchor, doing, OTF2_SUCCESS);
+        }
+        opened += (uint32_t)status;
+    }
+    /* Without one event there is nothing for the global reader (which
+     * refuses to start without a location). */
+    if (opened > 0) {
+        int status = read_merged(reader, a, selected, show_progress, anchor, err, errsize);
+        if (status != 0)
+            return status;
     }
     rc = OTF2_Reader_CloseEvtFiles(reader);
     if (rc != OTF2_SUCCESS)

@@ -8,6 +8,7 @@
 
 #include "config/config.h"
 #include "config/config_internal.h"
+#include "config/patterns.h"
 
 const char *const ht_sort_column_names[] = {
     [HT_SORT_TIME_EXCL] = "time_excl",
@@ -105,15 +106,14 @@ int ht_config_set_string(char **field, const char *value)
 
 void ht_regex_list_free(struct ht_regex_list *list)
 {
-    for (size_t i = 0; i < list->count; i++) {
+    for (size_t i = 0; i < list->nregex; i++)
         regfree(&list->compiled[i]);
+    ht_pattern_set_free(list->plain);
+    for (size_t i = 0; i < list->count; i++)
         free(list->patterns[i]);
-    }
     free(list->compiled);
     free(list->patterns);
-    list->count = 0;
-    list->compiled = NULL;
-    list->patterns = NULL;
+    *list = (struct ht_regex_list){0};
 }
 
 void ht_config_free(struct ht_config *cfg)
@@ -145,22 +145,15 @@ const char *ht_sort_column_name(enum ht_sort_column c)
     return "unknown";
 }
 
-static bool matches_any(const struct ht_regex_list *list, const char *name)
-{
-    for (size_t i = 0; i < list->count; i++)
-        if (regexec(&list->compiled[i], name, 0, NULL, 0) == 0)
-            return true;
-    return false;
-}
 
 static bool passes(const struct ht_regex_list *include, const struct ht_regex_list *exclude,
                    const char *name)
 {
     if (!name)
         return false;
-    if (include->count > 0 && !matches_any(include, name))
+    if (include->count > 0 && !ht_regex_list_matches(include, name))
         return false;
-    return !matches_any(exclude, name);
+    return !ht_regex_list_matches(exclude, name);
 }
 
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name)
@@ -170,7 +163,7 @@ bool ht_config_function_kept(const struct ht_config *cfg, const char *name)
 
 bool ht_config_function_never_throttled(const struct ht_config *cfg, const char *name)
 {
-    return name && matches_any(&cfg->throttle.never, name);
+    return name && ht_regex_list_matches(&cfg->throttle.never, name);
 }
 
 bool ht_config_function_traced(const struct ht_config *cfg, const char *name)

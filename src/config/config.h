@@ -16,11 +16,21 @@ enum ht_sort_column {
     HT_SORT_STACK_ID
 };
 
+/* A list of POSIX extended regular expressions, matched anywhere in a
+ * name.  Plain names (no operator; ^ and $ only at the ends) are looked up
+ * in a hash table instead of compiled (src/config/patterns.c). */
+struct ht_pattern_set;
 struct ht_regex_list {
     size_t count;
     char **patterns; /* as written in the file, for the logfile header */
-    regex_t *compiled; /* POSIX extended, REG_NOSUB */
+    size_t nregex;
+    regex_t *compiled; /* the nregex patterns that are not plain; REG_NOSUB */
+    double regex_cost; /* the sum of their squared sizes (src/config/patterns.h) */
+    struct ht_pattern_set *plain; /* the plain ones; NULL if none */
 };
+
+/* Whether name matches any pattern of list. */
+bool ht_regex_list_matches(const struct ht_regex_list *list, const char *name);
 
 /* A set of MPI ranks: "all", "none", or a list. */
 struct ht_rank_set {

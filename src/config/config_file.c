@@ -3,11 +3,14 @@
  * the first problem, in file order, so the user gets exactly one message and
  * fixes the file from the top. */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config/config.h"
 #include "config/config_internal.h"
@@ -116,62 +119,111 @@ const char *ht_config_type_name(const json_t *v)
 }
 /* --- the file -------------------------------------------------------------- */
 
-/* Returns 0 or an errno value. */
-static int read_all(const char *path, char **text, size_t *len)
+/* What a path is when it is not a regular file, for the message. */
+static const char *file_kind(mode_t mode)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+/* Reads a regular file of at most HT_CONFIG_MAX_FILE_BYTES.  Anything else
+ * is refused before a byte is read: /dev/zero never ends, a FIFO blocks
+ * the program (and would block before main) until someone writes to it,
+ * and a huge file would take the profiled program's memory.  The open
+ * itself does not block on a FIFO (O_NONBLOCK).  Returns 0, or an errno
+ * value, or -1 after writing *why. */
+static int read_all(const char *path, char **text, size_t *len, char *why, size_t whylen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
         return errno;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    int e = 0;
-    errno = 0;
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) {
-            if (ferror(f))
-                e = errno ? errno : EIO;
-            break;
-        }
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger)
-            free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    fclose(f);
-    if (!buf)
-        return ENOMEM;
-    if (e) {
-        free(buf);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
         return e;
     }
-    /* n < cap here; the terminator lets the text be scanned as a string. */
+    if (!S_ISREG(st.st_mode)) {
+        const char *kind = file_kind(st.st_mode);
+        snprintf(why, whylen, "it is %s, not a regular file", kind);
+        close(fd);
+        return -1;
+    }
+    if (st.st_size > HT_CONFIG_MAX_FILE_BYTES) {
+        snprintf(why, whylen,
+                 "it has %lld bytes; a config file may have at most %d bytes (%d MiB)",
+                 (long long)st.st_size, HT_CONFIG_MAX_FILE_BYTES,
+                 HT_CONFIG_MAX_FILE_BYTES >> 20);
+        close(fd);
+        return -1;
+    }
+    /* One byte more than the size says: a file that grows while it is read
+     * is noticed, and still held to the limit. */
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        close(fd);
+        return ENOMEM;
+    }
+    for (;;) {
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            return e;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+        if (n < cap)
+            continue;
+        if (cap > HT_CONFIG_MAX_FILE_BYTES) {
+            snprintf(why, whylen,
+                     "it grew while it was read, past %d bytes (%d MiB), the most a config "
+                     "file may have",
+                     HT_CONFIG_MAX_FILE_BYTES, HT_CONFIG_MAX_FILE_BYTES >> 20);
+            free(buf);
+            close(fd);
+            return -1;
+        }
+        size_t bigger_cap = cap * 2 > (size_t)HT_CONFIG_MAX_FILE_BYTES + 1
+                                ? (size_t)HT_CONFIG_MAX_FILE_BYTES + 1
+                                : cap * 2;
+        char *bigger = realloc(buf, bigger_cap + 1);
+        if (!bigger) {
+            free(buf);
+            close(fd);
+            return ENOMEM;
+        }
+        buf = bigger;
+        cap = bigger_cap;
+    }
+    close(fd);
+    /* The terminator lets the text be scanned as a string. */
     buf[n] = '\0';
     *text = buf;
     *len = n;
     return 0;
 }
 
-int ht_config_load(const char *path, const char *named_by, struct ht_config *cfg, char *err,
-                   size_t errlen)
+int ht_config_parse_text(const char *path, const char *text, size_t len, struct ht_config *cfg,
+                         char *err, size_t errlen)
 {
     struct ht_config_load ld = {.file = path, .cfg = cfg, .err = err, .errlen = errlen};
-    char *text = NULL;
-    size_t len = 0;
-
     if (errlen)
         err[0] = '\0';
-    int e = read_all(path, &text, &len);
-    if (e) {
-        if (named_by)
-            snprintf(err, errlen, "%s: cannot read the config file named by %s: %s", path, named_by,
-                     strerror(e));
-        else
-            snprintf(err, errlen, "%s: cannot read the config file: %s", path, strerror(e));
-        return -1;
-    }
-
     json_error_t jerr;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     if (!root) {
@@ -182,7 +234,6 @@ int ht_config_load(const char *path, const char *named_by, struct ht_config *cfg
             ht_config_appendf(err, errlen, &pos,
                               " (the file is empty; a config file with "
                               "every option at its default is {})");
-        free(text);
         return -1;
     }
     ld.text = text;
@@ -204,6 +255,29 @@ int ht_config_load(const char *path, const char *named_by, struct ht_config *cfg
         }
     }
     json_decref(root);
+    return rc;
+}
+
+int ht_config_load(const char *path, const char *named_by, struct ht_config *cfg, char *err,
+                   size_t errlen)
+{
+    char *text = NULL;
+    size_t len = 0;
+    char why[160] = "";
+
+    if (errlen)
+        err[0] = '\0';
+    int e = read_all(path, &text, &len, why, sizeof why);
+    if (e) {
+        const char *reason = e > 0 ? strerror(e) : why;
+        if (named_by)
+            snprintf(err, errlen, "%s: cannot read the config file named by %s: %s", path, named_by,
+                     reason);
+        else
+            snprintf(err, errlen, "%s: cannot read the config file: %s", path, reason);
+        return -1;
+    }
+    int rc = ht_config_parse_text(path, text, len, cfg, err, errlen);
     free(text);
     return rc;
 }

@@ -24,6 +24,16 @@ void ht_rank_set_free(struct ht_rank_set *set);
 int ht_config_load(const char *path, const char *named_by, struct ht_config *cfg, char *err,
                    size_t errlen);
 
+/* The largest config file read (docs/config.md): room for about a million
+ * function names in a pattern list, and a bound on what reading a config
+ * can take from the profiled program. */
+#define HT_CONFIG_MAX_FILE_BYTES (16 << 20)
+
+/* Checks text (len bytes, NUL-terminated) as the config file path: what
+ * ht_config_load does after reading the file.  The fuzzer's entry point. */
+int ht_config_parse_text(const char *path, const char *text, size_t len, struct ht_config *cfg,
+                         char *err, size_t errlen);
+
 /* One step of the way from the top-level object to a value: an object key,
  * or (key == NULL) an array index.  Error messages print the path and the
  * locator uses it to find the line. */

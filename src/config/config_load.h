@@ -36,6 +36,12 @@ int ht_config_fail_at(struct ht_config_load *ld, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int ht_config_out_of_memory(struct ht_config_load *ld);
 
+/* The rules of string options beyond being a string (config_names.c);
+ * each returns -1 after writing the message for the current path. */
+int ht_config_check_directory(struct ht_config_load *ld, const char *value);
+int ht_config_check_basename(struct ht_config_load *ld, const char *value);
+int ht_config_check_trace_name(struct ht_config_load *ld, const char *value);
+
 /* s as it would be written in JSON, in quotes. */
 void ht_config_quote(char *buf, size_t size, const char *s);
 /* "a string", "an integer", ... for "not ..." in messages. */

@@ -11,6 +11,7 @@
 #include "config/config.h"
 #include "config/config_internal.h"
 #include "config/config_load.h"
+#include "config/patterns.h"
 
 #define HT_CONFIG_MAX_STACK_DEPTH_LIMIT 1000000u
 
@@ -45,8 +46,6 @@ struct section {
 
 /* --- the tables ------------------------------------------------------------ */
 
-static int check_directory(struct ht_config_load *ld, const char *value);
-static int check_basename(struct ht_config_load *ld, const char *value);
 
 #define FIELD(f) offsetof(struct ht_config, f)
 
@@ -89,8 +88,8 @@ static const struct section mpi_section = {"mpi", mpi_opts};
 
 static const struct opt trace_opts[] = {
     {.key = "enabled", .kind = OPT_BOOL, .offset = FIELD(trace.enabled)},
-    {.key = "folder", .kind = OPT_STRING, .offset = FIELD(trace.folder), .check = check_directory},
-    {.key = "name", .kind = OPT_STRING, .offset = FIELD(trace.name), .check = check_basename},
+    {.key = "folder", .kind = OPT_STRING, .offset = FIELD(trace.folder), .check = ht_config_check_directory},
+    {.key = "name", .kind = OPT_STRING, .offset = FIELD(trace.name), .check = ht_config_check_trace_name},
     {.key = "include_functions", .kind = OPT_REGEX_LIST, .offset = FIELD(trace.include_functions)},
     {.key = "exclude_functions", .kind = OPT_REGEX_LIST, .offset = FIELD(trace.exclude_functions)},
     {.key = "buffer_mib", .kind = OPT_UINT, .offset = FIELD(trace.buffer_mib), .min = 1, .max = 65536},
@@ -143,11 +142,11 @@ static const struct opt top_opts[] = {
     {.key = "output_directory",
      .kind = OPT_STRING,
      .offset = FIELD(output_directory),
-     .check = check_directory},
+     .check = ht_config_check_directory},
     {.key = "output_basename",
      .kind = OPT_STRING,
      .offset = FIELD(output_basename),
-     .check = check_basename},
+     .check = ht_config_check_basename},
     {.key = "sort_by", .kind = OPT_ENUM, .offset = FIELD(sort_by), .names = ht_sort_column_names},
     {.key = "include_functions", .kind = OPT_REGEX_LIST, .offset = FIELD(include_functions)},
     {.key = "exclude_functions", .kind = OPT_REGEX_LIST, .offset = FIELD(exclude_functions)},
@@ -169,29 +168,6 @@ static const struct section top_section = {NULL, top_opts};
 _Static_assert(sizeof(enum ht_sort_column) == sizeof(int), "enum options are stored as int");
 _Static_assert(sizeof(enum ht_mpit_elements) == sizeof(int), "enum options are stored as int");
 _Static_assert(HT_MPIT_NCLASSES <= 32, "OPT_NAME_SET stores a bit per name in an unsigned");
-
-static int check_directory(struct ht_config_load *ld, const char *value)
-{
-    if (!*value)
-        return ht_config_fail_at(ld, " must not be empty; use \".\" for the current directory");
-    return 0;
-}
-
-static int check_basename(struct ht_config_load *ld, const char *value)
-{
-    if (!*value)
-        return ht_config_fail_at(ld, " must not be empty; leave it out to name the files after the "
-                                     "executable");
-    if (strchr(value, '/')) {
-        char q[256];
-        ht_config_quote(q, sizeof q, value);
-        return ht_config_fail_at(ld,
-                                 " must be a file name without '/', not %s; put the directory in "
-                                 "\"output_directory\"",
-                                 q);
-    }
-    return 0;
-}
 
 /* --- checking values ------------------------------------------------------- */
 
@@ -322,6 +298,52 @@ static int apply_uint(struct ht_config_load *ld, const struct opt *o, const json
     return 0;
 }
 
+/* Compiles a pattern that is not plain into list->compiled[list->nregex]. */
+static int compile_regex(struct ht_config_load *ld, struct ht_regex_list *list,
+                         const char *pattern)
+{
+    char q[256];
+    if (list->nregex == HT_PATTERN_MAX_REGEX)
+        return ht_config_fail_at(ld,
+                                 ": too many regular expressions in one list: at most %d (plain "
+                                 "names, \"^name\", \"name$\" and \"^name$\" are not counted)",
+                                 HT_PATTERN_MAX_REGEX);
+    long stacked = ht_pattern_stacked_repetition(pattern);
+    if (stacked >= 0) {
+        ht_config_quote(q, sizeof q, pattern);
+        return ht_config_fail_at(ld,
+                                 ": regular expression %s has two repetition operators in a row "
+                                 "(at offset %ld), which POSIX leaves undefined; write one",
+                                 q, stacked);
+    }
+    double size = ht_pattern_regex_size(pattern);
+    if (size > HT_PATTERN_MAX_REGEX_SIZE) {
+        ht_config_quote(q, sizeof q, pattern);
+        return ht_config_fail_at(ld,
+                                 ": regular expression %s is too complex: its repetitions (+, "
+                                 "{m,n}) would expand to more than %d elements",
+                                 q, HT_PATTERN_MAX_REGEX_SIZE);
+    }
+    list->regex_cost += size * size;
+    if (list->regex_cost > HT_PATTERN_MAX_REGEX_COST)
+        return ht_config_fail_at(ld,
+                                 ": the regular expressions of this list are too complex "
+                                 "together (their repetitions would take more than about "
+                                 "100 MB); use plain names where you can");
+    int code = regcomp(&list->compiled[list->nregex], pattern, REG_EXTENDED | REG_NOSUB);
+    if (code != 0) {
+        char why[256];
+        regerror(code, &list->compiled[list->nregex], why, sizeof why);
+        /* glibc leaves nothing allocated after a failed regcomp, but POSIX
+         * does not promise that; regfree is safe either way. */
+        regfree(&list->compiled[list->nregex]);
+        ht_config_quote(q, sizeof q, pattern);
+        return ht_config_fail_at(ld, ": invalid regular expression %s: %s", q, why);
+    }
+    list->nregex++;
+    return 0;
+}
+
 static int apply_regex_list(struct ht_config_load *ld, const struct opt *o, const json_t *v)
 {
     static const char expected[] = "an array of strings (regular expressions)";
@@ -336,10 +358,16 @@ static int apply_regex_list(struct ht_config_load *ld, const struct opt *o, cons
 
     struct ht_regex_list list = {0};
     size_t n = json_array_size(v);
+    size_t nplain = 0;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(v, i);
+        nplain += json_is_string(e) && ht_pattern_is_plain(json_string_value(e));
+    }
     if (n > 0) {
         list.patterns = calloc(n, sizeof *list.patterns);
-        list.compiled = calloc(n, sizeof *list.compiled);
-        if (!list.patterns || !list.compiled) {
+        list.compiled = n > nplain ? calloc(n - nplain, sizeof *list.compiled) : NULL;
+        list.plain = nplain ? ht_pattern_set_new(nplain) : NULL;
+        if (!list.patterns || (n > nplain && !list.compiled) || (nplain && !list.plain)) {
             ht_regex_list_free(&list);
             return ht_config_out_of_memory(ld);
         }
@@ -356,23 +384,19 @@ static int apply_regex_list(struct ht_config_load *ld, const struct opt *o, cons
             break;
         }
         const char *pattern = json_string_value(e);
-        int code = regcomp(&list.compiled[i], pattern, REG_EXTENDED | REG_NOSUB);
-        if (code != 0) {
-            char why[256], q[256];
-            regerror(code, &list.compiled[i], why, sizeof why);
-            /* glibc leaves nothing allocated after a failed regcomp, but
-             * POSIX does not promise that; regfree is safe either way. */
-            regfree(&list.compiled[i]);
-            ht_config_quote(q, sizeof q, pattern);
-            rc = ht_config_fail_at(ld, ": invalid regular expression %s: %s", q, why);
+        list.patterns[i] = strdup(pattern);
+        if (!list.patterns[i]) {
+            rc = ht_config_out_of_memory(ld);
             break;
         }
         list.count = i + 1;
-        list.patterns[i] = strdup(pattern);
-        if (!list.patterns[i])
-            rc = ht_config_out_of_memory(ld);
-    }
-    ld->depth--;
+        if (ht_pattern_is_plain(pattern)) {
+            if (ht_pattern_set_add(list.plain, list.patterns[i]) != 0)
+                rc = ht_config_out_of_memory(ld);
+            continue;
+        }
+        rc = compile_regex(ld, &list, pattern);
+    }    ld->depth--;
 
     if (rc != 0) {
         ht_regex_list_free(&list);

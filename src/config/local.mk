@@ -2,7 +2,8 @@
 noinst_LTLIBRARIES += libht_config.la
 libht_config_la_SOURCES = src/config/config.h src/config/config_internal.h \
 	src/config/config_load.h src/config/config.c src/config/config_file.c \
-	src/config/config_options.c src/config/config_locate.c
+	src/config/config_options.c src/config/config_locate.c \
+	src/config/patterns.c src/config/patterns.h src/config/config_names.c
 libht_config_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libht_config_la_CFLAGS = $(HT_LIB_CFLAGS)
 libht_config_la_LIBADD = $(JANSSON_LIBS)
@@ -16,10 +17,14 @@ hooktrace_check_config_LDADD = libht_config.la
 
 # Unit tests
 HT_CONFIG_TEST_LDADD = libht_config.la
-check_PROGRAMS += test/unit/config_load test/unit/config_env
+check_PROGRAMS += test/unit/config_load test/unit/config_env test/unit/config_patterns
 test_unit_config_load_SOURCES = test/unit/config_load.c test/unit/config_testutil.h test/unit/check.h
 test_unit_config_load_LDADD = $(HT_CONFIG_TEST_LDADD)
 test_unit_config_env_SOURCES = test/unit/config_env.c test/unit/config_testutil.h test/unit/check.h
 test_unit_config_env_LDADD = $(HT_CONFIG_TEST_LDADD)
-TESTS += test/unit/config_load test/unit/config_env test/unit/config_check_program.sh
+test_unit_config_patterns_SOURCES = test/unit/config_patterns.c test/unit/config_testutil.h \
+	test/unit/check.h
+test_unit_config_patterns_LDADD = $(HT_CONFIG_TEST_LDADD)
+TESTS += test/unit/config_load test/unit/config_env test/unit/config_patterns \
+	test/unit/config_check_program.sh
 EXTRA_DIST += test/unit/config_check_program.sh test/unit/config_files

@@ -65,10 +65,7 @@ static bool numeric_type(MPI_Datatype t, enum ht_mpit_num *num, size_t *size)
 
 static bool matches(const struct ht_regex_list *list, const char *name)
 {
-    for (size_t i = 0; i < list->count; i++)
-        if (regexec(&list->compiled[i], name, 0, NULL, 0) == 0)
-            return true;
-    return false;
+    return ht_regex_list_matches(list, name);
 }
 
 /* Variables that crash the library when a handle is allocated in a common

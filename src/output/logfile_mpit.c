@@ -14,10 +14,7 @@
 
 static bool listed(const struct ht_regex_list *list, const char *name)
 {
-    for (size_t i = 0; list && i < list->count; i++)
-        if (regexec(&list->compiled[i], name, 0, NULL, 0) == 0)
-            return true;
-    return false;
+    return list && ht_regex_list_matches(list, name);
 }
 
 static const char *read_how(char *buf, size_t size, unsigned interval_us)

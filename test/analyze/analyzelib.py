@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
-from htlib import BUILDDIR, SRCDIR, check, check_eq, finish  # noqa: E402,F401
+from htlib import BUILDDIR, SRCDIR, check, check_eq, finish, memcheck  # noqa: E402,F401
 
 ANALYZE = os.path.join(BUILDDIR, "hooktrace-analyze")
 WRITER = os.path.join(BUILDDIR, "test", "analyze", "write_scenario")
@@ -74,7 +74,7 @@ class Result:
 
 def run(args, cwd=None):
     """Runs hooktrace-analyze with args; returns its status and output."""
-    proc = subprocess.run([ANALYZE] + list(args), stdout=subprocess.PIPE,
+    proc = subprocess.run(memcheck([ANALYZE] + list(args)), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120,
                           cwd=cwd, env=_environment())
     return Result(proc)

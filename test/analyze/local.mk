@@ -20,4 +20,4 @@ HT_ANALYZE_TESTS = test/analyze/hashmap_test test/analyze/nonblocking.py test/an
 	test/analyze/warnings.py test/analyze/outputs.py test/analyze/malformed.py \
 	test/analyze/streaming.py
 TESTS += $(HT_ANALYZE_TESTS)
-EXTRA_DIST += test/analyze/analyzelib.py test/analyze/lsan.supp $(filter %.py,$(HT_ANALYZE_TESTS))
+EXTRA_DIST += test/analyze/analyzelib.py test/analyze/lsan.supp test/analyze/valgrind.supp $(filter %.py,$(HT_ANALYZE_TESTS))

@@ -10,7 +10,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "integration"))
 sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "mpi"))
-from htlib import check, check_eq, finish  # noqa: E402
+from htlib import check, check_eq, finish, memcheck  # noqa: E402
 from mpilib import check_status, mpi_program, mpirun, require_launcher  # noqa: E402
 
 require_launcher()
@@ -24,7 +24,8 @@ for name, ranks, args, clean in (("p2p", 4, [], True), ("requests", 4, [], True)
     r = mpirun(mpi_program(name), ranks, args=args, config={"trace": {"enabled": True}})
     check_status(r, 0, "%s traced" % name)
     report = os.path.join(r.directory, "analysis.json")
-    proc = subprocess.run([ANALYZE, "-q", "--json", report, os.path.join(r.directory, name + "_trace")],
+    proc = subprocess.run(memcheck([ANALYZE, "-q", "--json", report,
+                                    os.path.join(r.directory, name + "_trace")]),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
                           timeout=120)
     if not check_eq(proc.returncode, 0, "%s: hooktrace-analyze exit status (%s)" % (name, proc.stderr)):

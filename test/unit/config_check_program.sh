@@ -5,7 +5,8 @@ set -u
 prog="${HT_TOP_BUILDDIR:-.}/hooktrace-check-config"
 files="${HT_TOP_SRCDIR:-.}/test/unit/config_files"
 out="${TMPDIR:-/tmp}/ht_check_config.$$"
-trap 'rm -f "$out.1" "$out.2"' EXIT
+scratch="${TMPDIR:-/tmp}/ht_check_config_in.$$"
+trap 'rm -f "$out.1" "$out.2"; rm -rf "$scratch"' EXIT
 passed=0
 failed=0
 
@@ -13,7 +14,8 @@ failed=0
 run() {
     want=$1
     shift
-    "$prog" "$@" >"$out.1" 2>"$out.2"
+    # A hang (a FIFO used to block the reader) ends as status 124.
+    timeout 60 "$prog" "$@" >"$out.1" 2>"$out.2"
     got=$?
     if [ "$got" -eq "$want" ]; then
         passed=$((passed + 1))
@@ -59,6 +61,19 @@ run 2
 same "$out.1" ""
 grep -q '^Usage: hooktrace-check-config FILE' "$out.2" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: usage on stderr" >&2; }
 run 2 --frobnicate "$files/full.json"
+
+# Not a regular file, or over the 16 MiB limit: refused at once, each with
+# what it is; a file of exactly 16 MiB is read.
+mkdir -p "$scratch/dir.json"
+mkfifo "$scratch/fifo.json"
+truncate -s 16777217 "$scratch/big.json"
+{ printf '{}'; head -c 16777214 /dev/zero | tr '\0' ' '; } >"$scratch/limit.json"
+run 1 /dev/zero "$scratch/fifo.json" "$scratch/dir.json" "$scratch/big.json" "$scratch/limit.json"
+same "$out.1" "$scratch/limit.json: ok"
+same "$out.2" "hooktrace-check-config: /dev/zero: cannot read the config file: it is a character device, not a regular file
+hooktrace-check-config: $scratch/fifo.json: cannot read the config file: it is a FIFO (named pipe), not a regular file
+hooktrace-check-config: $scratch/dir.json: cannot read the config file: it is a directory, not a regular file
+hooktrace-check-config: $scratch/big.json: cannot read the config file: it has 16777217 bytes; a config file may have at most 16777216 bytes (16 MiB)"
 
 # The checker must not pull in the runtime (it would profile itself).
 if command -v ldd >/dev/null 2>&1 && [ -x "$prog" ] && ! head -c 2 "$prog" | grep -q '#!'; then

@@ -406,10 +406,11 @@ static void test_unreadable(void)
     CHECK_EQ_U64(ht_config_load_file(in_tmp("missing.json"), &cfg, err, sizeof err), (uint64_t)-1);
     CHECK_STR(err, in_tmp("missing.json: cannot read the config file: No such file or directory"));
     CHECK(cfg.source_file == NULL);
-    /* A folder opens but cannot be read. */
+    /* A folder opens, but only a regular file is read. */
     CHECK_EQ_U64(ht_config_load_file(tmp_dir, &cfg, err, sizeof err), (uint64_t)-1);
     char expected[512];
-    snprintf(expected, sizeof expected, "%s: cannot read the config file: Is a directory", tmp_dir);
+    snprintf(expected, sizeof expected,
+             "%s: cannot read the config file: it is a directory, not a regular file", tmp_dir);
     CHECK_STR(err, expected);
     ht_config_free(&cfg);
 }

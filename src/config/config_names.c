@@ -1,0 +1,52 @@
+/* The rules for option values that name files and folders. */
+#include <string.h>
+
+#include "config/config_internal.h"
+#include "config/config_load.h"
+
+int ht_config_check_directory(struct ht_config_load *ld, const char *value)
+{
+    if (!*value)
+        return ht_config_fail_at(ld, " must not be empty; use \".\" for the current directory");
+    return 0;
+}
+
+int ht_config_check_basename(struct ht_config_load *ld, const char *value)
+{
+    if (!*value)
+        return ht_config_fail_at(ld, " must not be empty; leave it out to name the files after the "
+                                     "executable");
+    if (strchr(value, '/')) {
+        char q[256];
+        ht_config_quote(q, sizeof q, value);
+        return ht_config_fail_at(ld,
+                                 " must be a file name without '/', not %s; put the directory in "
+                                 "\"output_directory\"",
+                                 q);
+    }
+    return 0;
+}
+
+/* trace.name is a folder made inside trace.folder, and an archive of that
+ * name already there is replaced (its files deleted): "." or ".." would
+ * put the archive in trace.folder itself or in its parent and delete
+ * files of the same names there.  Control characters make names nobody
+ * can type. */
+int ht_config_check_trace_name(struct ht_config_load *ld, const char *value)
+{
+    if (ht_config_check_basename(ld, value) != 0)
+        return -1;
+    char q[256];
+    ht_config_quote(q, sizeof q, value);
+    if (strcmp(value, ".") == 0 || strcmp(value, "..") == 0)
+        return ht_config_fail_at(ld,
+                                 " must be a plain file name, not %s: the archive's folder would "
+                                 "be \"trace.folder\" itself or its parent",
+                                 q);
+    for (const char *c = value; *c; c++) {
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return ht_config_fail_at(ld, " must be a file name without control characters, not %s",
+                                     q);
+    }
+    return 0;
+}
