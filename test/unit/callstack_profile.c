@@ -83,7 +83,10 @@ static void test_merge_threads(void)
     struct ht_tree t0, t1;
     build_trees(&t0, &t1);
     fn_c.kept = true;
-    struct ht_profile_thread threads[2] = {{&t0, 0, 11}, {&t1, 1, 12}};
+    struct ht_profile_thread threads[2] = {
+        {.tree = &t0, .index = 0, .tid = 11},
+        {.tree = &t1, .index = 1, .tid = 12},
+    };
     struct ht_profile p;
     CHECK(ht_profile_build(&p, threads, 2, 1000, 0.5, describe, NULL) == 0);
     CHECK_EQ_U64(p.nstacks, 7);
@@ -161,7 +164,7 @@ static void test_excluded_function(void)
     struct ht_tree t0, t1;
     build_trees(&t0, &t1);
     fn_c.kept = false;
-    struct ht_profile_thread threads[1] = {{&t0, 0, 11}};
+    struct ht_profile_thread threads[1] = {{.tree = &t0, .index = 0, .tid = 11}};
     struct ht_profile p;
     CHECK(ht_profile_build(&p, threads, 1, 1000, 1.0, describe, NULL) == 0);
     CHECK_EQ_U64(p.nstacks, 4);
@@ -182,7 +185,7 @@ static void test_excluded_function(void)
      * reported as excluded at the root. */
     fn_c.kept = true;
     fn_worker.kept = false;
-    struct ht_profile_thread worker_thread[1] = {{&t1, 0, 12}};
+    struct ht_profile_thread worker_thread[1] = {{.tree = &t1, .index = 0, .tid = 12}};
     CHECK(ht_profile_build(&p, worker_thread, 1, 1000, 1.0, describe, NULL) == 0);
     CHECK_EQ_U64(p.nstacks, 1);
     CHECK_STR(p.stacks[0].function->name, "a");
@@ -203,7 +206,7 @@ static void test_calls_in_progress(void)
     ht_tree_enter(&t, MAIN, 0, sp_at(1), SITE);
     call(&t, A, 2, 2, 6);
     ht_tree_enter(&t, B, 10, sp_at(2), SITE);
-    struct ht_profile_thread threads[1] = {{&t, 0, 1}};
+    struct ht_profile_thread threads[1] = {{.tree = &t, .index = 0, .tid = 1}};
     struct ht_profile p;
     CHECK(ht_profile_build(&p, threads, 1, 100, 1.0, describe, NULL) == 0);
     const struct ht_stack *m = find(&p, "main", NULL, NULL), *b = find(&p, "main", "b", NULL);
