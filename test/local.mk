@@ -25,7 +25,7 @@ HT_TEST_LINK = -no-install
 check_PROGRAMS += test/programs/basic test/programs/basic_plain test/programs/recursion \
 	test/programs/threads test/programs/openmp test/programs/sharedlib_main \
 	test/programs/exit_deep test/programs/longjmp test/programs/cxx_names \
-	test/programs/late_thread test/programs/throttle
+	test/programs/late_thread test/programs/throttle test/programs/lifecycle
 check_LTLIBRARIES += test/programs/libsharedfix.la
 
 test_programs_basic_SOURCES = test/programs/basic.c
@@ -62,6 +62,10 @@ test_programs_longjmp_SOURCES = test/programs/longjmp.c
 test_programs_longjmp_CFLAGS = $(HT_TEST_CFLAGS)
 test_programs_longjmp_LDADD = libhooktrace.la
 test_programs_longjmp_LDFLAGS = $(HT_TEST_LINK)
+test_programs_lifecycle_SOURCES = test/programs/lifecycle.c
+test_programs_lifecycle_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_lifecycle_LDADD = libhooktrace.la
+test_programs_lifecycle_LDFLAGS = $(HT_TEST_LINK)
 test_programs_late_thread_SOURCES = test/programs/late_thread.c
 test_programs_late_thread_CFLAGS = $(HT_TEST_CFLAGS) -pthread
 test_programs_late_thread_LDADD = libhooktrace.la
@@ -85,7 +89,8 @@ endif
 TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
 	test/integration/exit_paths.py test/integration/names.py \
-	test/integration/config_runtime.py test/integration/throttle.py
+	test/integration/config_runtime.py test/integration/throttle.py \
+	test/integration/lifecycle.py
 EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";
