@@ -155,7 +155,7 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
     }
     char chosen[PATH_MAX];
     failures += ht_output_place(dir, basename, have_forced ? forced : NULL, out, n,
-                                &run->start_coarse, chosen, sizeof chosen);
+                                &run->start_realtime, chosen, sizeof chosen);
     snprintf(last_suffix, sizeof last_suffix, "%s", chosen + strlen(basename));
     if (last_suffix[0])
         fprintf(stderr, "hooktrace: %s/%s.* was written by a concurrent run: this run's files "

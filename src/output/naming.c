@@ -15,9 +15,12 @@
  *   hydra, which exports none, the PMI proxy's PID) or else the PID, and
  *   <jobid>.<pid>, then <pid>.<n>, if that is taken too.
  *
- * The times are the kernel's coarse clock, the one file times come from, so
- * that a file written after this run started never looks older; a file
- * written in the same clock tick counts as concurrent (kept, never lost). */
+ * "Written" is the file's mtime, which hooktrace sets itself to the moment
+ * of the rename (CLOCK_REALTIME, to the nanosecond): the kernel's own file
+ * times come from a coarse clock, a tick behind, which would make a file
+ * completed just after this run started look older.  Two runs are
+ * concurrent when they overlap in time: a run that started after another
+ * finished replaces its files, as re-running in place does. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -37,7 +40,7 @@ static bool written_since(const char *path, const struct timespec *start)
         return false;
     if (st.st_mtim.tv_sec != start->tv_sec)
         return st.st_mtim.tv_sec > start->tv_sec;
-    return st.st_mtim.tv_nsec >= start->tv_nsec;
+    return st.st_mtim.tv_nsec > start->tv_nsec;
 }
 
 /* The job id, made safe for a file name; "" if none. */
@@ -120,6 +123,9 @@ int ht_output_place(const char *dir, const char *basename, const char *forced_su
         if (!out[i].ok)
             continue;
         snprintf(path, sizeof path, "%s/%s%s", dir, name, out[i].ext);
+        struct timespec times[2] = {{.tv_nsec = UTIME_OMIT}};
+        clock_gettime(CLOCK_REALTIME, &times[1]);
+        utimensat(AT_FDCWD, out[i].tmp, times, 0);
         if (rename(out[i].tmp, path) != 0) {
             fprintf(stderr, "hooktrace: cannot write %s: rename from %s: %s (removed)\n", path,
                     out[i].tmp, strerror(errno));

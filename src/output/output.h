@@ -30,9 +30,9 @@ struct ht_run_info {
     const char *command;      /* the command line, arguments joined by spaces */
     const char *executable;   /* absolute path of the executable */
     time_t start_time;
-    /* the same on the kernel's coarse clock, which file times come from: a
-     * file written since then is a concurrent run's (naming.c) */
-    struct timespec start_coarse;
+    /* the same to the nanosecond: an output file completed since then is a
+     * concurrent run's (naming.c) */
+    struct timespec start_realtime;
     double wall_seconds;      /* from start-up to the profile's end */
     const char *clock_source;
     double ticks_per_second;

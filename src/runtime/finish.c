@@ -147,7 +147,7 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
         .command = lp->command ? lp->command : "(unknown)",
         .executable = lp->exe,
         .start_time = ht_runtime_start_time(),
-        .start_coarse = ht_runtime_start_coarse(),
+        .start_realtime = ht_runtime_start_realtime(),
         .wall_seconds = (double)(end_ns - ht_runtime_start_ns()) * 1e-9,
         .clock_source = ht_clock_source_name(),
         .ticks_per_second = 1.0 / spt,

@@ -29,11 +29,11 @@ static struct ht_config config;
 static bool started;
 static time_t start_time;
 static uint64_t start_ns;
-static struct timespec start_coarse;
+static struct timespec start_realtime;
 
-struct timespec ht_runtime_start_coarse(void)
+struct timespec ht_runtime_start_realtime(void)
 {
-    return start_coarse;
+    return start_realtime;
 }
 
 const struct ht_config *ht_runtime_config(void)
@@ -60,7 +60,7 @@ void ht_runtime_restart_clock(void)
 {
     start_ns = ht_clock_monotonic_ns();
     start_time = time(NULL);
-    clock_gettime(CLOCK_REALTIME_COARSE, &start_coarse);
+    clock_gettime(CLOCK_REALTIME, &start_realtime);
 }
 
 struct self_search {
@@ -167,7 +167,7 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
     ht_clock_init();
     start_ns = ht_clock_monotonic_ns();
     start_time = time(NULL);
-    clock_gettime(CLOCK_REALTIME_COARSE, &start_coarse);
+    clock_gettime(CLOCK_REALTIME, &start_realtime);
     if (ht_config_from_environment(&config, err, sizeof err) != 0) {
         fprintf(stderr, "hooktrace: %s\n", err);
         fprintf(stderr, "hooktrace: not starting the program; fix the configuration "

@@ -46,8 +46,8 @@ const struct ht_config *ht_runtime_config(void);
 bool ht_runtime_started(void);
 time_t ht_runtime_start_time(void);
 uint64_t ht_runtime_start_ns(void);
-/* Start-up on CLOCK_REALTIME_COARSE, the clock of file times. */
-struct timespec ht_runtime_start_coarse(void);
+/* Start-up on CLOCK_REALTIME, to the nanosecond (output/naming.c). */
+struct timespec ht_runtime_start_realtime(void);
 
 /* Called once when recording stops, before anything is written (the MPI
  * layer closes its logging gate there).  One listener. */

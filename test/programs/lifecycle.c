@@ -9,12 +9,17 @@
  *   lifecycle fork N M        N calls of work(), fork; the child makes M
  *                             calls of child_work() and exits; the parent,
  *                             after waiting for it, 2 calls of after_fork()
- *   lifecycle calls N         N calls of work(), then returns */
+ *   lifecycle calls N         N calls of work(), then returns
+ *   lifecycle together N K    N calls of work(), then waits until K runs
+ *                             in this folder got there too (files
+ *                             started-<pid>), so that they overlap */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <dirent.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile double sink;
@@ -37,6 +42,29 @@ __attribute__((noinline)) static void wait_here(void)
         fclose(f);
     while (!got_term)
         pause();
+}
+
+/* Not recorded: the rendezvous is no part of the figures. */
+__attribute__((no_instrument_function)) static void rendezvous(int runs)
+{
+    char name[64];
+    snprintf(name, sizeof name, "started-%ld", (long)getpid());
+    FILE *f = fopen(name, "w");
+    if (f)
+        fclose(f);
+    for (;;) {
+        int seen = 0;
+        DIR *d = opendir(".");
+        struct dirent *e;
+        while (d && (e = readdir(d)) != NULL)
+            seen += strncmp(e->d_name, "started-", 8) == 0;
+        if (d)
+            closedir(d);
+        if (seen >= runs)
+            return;
+        struct timespec ts = {0, 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
 }
 
 int main(int argc, char **argv)
@@ -74,5 +102,7 @@ int main(int argc, char **argv)
         printf("child %ld status %d\n", (long)pid, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         return 0;
     }
-    return strcmp(mode, "calls") == 0 ? 0 : 2;
+    if (strcmp(mode, "together") == 0 && argc > 3)
+        rendezvous(atoi(argv[3]));
+    return strcmp(mode, "calls") == 0 || strcmp(mode, "together") == 0 ? 0 : 2;
 }
