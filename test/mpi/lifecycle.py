@@ -50,6 +50,9 @@ def ready_pids(d, proc, ranks):
     return []
 
 
+last_stderr = [""]
+
+
 def finish_launch(proc, what):
     try:
         out, err = proc.communicate(timeout=TIMEOUT)
@@ -57,12 +60,14 @@ def finish_launch(proc, what):
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
         check(False, what + ": the launch ended")
+    last_stderr[0] = err
     return out, err
 
 
 def load(d, name):
     path = os.path.join(d, name + ".json")
-    if not check(os.path.exists(path), "%s written (files: %s)" % (name, sorted(os.listdir(d)))):
+    if not check(os.path.exists(path), "%s written (files: %s; stderr: %s)"
+                 % (name, sorted(os.listdir(d)), last_stderr[0][-3000:])):
         return None
     with open(path) as f:
         return MpiProfile(json.load(f))
@@ -84,39 +89,56 @@ def expect_rank_partial(d, rank, partial, extra, what):
 
 
 # When a rank dies of a signal, Open MPI sends the others SIGTERM and then
-# SIGKILL odls_base_sigkill_timeout (1 s) later, hydra SIGKILL at once unless
-# -disable-auto-cleanup: here both give the ranks the time to write under
-# any load (docs/what_happens.md says what to set in a batch job).
+# SIGKILL odls_base_sigkill_timeout (1 s) later: here they get the time to
+# write under any load (docs/what_happens.md says what to set in a batch
+# job).  Hydra kills the other ranks as soon as one has died of a signal
+# (with -disable-auto-cleanup it leaves them running, forever here): only
+# the ranks done writing by then leave their files, so on MPICH one rank is
+# killed per launch.
 if is_open_mpi():
     KILL_OPTIONS = dict(env={"OMPI_MCA_odls_base_sigkill_timeout": "5"})
+    KILLED_TOGETHER = [list(range(RANKS))]
 else:
-    KILL_OPTIONS = dict(allow_no_finalize=True)
+    KILL_OPTIONS = dict()
+    KILLED_TOGETHER = [[0], [RANKS - 1]]
 
 
-def killed(exe, to_launcher):
-    """A launch of `exe signal` whose ranks (or launcher) get SIGTERM once
-    all wait: (directory, the launcher's status)."""
+def killed(exe, ranks):
+    """A launch of `exe signal` whose ranks (None: the launcher) get
+    SIGTERM once all wait: (directory, the launcher's status)."""
     d, proc = start(["signal"], exe=exe, **KILL_OPTIONS)
     pids = ready_pids(d, proc, range(RANKS))
-    if to_launcher:
+    if ranks is None:
         proc.send_signal(signal.SIGTERM)
     else:
-        for pid in pids:
-            os.kill(pid, signal.SIGTERM)
+        for r in ranks:
+            os.kill(pids[r], signal.SIGTERM)
     finish_launch(proc, "killed")
     return d, proc.returncode
 
 
-for to_launcher in (False, True):
-    what = "launcher killed" if to_launcher else "ranks killed"
-    d, status = killed(EXE, to_launcher)
-    _, plain_status = killed(mpi_program("lifecycle_mpi_plain"), to_launcher)
+def expect_killed(d, status, plain_status, ranks, what):
     check(status != 0, "%s: the launcher's status is non-zero (%r)" % (what, status))
     check_eq(status, plain_status, "%s: the launcher's status, as without hooktrace" % what)
-    for r in range(RANKS):
+    for r in ranks:
         expect_rank_partial(d, r, {"reason": "signal", "signal": "SIGTERM"}, {"main;wait_here": 1},
                             what)
     check(not os.path.exists(os.path.join(d, NAME + ".json")), what + ": no summary (no merge)")
+
+
+for ranks in KILLED_TOGETHER:
+    what = "ranks %s killed" % ranks
+    d, status = killed(EXE, ranks)
+    _, plain_status = killed(mpi_program("lifecycle_mpi_plain"), ranks)
+    expect_killed(d, status, plain_status, ranks, what)
+
+# SIGTERM to the launcher, which forwards it to every rank.
+d, status = killed(EXE, None)
+_, plain_status = killed(mpi_program("lifecycle_mpi_plain"), None)
+written = [r for r in range(RANKS) if os.path.exists(os.path.join(d, "%s_%d.json" % (NAME, r)))]
+if not is_open_mpi():  # the ranks done before hydra's SIGKILL; one at least
+    check(len(written) >= 1, "launcher killed: at least the first rank's file")
+expect_killed(d, status, plain_status, range(RANKS) if is_open_mpi() else written, "launcher killed")
 
 # --- MPI_Abort: the calling rank's partial file -------------------------------
 d, proc = start(["abort"], allow_no_finalize=False)
