@@ -118,8 +118,9 @@ def killed(exe, ranks):
 
 
 def expect_killed(d, status, plain_status, ranks, what):
-    check(status != 0, "%s: the launcher's status is non-zero (%r)" % (what, status))
-    check_eq(status, plain_status, "%s: the launcher's status, as without hooktrace" % what)
+    if plain_status is not None:
+        check(status != 0, "%s: the launcher's status is non-zero (%r)" % (what, status))
+        check_eq(status, plain_status, "%s: the launcher's status, as without hooktrace" % what)
     for r in ranks:
         expect_rank_partial(d, r, {"reason": "signal", "signal": "SIGTERM"}, {"main;wait_here": 1},
                             what)
@@ -132,9 +133,11 @@ for ranks in KILLED_TOGETHER:
     _, plain_status = killed(mpi_program("lifecycle_mpi_plain"), ranks)
     expect_killed(d, status, plain_status, ranks, what)
 
-# SIGTERM to the launcher, which forwards it to every rank.
+# SIGTERM to the launcher, which forwards it to every rank.  (Hydra's own
+# status after SIGTERM is 0 or 15 from one run to the next, without
+# hooktrace too: it is checked on Open MPI only.)
 d, status = killed(EXE, None)
-_, plain_status = killed(mpi_program("lifecycle_mpi_plain"), None)
+plain_status = killed(mpi_program("lifecycle_mpi_plain"), None)[1] if is_open_mpi() else None
 written = [r for r in range(RANKS) if os.path.exists(os.path.join(d, "%s_%d.json" % (NAME, r)))]
 if not is_open_mpi():  # the ranks done before hydra's SIGKILL; one at least
     check(len(written) >= 1, "launcher killed: at least the first rank's file")
