@@ -38,7 +38,6 @@ static const int watched[] = {SIGTERM, SIGINT, SIGHUP};
 static const char *const watched_names[] = {"SIGTERM", "SIGINT", "SIGHUP"};
 #define NWATCHED (sizeof watched / sizeof watched[0])
 
-static bool installed[NWATCHED];
 /* request: handler -> watcher (the signal's index); done: watcher -> handler
  * (never read: once written it stays readable for every waiting handler). */
 static int request_pipe[2] = {-1, -1}, done_pipe[2] = {-1, -1};
@@ -178,7 +177,7 @@ void ht_signals_start(void)
             continue; /* ignored or handled already: not ours */
         struct sigaction ours = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
         sigemptyset(&ours.sa_mask);
-        installed[i] = sigaction(watched[i], &ours, NULL) == 0;
+        sigaction(watched[i], &ours, NULL);
     }
 }
 
