@@ -27,7 +27,7 @@ check_PROGRAMS += test/programs/basic test/programs/basic_plain test/programs/re
 	test/programs/sharedlib_main \
 	test/programs/exit_deep test/programs/longjmp test/programs/cxx_names \
 	test/programs/late_thread test/programs/throttle \
-	test/programs/deep_recursion test/programs/many_threads test/programs/many_threads_plain
+	test/programs/deep_recursion test/programs/many_threads test/programs/many_threads_plain test/programs/lifecycle
 check_LTLIBRARIES += test/programs/libsharedfix.la
 
 test_programs_basic_SOURCES = test/programs/basic.c
@@ -79,6 +79,10 @@ test_programs_longjmp_SOURCES = test/programs/longjmp.c
 test_programs_longjmp_CFLAGS = $(HT_TEST_CFLAGS)
 test_programs_longjmp_LDADD = libhooktrace.la
 test_programs_longjmp_LDFLAGS = $(HT_TEST_LINK)
+test_programs_lifecycle_SOURCES = test/programs/lifecycle.c
+test_programs_lifecycle_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_lifecycle_LDADD = libhooktrace.la
+test_programs_lifecycle_LDFLAGS = $(HT_TEST_LINK)
 test_programs_late_thread_SOURCES = test/programs/late_thread.c
 test_programs_late_thread_CFLAGS = $(HT_TEST_CFLAGS) -pthread
 test_programs_late_thread_LDADD = libhooktrace.la
@@ -133,7 +137,8 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/dlclose.py test/integration/paths.py \
 	test/integration/openmp.py \
 	test/integration/deep_output.py test/integration/thread_groups.py \
-	test/integration/config_input.py test/integration/config_patterns.py
+	test/integration/config_input.py test/integration/config_patterns.py \
+	test/integration/lifecycle.py
 EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";

@@ -352,3 +352,36 @@ size_t ht_tree_memory_bytes(const struct ht_tree *tree)
         bytes += c->bytes;
     return bytes;
 }
+
+/* A fork child starts from nothing: what the parent recorded is the
+ * parent's.  The nodes stay (the calls in progress are still open and their
+ * exits must match); their figures go, and an open call's time counts from
+ * now. */
+void ht_tree_forget_counts(struct ht_tree *tree, uint64_t now)
+{
+    struct ht_node *n = tree->root.first_child;
+    while (n) {
+        n->calls = 0;
+        n->ticks_incl = 0;
+        n->folded_calls = 0;
+        n->enter_tick = now;
+        if (n->mpi) {
+            struct ht_mpi_stats *s = n->mpi;
+            s->messages_sent = s->messages_received = 0;
+            s->bytes_sent = s->bytes_received = 0;
+            s->ticks_sent = s->ticks_received = 0;
+            for (struct ht_group_messages *g = s->groups; g; g = g->next)
+                g->calls = g->ticks = 0;
+        }
+        if (n->first_child) {
+            n = n->first_child;
+            continue;
+        }
+        while (n && !n->next_sibling)
+            n = n->parent == &tree->root ? NULL : n->parent;
+        if (n)
+            n = n->next_sibling;
+    }
+    tree->mismatched_exits = 0;
+    tree->declined = 0;
+}

@@ -284,6 +284,10 @@ HT_NOINSTR static inline enum ht_tree_move ht_tree_exit(struct ht_tree *tree, ui
  * Returns the new current node. */
 struct ht_node *ht_tree_close_throttled(struct ht_tree *tree, uint64_t now);
 
+/* Zeroes every figure of the tree, keeping its nodes and the calls in
+ * progress (their time counts from now): a fork child's start. */
+void ht_tree_forget_counts(struct ht_tree *tree, uint64_t now);
+
 /* Bytes of memory the tree holds (arena and index). */
 size_t ht_tree_memory_bytes(const struct ht_tree *tree);
 

@@ -10,6 +10,8 @@
 #include "config/config_internal.h"
 #include "config/patterns.h"
 
+const char *const ht_fork_children_names[] = {"own", "none", NULL};
+
 const char *const ht_sort_column_names[] = {
     [HT_SORT_TIME_EXCL] = "time_excl",
     [HT_SORT_TIME_INCL] = "time_incl",
@@ -56,6 +58,8 @@ void ht_config_defaults(struct ht_config *cfg)
     cfg->progress_after_ms = 1000;
     cfg->write_json = true;
     cfg->write_folded = true;
+    cfg->fork_children = HT_FORK_CHILDREN_OWN;
+    cfg->signal_timeout_ms = 10000;
     cfg->mpi.log_messages = true;
     cfg->mpi.log_ranks.all = true;
     cfg->mpi.poll_interval_us = 50;

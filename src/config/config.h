@@ -106,6 +106,11 @@ struct ht_throttle_config {
 #define HT_CONFIG_DEFAULT_THROTTLE_MIN_CALLS 100000u
 #define HT_CONFIG_DEFAULT_THROTTLE_MAX_NS 10000u
 
+/* What a child made by fork() without exec writes at its exit
+ * (docs/config.md "fork_children"). */
+enum ht_fork_children { HT_FORK_CHILDREN_OWN = 0, HT_FORK_CHILDREN_NONE };
+extern const char *const ht_fork_children_names[];
+
 struct ht_config {
     bool off;
     char *output_directory; /* never NULL after loading; default "." */
@@ -119,6 +124,10 @@ struct ht_config {
     unsigned progress_after_ms; /* shut-down steps on stderr after this; 1000 */
     bool write_json;
     bool write_folded;
+    enum ht_fork_children fork_children; /* default own */
+    /* How long a signal handler waits for the partial profile (docs/config.md
+     * "signal_timeout_ms"); default 10000 */
+    unsigned signal_timeout_ms;
     struct ht_mpi_config mpi;
     struct ht_trace_config trace;
     struct ht_mpit_config mpi_t;

@@ -155,6 +155,15 @@ static const struct opt top_opts[] = {
      .offset = FIELD(max_stack_depth),
      .min = 1,
      .max = HT_CONFIG_MAX_STACK_DEPTH_LIMIT},
+    {.key = "fork_children",
+     .kind = OPT_ENUM,
+     .offset = FIELD(fork_children),
+     .names = ht_fork_children_names},
+    {.key = "signal_timeout_ms",
+     .kind = OPT_UINT,
+     .offset = FIELD(signal_timeout_ms),
+     .min = 0,
+     .max = 600000},
     {.key = "outputs", .kind = OPT_SECTION, .section = &outputs_section},
     {.key = "mpi", .kind = OPT_SECTION, .section = &mpi_section},
     {.key = "trace", .kind = OPT_SECTION, .section = &trace_section},
@@ -167,6 +176,7 @@ static const struct section top_section = {NULL, top_opts};
 /* OPT_ENUM stores through an int. */
 _Static_assert(sizeof(enum ht_sort_column) == sizeof(int), "enum options are stored as int");
 _Static_assert(sizeof(enum ht_mpit_elements) == sizeof(int), "enum options are stored as int");
+_Static_assert(sizeof(enum ht_fork_children) == sizeof(int), "enum options are stored as int");
 _Static_assert(HT_MPIT_NCLASSES <= 32, "OPT_NAME_SET stores a bit per name in an unsigned");
 
 /* --- checking values ------------------------------------------------------- */

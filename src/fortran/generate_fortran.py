@@ -185,6 +185,23 @@ def wrapper(row, params, spec, flavour, export, pmpi, indent):
 
 def init_wrapper(row, export, pmpi):
     name = row["name"]
+    if row["kind"] == "abort":
+        return """extern void %(pmpi)s(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr);
+HT_EXPORT void %(export)s(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+    /* PMPI_Abort does not return: recorded as made and done, and this
+     * rank's partial profile written, before it. */
+    struct ht_mpi_call call;
+    if (HT_MPI_CALL_BEGIN_NODE(&call, %(name)s)) {
+        ht_mpi_call_returned(&call);
+        ht_mpi_call_end(&call);
+    }
+    ht_mpi_before_abort((int)*errorcode);
+    ht_mpi_fortran_env = 1;
+    %(pmpi)s(comm, errorcode, ierr);
+    ht_mpi_fortran_env = 0;
+}
+""" % dict(pmpi=pmpi, export=export, name=name), "MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr"
     if row["kind"] == "finalize":
         return """extern void %(pmpi)s(MPI_Fint *ierr);
 HT_EXPORT void %(export)s(MPI_Fint *ierr)
@@ -235,7 +252,7 @@ def generate_fortran(out, routines, parse_params, kind_spec, indent):
         if name in FORTRAN_SKIP:
             continue
         low = name.lower()
-        environment = row["kind"] in ("init", "finalize")
+        environment = row["kind"] in ("init", "finalize", "abort")
         params = [] if environment else parse_params(row["params"])
         buffer = has_buffer(params)
         for flavour in FLAVOURS:

@@ -263,6 +263,13 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
             };
             ht_merge_write_summary(&r, profile, run, config, basename);
         }
+        /* A rank's own files carry the suffix the summary got (a
+         * concurrent run had the plain name): one job, one suffix. */
+        char suffix[256];
+        snprintf(suffix, sizeof suffix, "%s", m.rank == 0 ? ht_output_last_suffix() : "");
+        PMPI_Bcast(suffix, (int)sizeof suffix, MPI_CHAR, 0, m.comm);
+        if (suffix[0])
+            ht_output_force_suffix(suffix);
     } else if (m.rank == 0) {
         fprintf(stderr, "hooktrace: the profiles of the %d ranks could not be merged (out of"
                         " memory); each rank writes %s_<rank>.* instead\n", m.size, basename);

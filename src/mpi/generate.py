@@ -184,6 +184,22 @@ def c_wrapper(row):
     return rc;
 }
 """ % (proto, name, name, name)
+    if kind == "abort":
+        return """%s
+{
+    if (ht_mpi_fortran_env)  /* called by the Fortran binding we wrapped */
+        return P%s(comm, errorcode);
+    /* PMPI_Abort does not return: the call is recorded as made and done,
+     * and this rank's partial profile written, before it. */
+    struct ht_mpi_call call;
+    if (HT_MPI_CALL_BEGIN_NODE(&call, %s)) {
+        ht_mpi_call_returned(&call);
+        ht_mpi_call_end(&call);
+    }
+    ht_mpi_before_abort(errorcode);
+    return P%s(comm, errorcode);
+}
+""" % (proto, name, name, name)
     if kind == "pcontrol":
         return """%s
 {

@@ -16,6 +16,8 @@
     coll                                       collective: pattern function ht_coll_<coll>
     rma                                        one-sided: pattern function ht_rma_<rma>
     init, init_thread, finalize, pcontrol      environment
+    abort                                      MPI_Abort: the calling rank's partial
+                                               profile is written before PMPI_Abort
 - coll= / rma=: the pattern function's suffix, shared by a routine and its
   non-blocking form (which passes its request, the blocking form NULL).
 
@@ -95,6 +97,7 @@ R("MPI_Init", "int *argc, char ***argv", "init")
 R("MPI_Init_thread", "int *argc, char ***argv, int required, int *provided", "init")
 R("MPI_Finalize", "void", "finalize")
 R("MPI_Pcontrol", "const int level, ...", "pcontrol")
+R("MPI_Abort", "MPI_Comm comm, int errorcode", "abort")
 
 # --- collectives (ht_coll_<coll> in collectives.c) ----------------------------
 # Each blocking routine and its non-blocking form (the I-prefixed name, the

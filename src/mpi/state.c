@@ -4,6 +4,7 @@
 
 #include "callstack/thread.h"
 #include "common/clock.h"
+#include "output/output.h"
 #include "runtime/runtime.h"
 #include "mpi/call.h"
 #include "mpit/mpit.h"
@@ -69,6 +70,14 @@ void ht_mpi_pcontrol(int level)
 {
     ht_mpi.pcontrol_level = level;
     ht_mpi_update_logging();
+}
+
+void ht_mpi_before_abort(int errorcode)
+{
+    static struct ht_partial why = {.reason = "MPI_Abort", .has_errorcode = true};
+    why.errorcode = errorcode;
+    ht_mpit_stop();
+    ht_runtime_finish_partial(&why);
 }
 
 void ht_mpi_before_finalize(void)

@@ -42,6 +42,10 @@ void ht_mpi_after_init(void);
  * merges the profile across ranks and writes it. */
 void ht_mpi_before_finalize(void);
 
+/* In MPI_Abort, before PMPI_Abort: this rank's partial profile, on its
+ * own (<basename>_<rank>.*; never collective). */
+void ht_mpi_before_abort(int errorcode);
+
 void ht_mpi_pcontrol(int level);
 
 /* Recomputes ht_mpi_logging. */

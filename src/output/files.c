@@ -1,32 +1,15 @@
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "common/directory.h"
+#include "output/naming.h"
 #include "output/output.h"
-
-static FILE *open_output(const char *directory, const char *basename, const char *suffix,
-                         char *path, size_t size)
-{
-    int n = snprintf(path, size, "%s/%s%s", directory, basename, suffix);
-    if (n < 0 || (size_t)n >= size) {
-        errno = ENAMETOOLONG;
-        return NULL;
-    }
-    return fopen(path, "w");
-}
-
-static int finish_file(FILE *f, const char *path)
-{
-    int failed = ferror(f);
-    if (fclose(f) != 0 || failed) {
-        fprintf(stderr, "hooktrace: cannot write %s: %s\n", path, strerror(errno ? errno : EIO));
-        return 1;
-    }
-    return 0;
-}
 
 static int write_files(const struct ht_profile *profile, const struct ht_run_info *run,
                        const struct ht_config *config, const char *basename,
@@ -55,47 +38,127 @@ int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_ru
     return failures;
 }
 
+static char last_suffix[256], forced[256];
+static bool have_forced;
+
+const char *ht_output_last_suffix(void)
+{
+    return last_suffix;
+}
+
+void ht_output_force_suffix(const char *suffix)
+{
+    snprintf(forced, sizeof forced, "%s", suffix);
+    have_forced = true;
+}
+
+/* Writes one output into a new temporary file beside its final place; on
+ * any error the temporary file is removed and the final file untouched. */
+static bool write_temporary(struct ht_pending_output *out, const char *dir, const char *basename,
+                            int (*write)(FILE *f, const void *ctx), const void *ctx)
+{
+    char final[PATH_MAX + 64];
+    snprintf(final, sizeof final, "%s/%s%s", dir, basename, out->ext);
+    int n = snprintf(out->tmp, sizeof out->tmp, "%s/.%s%s.tmp-%ld", dir, basename, out->ext,
+                     (long)getpid());
+    if (n < 0 || (size_t)n >= sizeof out->tmp) {
+        fprintf(stderr, "hooktrace: cannot write %s: %s\n", final, strerror(ENAMETOOLONG));
+        return false;
+    }
+    int fd = open(out->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        int err = errno;
+        if (fd >= 0)
+            close(fd);
+        unlink(out->tmp);
+        fprintf(stderr, "hooktrace: cannot write %s: cannot create the temporary file %s: %s\n",
+                final, out->tmp, strerror(err));
+        return false;
+    }
+    errno = 0;
+    int rc = write(f, ctx);
+    int err = errno;
+    if (fflush(f) != 0)
+        err = errno;
+    bool failed = rc != 0 || ferror(f);
+    if (fclose(f) != 0) {
+        failed = true;
+        err = errno;
+    }
+    if (failed) {
+        unlink(out->tmp);
+        fprintf(stderr, "hooktrace: cannot write %s: %s; the temporary file %s was removed%s\n",
+                final, rc == -2 ? "out of memory" : strerror(err ? err : EIO), out->tmp,
+                access(final, F_OK) == 0 ? " and the existing file left as it was" : "");
+        return false;
+    }
+    return true;
+}
+
+struct outputs_ctx {
+    const struct ht_profile *profile;
+    const struct ht_run_info *run;
+    const struct ht_config *config;
+    const struct ht_mpi_view *mpi;
+};
+
+static int write_log(FILE *f, const void *ctx)
+{
+    const struct outputs_ctx *c = ctx;
+    ht_output_logfile(f, c->profile, c->run, c->config, c->mpi);
+    return 0;
+}
+
+static int write_json(FILE *f, const void *ctx)
+{
+    const struct outputs_ctx *c = ctx;
+    return ht_output_json_write(f, c->profile, c->run, c->mpi) != 0 ? -2 : 0;
+}
+
+static int write_folded(FILE *f, const void *ctx)
+{
+    const struct outputs_ctx *c = ctx;
+    ht_output_folded(f, c->profile);
+    return 0;
+}
+
 static int write_files(const struct ht_profile *profile, const struct ht_run_info *run,
                        const struct ht_config *config, const char *basename,
                        const struct ht_mpi_view *mpi, const char *dir)
 {
+    last_suffix[0] = '\0';
     if (ht_make_directory(dir) != 0) {
         fprintf(stderr, "hooktrace: cannot write the profile to output directory '%s': %s\n",
                 dir, strerror(errno));
         return (int)config->write_logfile + (int)config->write_json + (int)config->write_folded;
     }
-    char path[PATH_MAX];
-    int failures = 0;
-    FILE *f;
-    if (config->write_logfile) {
-        if ((f = open_output(dir, basename, ".log", path, sizeof path)) != NULL) {
-            ht_output_logfile(f, profile, run, config, mpi);
-            failures += finish_file(f, path);
-        } else {
-            fprintf(stderr, "hooktrace: cannot create %s: %s\n", path, strerror(errno));
-            failures++;
-        }
+    struct outputs_ctx ctx = {profile, run, config, mpi};
+    struct {
+        bool enabled;
+        const char *ext;
+        int (*write)(FILE *f, const void *ctx);
+    } kinds[] = {
+        {config->write_logfile, ".log", write_log},
+        {config->write_json, ".json", write_json},
+        {config->write_folded, ".folded", write_folded},
+    };
+    struct ht_pending_output out[3];
+    int n = 0, failures = 0;
+    for (int i = 0; i < 3; i++) {
+        if (!kinds[i].enabled)
+            continue;
+        out[n].ext = kinds[i].ext;
+        out[n].ok = write_temporary(&out[n], dir, basename, kinds[i].write, &ctx);
+        failures += !out[n].ok;
+        n++;
     }
-    if (config->write_json) {
-        if ((f = open_output(dir, basename, ".json", path, sizeof path)) != NULL) {
-            if (ht_output_json_write(f, profile, run, mpi) != 0) {
-                fprintf(stderr, "hooktrace: %s is incomplete: out of memory\n", path);
-                failures++;
-            }
-            failures += finish_file(f, path);
-        } else {
-            fprintf(stderr, "hooktrace: cannot create %s: %s\n", path, strerror(errno));
-            failures++;
-        }
-    }
-    if (config->write_folded) {
-        if ((f = open_output(dir, basename, ".folded", path, sizeof path)) != NULL) {
-            ht_output_folded(f, profile);
-            failures += finish_file(f, path);
-        } else {
-            fprintf(stderr, "hooktrace: cannot create %s: %s\n", path, strerror(errno));
-            failures++;
-        }
-    }
+    char chosen[PATH_MAX];
+    failures += ht_output_place(dir, basename, have_forced ? forced : NULL, out, n,
+                                &run->start_realtime, chosen, sizeof chosen);
+    snprintf(last_suffix, sizeof last_suffix, "%s", chosen + strlen(basename));
+    if (last_suffix[0])
+        fprintf(stderr, "hooktrace: %s/%s.* was written by a concurrent run: this run's files "
+                        "are %s/%s.*\n", dir, basename, dir, chosen);
     return failures;
 }

@@ -166,6 +166,15 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     json_object_set_new(doc, "hooktrace_version", json_string(PACKAGE_VERSION));
     /* 2: functions listed once, stacks refer to them (docs/output.md). */
     json_object_set_new(doc, "format", json_integer(2));
+    if (run->partial) {
+        json_t *partial = json_object();
+        json_object_set_new(partial, "reason", json_string(run->partial->reason));
+        if (run->partial->signal)
+            json_object_set_new(partial, "signal", json_string(run->partial->signal));
+        if (run->partial->has_errorcode)
+            json_object_set_new(partial, "errorcode", json_integer(run->partial->errorcode));
+        json_object_set_new(doc, "partial", partial);
+    }
     json_object_set_new(doc, "command", json_string(run->command));
     json_object_set_new(doc, "executable", json_string(run->executable));
     /* Each function keeps its full path; this is the directory the log

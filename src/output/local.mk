@@ -3,6 +3,7 @@ noinst_LTLIBRARIES += libht_output.la
 libht_output_la_SOURCES = \
 	src/output/output.h \
 	src/output/files.c \
+	src/output/naming.c src/output/naming.h \
 	src/output/sort.c \
 	src/output/logfile.c \
 	src/output/json.c \

@@ -40,7 +40,15 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     struct tm tm;
     gmtime_r(&run->start_time, &tm);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
-    fprintf(out, "hooktrace %s profile\n\n", PACKAGE_VERSION);
+    fprintf(out, "hooktrace %s profile%s\n\n", PACKAGE_VERSION, run->partial ? " (PARTIAL)" : "");
+    if (run->partial) {
+        fprintf(out, "partial:         %s", run->partial->reason);
+        if (run->partial->signal)
+            fprintf(out, " %s", run->partial->signal);
+        if (run->partial->has_errorcode)
+            fprintf(out, ", errorcode %d", run->partial->errorcode);
+        fprintf(out, " (the profile ends there; calls in progress count up to then)\n");
+    }
     fprintf(out, "command:         %s\n", run->command);
     fprintf(out, "executable:      %s\n", run->executable);
     /* The files in the stack list below are relative to it. */

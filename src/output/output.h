@@ -4,6 +4,7 @@
 #define HT_OUTPUT_OUTPUT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -14,10 +15,24 @@
 
 struct ht_mpi_view; /* output_mpi.h */
 
+/* Why a profile ends before the program did (docs/what_happens.md): the
+ * process was killed by a signal, or called MPI_Abort.  Absent (NULL in
+ * ht_run_info) for a complete profile. */
+struct ht_partial {
+    const char *reason;  /* "signal", "MPI_Abort", "fork_child"... */
+    const char *signal;  /* "SIGTERM", ..., or NULL */
+    bool has_errorcode;
+    int errorcode;       /* MPI_Abort's */
+};
+
 struct ht_run_info {
+    const struct ht_partial *partial; /* NULL: the profile is complete */
     const char *command;      /* the command line, arguments joined by spaces */
     const char *executable;   /* absolute path of the executable */
     time_t start_time;
+    /* the same to the nanosecond: an output file completed since then is a
+     * concurrent run's (naming.c) */
+    struct timespec start_realtime;
     double wall_seconds;      /* from start-up to the profile's end */
     const char *clock_source;
     double ticks_per_second;
@@ -37,6 +52,15 @@ struct ht_run_info {
  * directory; returns the number of outputs that could not be written. */
 int ht_output_write_all(const struct ht_profile *profile, const struct ht_run_info *run,
                         const struct ht_config *config, const char *basename);
+
+/* The suffix the last ht_output_write_all(_mpi) call of this process put
+ * after the basename ("" if none: the name was free; ".<jobid>" when a
+ * concurrent run had it; docs/output.md). */
+const char *ht_output_last_suffix(void);
+
+/* From now on, the files are named <basename><suffix>.* whatever is there
+ * (an MPI job's rank files take the suffix rank 0's summary got). */
+void ht_output_force_suffix(const char *suffix);
 
 /* The same for an MPI run: mpi adds the MPI figures (NULL: a serial run,
  * exactly ht_output_write_all). */

@@ -73,6 +73,9 @@ static void local_free(struct local_profile *lp)
     free(lp->command);
 }
 
+/* Set before a partial profile is written (ht_runtime_finish_partial). */
+static const struct ht_partial *partial;
+
 /* Builds the profile as of end_tick: names every function once, merges the
  * threads.  rank >= 0 appends "_<rank>" to the default basename.  With
  * names_comm (all ranks call this together), rank 0 names the functions of
@@ -119,16 +122,21 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     const char *base = cfg->output_basename ? cfg->output_basename
                        : lp->exe[0]         ? basename(exe_copy)
                                             : "hooktrace";
+    char child[32] = "";
+    if (ht_runtime_fork_child_pid())
+        snprintf(child, sizeof child, ".child-%ld", (long)ht_runtime_fork_child_pid());
     if (rank >= 0)
-        snprintf(lp->basename, sizeof lp->basename, "%s_%d", base, rank);
+        snprintf(lp->basename, sizeof lp->basename, "%s_%d%s", base, rank, child);
     else
-        snprintf(lp->basename, sizeof lp->basename, "%s", base);
+        snprintf(lp->basename, sizeof lp->basename, "%s%s", base, child);
     lp->command = read_command_line();
     double per_call = ht_overhead_seconds_per_call();
     lp->run = (struct ht_run_info){
+        .partial = partial,
         .command = lp->command ? lp->command : "(unknown)",
         .executable = lp->exe,
         .start_time = ht_runtime_start_time(),
+        .start_realtime = ht_runtime_start_realtime(),
         .wall_seconds = (double)(end_ns - ht_runtime_start_ns()) * 1e-9,
         .clock_source = ht_clock_source_name(),
         .ticks_per_second = 1.0 / spt,
@@ -197,6 +205,14 @@ static void note_trace_in_logfile(const struct ht_config *cfg, const char *basen
     fclose(f);
 }
 
+/* The files took the name <basename><suffix> (a concurrent run had the
+ * plain one): what follows (the trace note) goes there too. */
+static void add_suffix(struct local_profile *lp)
+{
+    size_t n = strlen(lp->basename);
+    snprintf(lp->basename + n, sizeof lp->basename - n, "%s", ht_output_last_suffix());
+}
+
 static void (*stop_listener)(void);
 
 void ht_runtime_on_stop(void (*listener)(void))
@@ -204,11 +220,18 @@ void ht_runtime_on_stop(void (*listener)(void))
     __atomic_store_n(&stop_listener, listener, __ATOMIC_RELEASE);
 }
 
+static int finished;
+
+void ht_runtime_finish_never(void)
+{
+    __atomic_store_n(&finished, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&ht_recording, 0, __ATOMIC_RELEASE);
+}
+
 /* Stops recording; false if the profile was written already or profiling
  * never started. */
 static bool begin_finish(uint64_t *end_tick, uint64_t *end_ns)
 {
-    static int finished;
     if (__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL))
         return false;
     if (!ht_runtime_started())
@@ -229,8 +252,11 @@ void ht_runtime_finish(void)
         return;
     int saved_errno = errno; /* the program may still look at it */
     /* After MPI_Init without MPI_Finalize, other ranks may be gone or
-     * blocked: each rank writes its own files and talks to nobody. */
-    int rank = ht_world.initialized && !ht_world.finalized ? ht_world.rank : -1;
+     * blocked: each rank writes its own files and talks to nobody.  A child
+     * made by fork() keeps its rank in its name, and never calls MPI. */
+    int rank = ht_world.initialized && (!ht_world.finalized || ht_runtime_fork_child_pid())
+                   ? ht_world.rank
+                   : -1;
     struct ht_progress progress;
     ht_progress_start(&progress, ht_runtime_config()->progress_after_ms, true);
     struct local_profile lp;
@@ -240,6 +266,7 @@ void ht_runtime_finish(void)
             ht_merge_write_own_files(&me, lp.basename, false);
         } else
             ht_output_write_all(&lp.profile, &lp.run, ht_runtime_config(), lp.basename);
+        add_suffix(&lp);
         ht_progress_note(&progress, "wrote %s.*", lp.basename);
         write_trace(&lp, false);
         note_trace_in_logfile(ht_runtime_config(), lp.basename);
@@ -248,6 +275,12 @@ void ht_runtime_finish(void)
         fprintf(stderr, "hooktrace: out of memory at exit: no profile written\n");
     local_free(&lp);
     errno = saved_errno;
+}
+
+void ht_runtime_finish_partial(const struct ht_partial *why)
+{
+    partial = why;
+    ht_runtime_finish();
 }
 
 void ht_runtime_finish_mpi(void)
@@ -276,8 +309,10 @@ void ht_runtime_finish_mpi(void)
         PMPI_Comm_free(&ht_world.comm);
         ht_world.have_comm = false;
     }
-    if (ht_world.rank == 0)
+    if (ht_world.rank == 0) {
+        add_suffix(&lp);
         note_trace_in_logfile(ht_runtime_config(), lp.basename);
+    }
     ht_progress_note(&progress, "done");
     local_free(&lp);
     errno = saved_errno;

@@ -29,6 +29,12 @@ static struct ht_config config;
 static bool started;
 static time_t start_time;
 static uint64_t start_ns;
+static struct timespec start_realtime;
+
+struct timespec ht_runtime_start_realtime(void)
+{
+    return start_realtime;
+}
 
 const struct ht_config *ht_runtime_config(void)
 {
@@ -48,6 +54,13 @@ time_t ht_runtime_start_time(void)
 uint64_t ht_runtime_start_ns(void)
 {
     return start_ns;
+}
+
+void ht_runtime_restart_clock(void)
+{
+    start_ns = ht_clock_monotonic_ns();
+    start_time = time(NULL);
+    clock_gettime(CLOCK_REALTIME, &start_realtime);
 }
 
 struct self_search {
@@ -154,6 +167,7 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
     ht_clock_init();
     start_ns = ht_clock_monotonic_ns();
     start_time = time(NULL);
+    clock_gettime(CLOCK_REALTIME, &start_realtime);
     if (ht_config_from_environment(&config, err, sizeof err) != 0) {
         fprintf(stderr, "hooktrace: %s\n", err);
         fprintf(stderr, "hooktrace: not starting the program; fix the configuration "
@@ -173,6 +187,8 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
     if (!ht_thread_self && !ht_thread_attach())
         return;
     started = true;
+    ht_fork_setup();
+    ht_signals_start();
     __atomic_store_n(&ht_recording, 1, __ATOMIC_RELEASE);
 }
 

@@ -4,6 +4,8 @@ libht_runtime_la_SOURCES = \
 	src/runtime/runtime.h \
 	src/runtime/lifecycle.c \
 	src/runtime/finish.c \
+	src/runtime/signals.c \
+	src/runtime/fork.c \
 	src/runtime/overhead.c \
 	src/runtime/progress.c src/runtime/progress.h
 libht_runtime_la_CPPFLAGS = $(HT_LIB_CPPFLAGS) $(MPI_CFLAGS)

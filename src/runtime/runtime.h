@@ -12,6 +12,7 @@
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "config/config.h"
@@ -45,6 +46,8 @@ const struct ht_config *ht_runtime_config(void);
 bool ht_runtime_started(void);
 time_t ht_runtime_start_time(void);
 uint64_t ht_runtime_start_ns(void);
+/* Start-up on CLOCK_REALTIME, to the nanosecond (output/naming.c). */
+struct timespec ht_runtime_start_realtime(void);
 
 /* Called once when recording stops, before anything is written (the MPI
  * layer closes its logging gate there).  One listener. */
@@ -54,6 +57,34 @@ void ht_runtime_on_stop(void (*listener)(void));
  * without MPI it writes <basename>.*, after MPI_Init without MPI_Finalize
  * each rank writes <basename>_<rank>.* on its own. */
 void ht_runtime_finish(void);
+
+/* The same, for a profile that ends before the program does: why (a
+ * signal, MPI_Abort) is written into the outputs (docs/what_happens.md).
+ * Never collective: after MPI_Init each rank writes <basename>_<rank>.*.
+ * why must stay valid until the process ends. */
+struct ht_partial;
+void ht_runtime_finish_partial(const struct ht_partial *why);
+
+/* This process writes no profile at all (a fork child with
+ * fork_children "none"): recording stops now. */
+void ht_runtime_finish_never(void);
+
+/* Non-zero in a child made by fork() without exec: its PID, which its
+ * files carry in their names (fork.c). */
+pid_t ht_runtime_fork_child_pid(void);
+
+/* Started at start-up (signals.c): the watcher thread that writes a
+ * partial profile when SIGTERM, SIGINT or SIGHUP would end the process, and
+ * the handlers that wake it.  ht_signals_restart: the same in a fork child
+ * (the thread did not survive the fork). */
+void ht_signals_start(void);
+void ht_signals_restart(void);
+
+/* Started at start-up (fork.c): what a fork child records and writes. */
+void ht_fork_setup(void);
+
+/* Restarts the run's clock (a fork child's run starts at the fork). */
+void ht_runtime_restart_clock(void);
 
 /* From the MPI_Finalize wrapper, before PMPI_Finalize: the profile merged
  * across ranks (rank 0 writes the summary), then idempotent like

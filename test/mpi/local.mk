@@ -10,6 +10,15 @@ HT_MPI_TEST_CFLAGS = $(MPI_CFLAGS) -g -finstrument-functions $(HT_WARN_CFLAGS)
 HT_MPI_PLAIN_CFLAGS = $(MPI_CFLAGS) -g $(HT_WARN_CFLAGS)
 HT_MPI_TEST_LDADD = libhooktrace.la $(MPI_LIBS)
 
+check_PROGRAMS += test/mpi/lifecycle_mpi test/mpi/lifecycle_mpi_plain
+test_mpi_lifecycle_mpi_SOURCES = test/mpi/lifecycle_mpi.c
+test_mpi_lifecycle_mpi_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_lifecycle_mpi_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_lifecycle_mpi_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_lifecycle_mpi_plain_SOURCES = test/mpi/lifecycle_mpi.c
+test_mpi_lifecycle_mpi_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_lifecycle_mpi_plain_LDADD = $(MPI_LIBS)
+
 check_PROGRAMS += test/mpi/p2p test/mpi/requests test/mpi/collectives test/mpi/rma \
 	test/mpi/control test/mpi/throttle_mpi \
 	test/mpi/p2p_plain test/mpi/requests_plain test/mpi/collectives_plain \
@@ -112,7 +121,7 @@ test_mpi_openmp_mpi_plain_LDFLAGS = $(OPENMP_CFLAGS)
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
 	test/mpi/large.py test/mpi/cancel.py test/mpi/openmp.py \
-	test/mpi/deep_output.py
+	test/mpi/deep_output.py test/mpi/lifecycle.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 

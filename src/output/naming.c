@@ -1,0 +1,141 @@
+/* Where a finished output file goes (docs/output.md "Concurrent runs").
+ *
+ * Each output is written to a temporary file in the output directory and
+ * renamed into place only once complete, so that a reader never sees half
+ * a file.  The names are chosen with the directory locked (flock on the
+ * directory itself: no lock file is left behind), so two runs finishing at
+ * once never both take one name:
+ *
+ * - <basename>.<ext> that does not exist, or was last written before this
+ *   run started (an earlier run's, re-run in place), is replaced;
+ * - one written since this run started is a concurrent run's and is kept:
+ *   this run's files are named <basename>.<suffix>.<ext> instead, the
+ *   suffix being the job id from the environment (SLURM_JOB_ID, PBS_JOBID,
+ *   Open MPI's OMPI_MCA_ess_base_jobid / PMIX_NAMESPACE; under MPICH's
+ *   hydra, which exports none, the PMI proxy's PID) or else the PID, and
+ *   <jobid>.<pid>, then <pid>.<n>, if that is taken too.
+ *
+ * "Written" is the file's mtime, which hooktrace sets itself to the moment
+ * of the rename (CLOCK_REALTIME, to the nanosecond): the kernel's own file
+ * times come from a coarse clock, a tick behind, which would make a file
+ * completed just after this run started look older.  Two runs are
+ * concurrent when they overlap in time: a run that started after another
+ * finished replaces its files, as re-running in place does. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output/naming.h"
+
+static bool written_since(const char *path, const struct timespec *start)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return false;
+    if (st.st_mtim.tv_sec != start->tv_sec)
+        return st.st_mtim.tv_sec > start->tv_sec;
+    return st.st_mtim.tv_nsec > start->tv_nsec;
+}
+
+/* The job id, made safe for a file name; "" if none. */
+static void job_id(char *out, size_t len)
+{
+    static const char *const vars[] = {"SLURM_JOB_ID", "PBS_JOBID", "OMPI_MCA_ess_base_jobid",
+                                       "OMPI_MCA_orte_ess_jobid", "PMIX_NAMESPACE", NULL};
+    const char *id = NULL;
+    for (int i = 0; vars[i] && !id; i++) {
+        id = getenv(vars[i]);
+        if (id && !*id)
+            id = NULL;
+    }
+    char proxy[32];
+    if (!id && getenv("PMI_RANK")) { /* MPICH's hydra: the proxy's PID */
+        snprintf(proxy, sizeof proxy, "%ld", (long)getppid());
+        id = proxy;
+    }
+    size_t n = 0;
+    for (; id && id[n] && n + 1 < len; n++) {
+        char c = id[n];
+        bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                     c == '-' || c == '_' || c == '.';
+        out[n] = plain ? c : '_';
+    }
+    out[n] = '\0';
+}
+
+/* The suffix'th candidate name ("" for the plain one). */
+static void candidate(int attempt, char *suffix, size_t len)
+{
+    char job[128];
+    job_id(job, sizeof job);
+    long pid = (long)getpid();
+    if (attempt == 0)
+        suffix[0] = '\0';
+    else if (attempt == 1)
+        job[0] ? snprintf(suffix, len, ".%s", job) : snprintf(suffix, len, ".%ld", pid);
+    else if (attempt == 2 && job[0])
+        snprintf(suffix, len, ".%s.%ld", job, pid);
+    else
+        snprintf(suffix, len, ".%ld.%d", pid, attempt);
+}
+
+static bool name_free(const char *dir, const char *name, const struct ht_pending_output *out,
+                      int n, const struct timespec *start)
+{
+    char path[PATH_MAX + 256];
+    for (int i = 0; i < n; i++) {
+        if (!out[i].ok)
+            continue;
+        snprintf(path, sizeof path, "%s/%s%s", dir, name, out[i].ext);
+        if (written_since(path, start))
+            return false;
+    }
+    return true;
+}
+
+int ht_output_place(const char *dir, const char *basename, const char *forced_suffix,
+                    struct ht_pending_output *out, int n, const struct timespec *start,
+                    char *chosen, size_t chosen_len)
+{
+    int lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lock >= 0)
+        while (flock(lock, LOCK_EX) != 0 && errno == EINTR)
+            ;
+    char suffix[256], name[PATH_MAX];
+    for (int attempt = 0;; attempt++) {
+        if (forced_suffix && attempt == 0)
+            snprintf(suffix, sizeof suffix, "%s", forced_suffix);
+        else
+            candidate(attempt, suffix, sizeof suffix);
+        snprintf(name, sizeof name, "%s%s", basename, suffix);
+        if (name_free(dir, name, out, n, start) || attempt >= 1000)
+            break;
+    }
+    int failures = 0;
+    char path[PATH_MAX + 256];
+    for (int i = 0; i < n; i++) {
+        if (!out[i].ok)
+            continue;
+        snprintf(path, sizeof path, "%s/%s%s", dir, name, out[i].ext);
+        struct timespec times[2] = {{.tv_nsec = UTIME_OMIT}};
+        clock_gettime(CLOCK_REALTIME, &times[1]);
+        utimensat(AT_FDCWD, out[i].tmp, times, 0);
+        if (rename(out[i].tmp, path) != 0) {
+            fprintf(stderr, "hooktrace: cannot write %s: rename from %s: %s (removed)\n", path,
+                    out[i].tmp, strerror(errno));
+            unlink(out[i].tmp);
+            out[i].ok = false;
+            failures++;
+        }
+    }
+    if (lock >= 0)
+        close(lock); /* releases the lock */
+    snprintf(chosen, chosen_len, "%s", name);
+    return failures;
+}

@@ -1,0 +1,26 @@
+/* Temporary files renamed into place under names that never take a
+ * concurrent run's (naming.c, docs/output.md). */
+#ifndef HT_OUTPUT_NAMING_H
+#define HT_OUTPUT_NAMING_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+struct ht_pending_output {
+    const char *ext;    /* ".log", ".json", ".folded" */
+    char tmp[PATH_MAX]; /* the complete temporary file */
+    bool ok;            /* written completely: to be renamed */
+};
+
+/* Renames each ok output to <dir>/<name><ext>, where name is basename, or
+ * basename + forced_suffix if given (an MPI job's rank files take rank 0's
+ * suffix), or basename with a suffix if a concurrent run (one that wrote
+ * since start) has it.  The name used goes to chosen.  Returns the number
+ * of renames that failed (reported, their temporary files removed). */
+int ht_output_place(const char *dir, const char *basename, const char *forced_suffix,
+                    struct ht_pending_output *out, int n, const struct timespec *start,
+                    char *chosen, size_t chosen_len);
+
+#endif

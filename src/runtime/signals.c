@@ -1,0 +1,192 @@
+/* SIGTERM, SIGINT, SIGHUP: what a batch scheduler sends at the walltime, a
+ * user's ^C, a closed terminal.  Without this the process dies with nothing
+ * written.  With it, each process (each MPI rank) writes a partial profile of
+ * its own, marked partial, and then dies of the same signal (a shell still
+ * sees 128 + signal).
+ *
+ * Nothing is written from inside the handler: it may have interrupted
+ * malloc or stdio.  The handler wakes a watcher thread (started at
+ * start-up with every signal blocked, so no signal is ever delivered to it,
+ * and never recorded: it runs library code only) through a pipe, and waits
+ * on a second pipe with poll(), both async-signal-safe, for at most
+ * signal_timeout_ms.  If the interrupted thread holds a lock the writer
+ * needs, the wait times out, standard error says the profile was not
+ * written, and the process dies all the same.
+ *
+ * The rule for the program's own handlers (docs/what_happens.md): a signal
+ * whose disposition is not SIG_DFL at start-up (ignored, or handled by a
+ * preloaded library) is left alone.  A program that installs its own
+ * handler later replaces ours: its handler runs and its choice decides, as
+ * without the profiler (if it calls exit(), the complete profile is written
+ * at exit; if it saved our handler and calls it, the partial profile is
+ * written and the process dies).  hooktrace writes a partial profile only
+ * where the signal's default action, death, is about to happen. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output/output.h"
+#include "runtime/runtime.h"
+
+static const int watched[] = {SIGTERM, SIGINT, SIGHUP};
+static const char *const watched_names[] = {"SIGTERM", "SIGINT", "SIGHUP"};
+#define NWATCHED (sizeof watched / sizeof watched[0])
+
+/* request: handler -> watcher (the signal's index); done: watcher -> handler
+ * (never read: once written it stays readable for every waiting handler). */
+static int request_pipe[2] = {-1, -1}, done_pipe[2] = {-1, -1};
+static int handling;
+static unsigned timeout_ms;
+static struct ht_partial why = {.reason = "signal"};
+
+static void say(const char *a, const char *b, const char *c)
+{
+    /* write(2): the handler may not use stdio. */
+    ssize_t r = write(STDERR_FILENO, a, strlen(a));
+    r = write(STDERR_FILENO, b, strlen(b));
+    r = write(STDERR_FILENO, c, strlen(c));
+    (void)r;
+}
+
+static int slot_of(int sig)
+{
+    for (unsigned i = 0; i < NWATCHED; i++)
+        if (watched[i] == sig)
+            return (int)i;
+    return -1;
+}
+
+static void on_signal(int sig)
+{
+    int saved_errno = errno;
+    int slot = slot_of(sig);
+    const char *name = slot >= 0 ? watched_names[slot] : "a signal";
+    /* The first signal asks for the profile; a second one (another thread,
+     * another signal) waits for the same write. */
+    bool first = !__atomic_exchange_n(&handling, 1, __ATOMIC_ACQ_REL);
+    bool asked = !first;
+    if (first) {
+        unsigned char b = (unsigned char)(slot >= 0 ? slot : 0);
+        asked = write(request_pipe[1], &b, 1) == 1;
+    }
+    bool written = false;
+    if (asked) {
+        struct pollfd p = {.fd = done_pipe[0], .events = POLLIN};
+        int r;
+        do
+            r = poll(&p, 1, (int)timeout_ms);
+        while (r < 0 && errno == EINTR);
+        written = r > 0;
+    }
+    if (!written)
+        say("hooktrace: ", name,
+            ": the partial profile was not written in time (signal_timeout_ms; the "
+            "interrupted code may hold a lock the writer needs)\n");
+    /* Die of the same signal: the default action, delivered as soon as the
+     * handler returns (the signal is blocked while it runs). */
+    struct sigaction dfl = {.sa_handler = SIG_DFL};
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    raise(sig);
+    errno = saved_errno;
+}
+
+static void *watch(void *unused)
+{
+    (void)unused;
+    unsigned char slot;
+    for (;;) {
+        ssize_t n = read(request_pipe[0], &slot, 1);
+        if (n == 1)
+            break;
+        if (n < 0 && errno == EINTR)
+            continue;
+        return NULL;
+    }
+    why.signal = watched_names[slot < NWATCHED ? slot : 0];
+    ht_runtime_finish_partial(&why);
+    char done[1] = {1};
+    ssize_t r = write(done_pipe[1], done, 1);
+    (void)r;
+    return NULL;
+}
+
+static bool open_pipes(void)
+{
+    if (pipe2(request_pipe, O_CLOEXEC) != 0)
+        return false;
+    if (pipe2(done_pipe, O_CLOEXEC) != 0) {
+        close(request_pipe[0]);
+        close(request_pipe[1]);
+        return false;
+    }
+    return true;
+}
+
+static void close_pipes(void)
+{
+    int *fds[] = {request_pipe, done_pipe};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            if (fds[i][j] >= 0)
+                close(fds[i][j]);
+            fds[i][j] = -1;
+        }
+}
+
+/* The watcher thread, with every signal blocked. */
+static bool start_watcher(void)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    int rc = pthread_create(&thread, &attr, watch, NULL);
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        fprintf(stderr, "hooktrace: cannot start the signal watcher thread (%s): SIGTERM, "
+                        "SIGINT and SIGHUP will leave no profile\n", strerror(rc));
+        return false;
+    }
+    return true;
+}
+
+void ht_signals_start(void)
+{
+    timeout_ms = ht_runtime_config()->signal_timeout_ms;
+    if (!open_pipes())
+        return;
+    if (!start_watcher()) {
+        close_pipes();
+        return;
+    }
+    for (unsigned i = 0; i < NWATCHED; i++) {
+        struct sigaction now;
+        if (sigaction(watched[i], NULL, &now) != 0 || (now.sa_flags & SA_SIGINFO) ||
+            now.sa_handler != SIG_DFL)
+            continue; /* ignored or handled already: not ours */
+        struct sigaction ours = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+        sigemptyset(&ours.sa_mask);
+        sigaction(watched[i], &ours, NULL);
+    }
+}
+
+void ht_signals_restart(void)
+{
+    /* In a fork child: the watcher did not survive the fork; a new one,
+     * on new pipes (the parent's are still the parent's). */
+    close_pipes();
+    __atomic_store_n(&handling, 0, __ATOMIC_RELEASE);
+    if (open_pipes() && !start_watcher())
+        close_pipes();
+}

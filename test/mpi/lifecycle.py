@@ -1,0 +1,183 @@
+"""How an MPI job ends (docs/what_happens.md): its ranks killed by SIGTERM
+(each leaves its own partial <exe>_<rank>.* with exact figures, never
+waiting for the others), through the launcher too; MPI_Abort (the calling
+rank's partial file); fork() in every rank (the children's own files, the
+parents' summary without them).  On Open MPI and on MPICH's hydra."""
+import glob
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+from mpilib import *
+
+require_launcher()
+EXE = mpi_program("lifecycle_mpi")
+NAME = "lifecycle_mpi"
+RANKS = 3
+
+
+def start(args, launcher_options=(), env=None, allow_no_finalize=False, exe=EXE):
+    d = tempfile.mkdtemp(prefix="hooktrace-mpi-")
+    environment = dict(os.environ)
+    for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY"):
+        environment.pop(key, None)
+    environment.update(launch_environment())
+    environment.update(env or {})
+    cmd = launch_command(RANKS, allow_no_finalize) + list(launcher_options) + [exe] + list(args)
+    proc = subprocess.Popen(cmd, cwd=d, env=environment, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True,
+                            start_new_session=True)
+    return d, proc
+
+
+def ready_pids(d, proc, ranks):
+    """The ranks' PIDs, once each waits in pause()."""
+    for _ in range(12000):
+        paths = [os.path.join(d, "ready.%d" % r) for r in ranks]
+        if all(os.path.exists(p) for p in paths):
+            pids = []
+            for p in paths:
+                with open(p) as f:
+                    pids.append(int(f.read()))
+            return pids
+        if proc.poll() is not None:
+            break
+        time.sleep(0.01)
+    check(False, "the ranks got ready (files: %s)" % sorted(os.listdir(d)))
+    return []
+
+
+last_stderr = [""]
+
+
+def finish_launch(proc, what):
+    try:
+        out, err = proc.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        check(False, what + ": the launch ended")
+    last_stderr[0] = err
+    return out, err
+
+
+def load(d, name):
+    path = os.path.join(d, name + ".json")
+    if not check(os.path.exists(path), "%s written (files: %s; stderr: %s)"
+                 % (name, sorted(os.listdir(d)), last_stderr[0][-3000:])):
+        return None
+    with open(path) as f:
+        return MpiProfile(json.load(f))
+
+
+def expect_rank_partial(d, rank, partial, extra, what):
+    """Rank `rank`'s own file: partial for `partial`, its r + 2 calls of
+    work(), one MPI_Sendrecv moving 8 bytes each way."""
+    p = load(d, "%s_%d" % (NAME, rank))
+    if p is None:
+        return
+    check_eq(p.doc.get("partial"), partial, "%s: rank %d's file is marked partial" % (what, rank))
+    calls = {"main": 1, "main;MPI_Init": 1, "main;work": rank + 2, "main;MPI_Sendrecv": 1}
+    calls.update(extra)
+    for path, n in calls.items():
+        check_eq(p.calls(path), n, "%s: rank %d: calls of %s" % (what, rank, path))
+    check_eq(len(p.paths()), len(calls), "%s: rank %d: stacks %s" % (what, rank, sorted(p.paths())))
+    check_eq(p.traffic("main;MPI_Sendrecv"), (1, 8, 1, 8), "%s: rank %d: the ring's message" % (what, rank))
+
+
+# When a rank dies of a signal, Open MPI sends the others SIGTERM and then
+# SIGKILL odls_base_sigkill_timeout (1 s) later: here they get the time to
+# write under any load (docs/what_happens.md says what to set in a batch
+# job).  Hydra kills the other ranks as soon as one has died of a signal
+# (with -disable-auto-cleanup it leaves them running, forever here): only
+# the ranks done writing by then leave their files, so on MPICH one rank is
+# killed per launch.
+if is_open_mpi():
+    KILL_OPTIONS = dict(env={"OMPI_MCA_odls_base_sigkill_timeout": "5"})
+    KILLED_TOGETHER = [list(range(RANKS))]
+else:
+    KILL_OPTIONS = dict()
+    KILLED_TOGETHER = [[0], [RANKS - 1]]
+
+
+def killed(exe, ranks):
+    """A launch of `exe signal` whose ranks (None: the launcher) get
+    SIGTERM once all wait: (directory, the launcher's status)."""
+    d, proc = start(["signal"], exe=exe, **KILL_OPTIONS)
+    pids = ready_pids(d, proc, range(RANKS))
+    if ranks is None:
+        proc.send_signal(signal.SIGTERM)
+    else:
+        for r in ranks:
+            os.kill(pids[r], signal.SIGTERM)
+    finish_launch(proc, "killed")
+    return d, proc.returncode
+
+
+def expect_killed(d, status, plain_status, ranks, what):
+    if plain_status is not None:
+        check(status != 0, "%s: the launcher's status is non-zero (%r)" % (what, status))
+        check_eq(status, plain_status, "%s: the launcher's status, as without hooktrace" % what)
+    for r in ranks:
+        expect_rank_partial(d, r, {"reason": "signal", "signal": "SIGTERM"}, {"main;wait_here": 1},
+                            what)
+    check(not os.path.exists(os.path.join(d, NAME + ".json")), what + ": no summary (no merge)")
+
+
+for ranks in KILLED_TOGETHER:
+    what = "ranks %s killed" % ranks
+    d, status = killed(EXE, ranks)
+    _, plain_status = killed(mpi_program("lifecycle_mpi_plain"), ranks)
+    expect_killed(d, status, plain_status, ranks, what)
+
+# SIGTERM to the launcher, which forwards it to every rank.  (Hydra's own
+# status after SIGTERM is 0 or 15 from one run to the next, without
+# hooktrace too: it is checked on Open MPI only.)
+d, status = killed(EXE, None)
+plain_status = killed(mpi_program("lifecycle_mpi_plain"), None)[1] if is_open_mpi() else None
+written = [r for r in range(RANKS) if os.path.exists(os.path.join(d, "%s_%d.json" % (NAME, r)))]
+if not is_open_mpi():  # the ranks done before hydra's SIGKILL; one at least
+    check(len(written) >= 1, "launcher killed: at least the first rank's file")
+expect_killed(d, status, plain_status, range(RANKS) if is_open_mpi() else written, "launcher killed")
+
+# --- MPI_Abort: the calling rank's partial file -------------------------------
+d, proc = start(["abort"], allow_no_finalize=False)
+out, err = finish_launch(proc, "MPI_Abort")
+check_eq(proc.returncode, 3, "MPI_Abort: the launcher exits with the error code")
+expect_rank_partial(d, 1, {"reason": "MPI_Abort", "errorcode": 3}, {"main;MPI_Abort": 1}, "MPI_Abort")
+
+# --- fork() in every rank ------------------------------------------------------
+M = 4
+d, proc = start(["fork", str(M)], allow_no_finalize=False)
+out, err = finish_launch(proc, "fork")
+check_eq(proc.returncode, 0, "fork: exit status (%s)" % err[-2000:])
+children = {}
+for line in out.splitlines():
+    words = line.split()
+    if len(words) == 6 and words[0] == "rank" and words[2] == "child":
+        children[int(words[1])] = int(words[3])
+        check_eq(words[5], "0", "fork: rank %s's child exited with 0" % words[1])
+check_eq(sorted(children), list(range(RANKS)), "fork: every rank forked")
+s = load(d, NAME)
+if s is not None:
+    expect_total_calls(s, {"main": RANKS, "main;work": sum(r + 2 for r in range(RANKS)),
+                           "main;MPI_Sendrecv": RANKS, "main;MPI_Init": RANKS,
+                           "main;MPI_Finalize": RANKS}, "fork summary")
+    check(not s.has("main;child_work"), "fork: the summary has none of the children's calls")
+expected_files = {NAME + e for e in (".json", ".log", ".folded")}
+for r, pid in children.items():
+    child = "%s_%d.child-%d" % (NAME, r, pid)
+    expected_files |= {child + e for e in (".json", ".log", ".folded")}
+    c = load(d, child)
+    if c is None:
+        continue
+    check_eq(c.calls("main;child_work"), M + r, "fork: rank %d's child's own calls" % r)
+    check_eq(sum(st["calls"] for st in c.doc["stacks"]), M + r,
+             "fork: rank %d's child counts nothing of its parent's" % r)
+    check_eq(c.traffic("main;MPI_Sendrecv"), (0, 0, 0, 0), "fork: rank %d's child sent nothing" % r)
+check_eq(sorted(f for f in os.listdir(d) if f.startswith(NAME)), sorted(expected_files),
+         "fork: the summary and one set per child, no rank file")
+finish()
