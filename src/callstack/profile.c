@@ -96,19 +96,8 @@ static int child_of(struct builder *b, int parent, const struct ht_function *f)
 
 void ht_tree_visit_addresses(const struct ht_tree *tree, ht_address_fn visit, void *ctx)
 {
-    /* Depth-first without recursion: child, else sibling, else climb. */
-    const struct ht_node *n = tree->root.first_child;
-    while (n) {
+    for (const struct ht_node *n = tree->root.first_child; n; n = ht_tree_next_node(tree, n))
         visit(ht_node_function(n), ctx);
-        if (n->first_child) {
-            n = n->first_child;
-            continue;
-        }
-        while (n && !n->next_sibling)
-            n = n->parent == &tree->root ? NULL : n->parent;
-        if (n)
-            n = n->next_sibling;
-    }
 }
 
 static uint64_t node_ticks_incl(const struct ht_node *n, const struct ht_node *const *active,

@@ -353,6 +353,16 @@ size_t ht_tree_memory_bytes(const struct ht_tree *tree)
     return bytes;
 }
 
+struct ht_node *ht_tree_next_node(const struct ht_tree *tree, const struct ht_node *n)
+{
+    /* Depth-first without recursion: child, else sibling, else climb. */
+    if (n->first_child)
+        return n->first_child;
+    while (n && !n->next_sibling)
+        n = n->parent == &tree->root ? NULL : n->parent;
+    return n ? n->next_sibling : NULL;
+}
+
 /* A fork child starts from nothing: what the parent recorded is the
  * parent's.  The nodes stay (the calls in progress are still open and their
  * exits must match); their figures go, and an open call's time counts from
@@ -373,14 +383,7 @@ void ht_tree_forget_counts(struct ht_tree *tree, uint64_t now)
             for (struct ht_group_messages *g = s->groups; g; g = g->next)
                 g->calls = g->ticks = 0;
         }
-        if (n->first_child) {
-            n = n->first_child;
-            continue;
-        }
-        while (n && !n->next_sibling)
-            n = n->parent == &tree->root ? NULL : n->parent;
-        if (n)
-            n = n->next_sibling;
+        n = ht_tree_next_node(tree, n);
     }
     tree->mismatched_exits = 0;
     tree->declined = 0;

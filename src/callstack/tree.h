@@ -288,6 +288,10 @@ struct ht_node *ht_tree_close_throttled(struct ht_tree *tree, uint64_t now);
  * progress (their time counts from now): a fork child's start. */
 void ht_tree_forget_counts(struct ht_tree *tree, uint64_t now);
 
+/* The node after n in depth-first order (children before siblings), NULL
+ * after the last; start with tree->root.first_child. */
+struct ht_node *ht_tree_next_node(const struct ht_tree *tree, const struct ht_node *n);
+
 /* Bytes of memory the tree holds (arena and index). */
 size_t ht_tree_memory_bytes(const struct ht_tree *tree);
 
