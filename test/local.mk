@@ -109,13 +109,25 @@ test_programs_heat_demo_FCFLAGS = -g -finstrument-functions -Jtest/programs
 test_programs_heat_demo_LDADD = libhooktrace.la
 test_programs_heat_demo_LDFLAGS = $(HT_TEST_LINK)
 TESTS += test/integration/fortran_main.py
+# `program main` and a program without a `program` statement, both MAIN__
+# in DWARF (fortran_main.py).
+check_PROGRAMS += test/programs/program_main test/programs/program_unnamed
+test_programs_program_main_SOURCES = test/programs/program_main.f90
+test_programs_program_main_FCFLAGS = -g -finstrument-functions
+test_programs_program_main_LDADD = libhooktrace.la
+test_programs_program_main_LDFLAGS = $(HT_TEST_LINK)
+test_programs_program_unnamed_SOURCES = test/programs/program_unnamed.f90
+test_programs_program_unnamed_FCFLAGS = -g -finstrument-functions
+test_programs_program_unnamed_LDADD = libhooktrace.la
+test_programs_program_unnamed_LDFLAGS = $(HT_TEST_LINK)
 check_PROGRAMS += test/programs/openmp_fortran
 test_programs_openmp_fortran_SOURCES = test/programs/openmp_fortran.f90
 test_programs_openmp_fortran_FCFLAGS = -g -finstrument-functions $(OPENMP_CFLAGS)
 test_programs_openmp_fortran_LDADD = libhooktrace.la
 test_programs_openmp_fortran_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
 endif
-EXTRA_DIST += test/integration/fortran_main.py test/programs/heat_demo.F90
+EXTRA_DIST += test/integration/fortran_main.py test/programs/heat_demo.F90 \
+	test/programs/program_main.f90 test/programs/program_unnamed.f90
 CLEANFILES += test/programs/*.mod
 
 # A library dlopened, called and dlclosed before the profile is named

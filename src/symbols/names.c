@@ -3,10 +3,13 @@
 #define _GNU_SOURCE
 #include "symbols/internal.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <dwarf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 
@@ -99,6 +102,45 @@ static const char *join_module(struct ht_strpool *pool, const char *module, cons
     return out;
 }
 
+/* gfortran names `program main` MAIN__ in DWARF too (the name "main" is
+ * the C entry point it generates), exactly as it names a program without a
+ * `program` statement.  Only the source tells them apart: the line DWARF
+ * gives for MAIN__ is the `program` statement when there is one.  NULL when
+ * the file cannot be read or the line is something else. */
+static const char *program_statement_name(struct ht_strpool *pool, const char *file, unsigned line)
+{
+    FILE *f = file && line ? fopen(file, "r") : NULL;
+    if (!f)
+        return NULL;
+    char text[512];
+    const char *name = NULL;
+    for (unsigned n = 1; fgets(text, sizeof text, f); n++) {
+        if (n < line)
+            continue;
+        const char *p = text;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncasecmp(p, "program", 7) == 0 && (p[7] == ' ' || p[7] == '\t')) {
+            p += 7;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            size_t len = 0;
+            while (isalnum((unsigned char)p[len]) || p[len] == '_')
+                len++;
+            char *out = len ? ht_strpool_alloc(pool, len + 1) : NULL;
+            if (out) {
+                for (size_t i = 0; i < len; i++) /* Fortran names are case-blind */
+                    out[i] = (char)tolower((unsigned char)p[i]);
+                out[len] = '\0';
+                name = out;
+            }
+        }
+        break;
+    }
+    fclose(f);
+    return name;
+}
+
 /* Fortran: DWARF knows the source name, which is what the user wrote
  * (lower-cased by gfortran), without the "_" or "__m_MOD_" decoration. */
 static const char *fortran_display(struct ht_func *f, struct ht_strpool *pool)
@@ -117,6 +159,11 @@ static const char *fortran_display(struct ht_func *f, struct ht_strpool *pool)
     const char *from_linkage = linked && !f->is_main ? ht_fortran_module_name(pool, linked) : NULL;
     if (from_linkage)
         return from_linkage;
+    if (f->is_main && f->dwarf_name && strcmp(f->dwarf_name, "MAIN__") == 0) {
+        const char *own = program_statement_name(pool, f->file, f->line);
+        if (own)
+            return own;
+    }
     if (f->dwarf_name)
         return f->dwarf_name;
     if (!f->elf_name)

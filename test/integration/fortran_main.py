@@ -2,7 +2,9 @@
 heat_demo, in the JSON, the folded stacks, the logfile and the trace's
 region names, with exact counts; it is still never throttled (it is found
 by its symbol at start-up, docs/throttle.md), and throttle.never matches
-the names the profile shows: "clamp" for gfortran's clamp_."""
+the names the profile shows: "clamp" for gfortran's clamp_.  `program
+main`, which gfortran calls MAIN__ in DWARF as well, is shown as main (from
+its program statement); a program without one stays MAIN__."""
 import os
 import shutil
 import subprocess
@@ -56,4 +58,19 @@ if shutil.which("otf2-print"):
     check("MAIN__" not in defs, "trace: no region named MAIN__")
 else:
     print("otf2-print not found: the trace's region names not checked", file=sys.stderr)
+
+# `program main`: under gfortran's C main, at the program statement's line.
+r = run(program("program_main"))
+check_eq((r.returncode, r.stdout), (0, "program_main: 20\n"), "program main: exit status and output")
+p = r.profile()
+expect_calls(p, {"main": 1, "main;main": 1, "main;main;twice": 4})
+check_eq(p.stack("main;main")["line"], 5, "program main: the line of its program statement")
+no_main__(r, "program main")
+check(any(l.startswith("main;main ") for l in r.text(".folded").splitlines()),
+      "program main: folded main;main")
+
+# No program statement: nothing names the program, so gfortran's MAIN__ stays.
+r = run(program("program_unnamed"))
+check_eq((r.returncode, r.stdout), (0, "program_unnamed: 18\n"), "unnamed program: exit status and output")
+expect_calls(r.profile(), {"main": 1, "main;MAIN__": 1, "main;MAIN__;thrice": 3})
 finish()
