@@ -1,11 +1,12 @@
 # hooks: the instrumentation entry points (__cyg_profile_func_*, longjmp,
-# dlclose, libgomp's parallel regions and tasks).
+# dlclose, sigaction/signal, libgomp's parallel regions and tasks).
 # libhooktrace.la is the installed library: these files plus the module
 # convenience libraries.
 libhooktrace_la_SOURCES = \
 	src/hooks/hooks.c src/hooks/hooks.h \
 	src/hooks/longjmp.c \
 	src/hooks/dlclose.c \
+	src/hooks/signals.c \
 	src/hooks/openmp.c src/hooks/openmp_tasks.c src/hooks/openmp.h \
 	src/common/compiler.h
 libhooktrace_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)

@@ -80,6 +80,14 @@ pid_t ht_runtime_fork_child_pid(void);
 void ht_signals_start(void);
 void ht_signals_restart(void);
 
+/* For the sigaction/signal interposers (src/hooks/signals.c): when
+ * hooktrace holds sig's handler, records act as the program's action (the
+ * kernel keeps ours, which runs the program's), stores the program's
+ * previous one in *old, sets *rc as sigaction would, and returns true;
+ * false for any other signal, which the caller passes on. */
+struct sigaction;
+bool ht_signals_program_action(int sig, const struct sigaction *act, struct sigaction *old, int *rc);
+
 /* Started at start-up (fork.c): what a fork child records and writes. */
 void ht_fork_setup(void);
 

@@ -15,12 +15,16 @@
  *
  * The rule for the program's own handlers (docs/what_happens.md): a signal
  * whose disposition is not SIG_DFL at start-up (ignored, or handled by a
- * preloaded library) is left alone.  A program that installs its own
- * handler later replaces ours: its handler runs and its choice decides, as
- * without the profiler (if it calls exit(), the complete profile is written
- * at exit; if it saved our handler and calls it, the partial profile is
- * written and the process dies).  hooktrace writes a partial profile only
- * where the signal's default action, death, is about to happen. */
+ * preloaded library) is left alone.  For the others hooktrace holds the
+ * kernel's handler from then on: sigaction and signal are interposed
+ * (src/hooks/signals.c), and what the program (or a library it loads) sets
+ * is recorded as the program's action, which our handler carries out: its
+ * handler is called, with its flags and mask; SIG_IGN is set in the kernel
+ * as it is (so that it survives exec).  hooktrace writes a partial profile
+ * only where the program's action is the default one, death: at once, or
+ * when its handler cleans up and re-raises the signal with SIG_DFL.  A
+ * handler that calls exit() gets the complete profile at exit; one that
+ * returns lets the program go on, still recorded. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +47,15 @@ static const char *const watched_names[] = {"SIGTERM", "SIGINT", "SIGHUP"};
 static int request_pipe[2] = {-1, -1}, done_pipe[2] = {-1, -1};
 static int handling;
 static unsigned timeout_ms;
+
+/* Per watched signal: whether hooktrace holds the kernel's handler, and the
+ * action the program set (SIG_DFL until it sets one). */
+static bool held[NWATCHED];
+static struct sigaction program_action[NWATCHED];
+
+/* The C library's own: sigaction itself is interposed in the shared
+ * library (src/hooks/signals.c), and would send us back here. */
+extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 static struct ht_partial why = {.reason = "signal"};
 
 static void say(const char *a, const char *b, const char *c)
@@ -62,10 +75,34 @@ static int slot_of(int sig)
     return -1;
 }
 
-static void on_signal(int sig)
+static bool is_function(const struct sigaction *a)
+{
+    return (a->sa_flags & SA_SIGINFO) || (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN);
+}
+
+static void on_signal(int sig, siginfo_t *info, void *context)
 {
     int saved_errno = errno;
     int slot = slot_of(sig);
+    if (slot >= 0) {
+        struct sigaction program = program_action[slot];
+        if (is_function(&program)) {
+            /* The program's handler, as the kernel would have run it (our
+             * action carries its mask and flags). */
+            if (program.sa_flags & SA_RESETHAND) {
+                program_action[slot].sa_handler = SIG_DFL;
+                program_action[slot].sa_flags = 0;
+            }
+            errno = saved_errno;
+            if (program.sa_flags & SA_SIGINFO)
+                program.sa_sigaction(sig, info, context);
+            else
+                program.sa_handler(sig);
+            return;
+        }
+        if (program.sa_handler == SIG_IGN)
+            return;
+    }
     const char *name = slot >= 0 ? watched_names[slot] : "a signal";
     /* The first signal asks for the profile; a second one (another thread,
      * another signal) waits for the same write. */
@@ -92,7 +129,9 @@ static void on_signal(int sig)
      * handler returns (the signal is blocked while it runs). */
     struct sigaction dfl = {.sa_handler = SIG_DFL};
     sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
+    if (slot >= 0)
+        held[slot] = false;
+    __sigaction(sig, &dfl, NULL);
     raise(sig);
     errno = saved_errno;
 }
@@ -161,6 +200,39 @@ static bool start_watcher(void)
     return true;
 }
 
+/* Our handler in the kernel for the program's action a (SIG_IGN as it is),
+ * with a's mask and flags so that its handler runs as it asked. */
+static int install(unsigned slot, const struct sigaction *a)
+{
+    if (!is_function(a) && a->sa_handler == SIG_IGN)
+        return __sigaction(watched[slot], a, NULL);
+    struct sigaction ours = {.sa_sigaction = on_signal};
+    if (is_function(a)) {
+        ours.sa_mask = a->sa_mask;
+        ours.sa_flags = (a->sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
+    } else {
+        sigemptyset(&ours.sa_mask);
+        ours.sa_flags = SA_SIGINFO | SA_RESTART;
+    }
+    return __sigaction(watched[slot], &ours, NULL);
+}
+
+bool ht_signals_program_action(int sig, const struct sigaction *act, struct sigaction *old, int *rc)
+{
+    int slot = slot_of(sig);
+    if (slot < 0 || !__atomic_load_n(&held[slot], __ATOMIC_ACQUIRE))
+        return false;
+    if (old)
+        *old = program_action[slot];
+    *rc = 0;
+    if (act) {
+        struct sigaction a = *act;
+        if ((*rc = install((unsigned)slot, &a)) == 0)
+            program_action[slot] = a;
+    }
+    return true;
+}
+
 void ht_signals_start(void)
 {
     timeout_ms = ht_runtime_config()->signal_timeout_ms;
@@ -172,12 +244,12 @@ void ht_signals_start(void)
     }
     for (unsigned i = 0; i < NWATCHED; i++) {
         struct sigaction now;
-        if (sigaction(watched[i], NULL, &now) != 0 || (now.sa_flags & SA_SIGINFO) ||
+        if (__sigaction(watched[i], NULL, &now) != 0 || is_function(&now) ||
             now.sa_handler != SIG_DFL)
             continue; /* ignored or handled already: not ours */
-        struct sigaction ours = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
-        sigemptyset(&ours.sa_mask);
-        sigaction(watched[i], &ours, NULL);
+        program_action[i] = now;
+        if (install(i, &now) == 0)
+            __atomic_store_n(&held[i], true, __ATOMIC_RELEASE);
     }
 }
 

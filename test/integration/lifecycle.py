@@ -147,6 +147,23 @@ p = load(d)
 check_eq(p.doc.get("partial"), None, "own handler: a complete profile, written at exit")
 expect_calls(p, {"main": 1, "main;work": 4, "main;wait_here": 1})
 
+# A handler that cleans up and re-raises the signal with SIG_DFL (hooktrace
+# holds the kernel's handler and runs the program's): the program sees its
+# own actions when it asks, its handler runs, and it dies of the signal
+# with a partial profile.
+d = tempfile.mkdtemp(prefix="hooktrace-test-")
+proc = start(["cleanup", "6"], d)
+check(wait_for(os.path.join(d, "ready"), proc), "cleanup handler: the program got ready")
+proc.send_signal(signal.SIGTERM)
+out, err = proc.communicate(timeout=120)
+check_eq(out, "before: SIG_DFL\nafter: cleanup_handler\ncleanup handler ran\n",
+         "cleanup handler: the program's view of SIGTERM's action, and its handler ran")
+check_eq(proc.returncode, -signal.SIGTERM, "cleanup handler: the process died of SIGTERM")
+p = load(d)
+check_eq(p.doc.get("partial"), {"reason": "signal", "signal": "SIGTERM"}, "cleanup handler: marked partial")
+expect_calls(p, {"main": 1, "main;work": 6, "main;wait_here": 1})
+check_eq(leftovers(d), [], "cleanup handler: no temporary file left")
+
 # --- an ignored signal stays ignored -----------------------------------------
 d = tempfile.mkdtemp(prefix="hooktrace-test-")
 def ignore_term():

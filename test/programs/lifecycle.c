@@ -5,6 +5,11 @@
  *                             for a signal in pause() (in wait_here())
  *   lifecycle own N           the same with its own SIGTERM handler, which
  *                             says so; main then returns normally
+ *   lifecycle cleanup N       the same with its own SA_SIGINFO handler for
+ *                             SIGTERM that says so, then re-raises it with
+ *                             SIG_DFL (clean up, then die of the signal);
+ *                             it first prints what a query of SIGTERM's
+ *                             action shows before and after it set its own
  *   lifecycle lockstderr N    the same holding stderr's lock while it waits
  *   lifecycle fork N M        N calls of work(), fork; the child makes M
  *                             calls of child_work() and exits; the parent,
@@ -33,6 +38,28 @@ static void own_handler(int sig)
 {
     (void)sig;
     got_term = 1;
+}
+
+static void cleanup_handler(int sig, siginfo_t *info, void *context)
+{
+    (void)info;
+    (void)context;
+    static const char said[] = "cleanup handler ran\n";
+    ssize_t r = write(STDOUT_FILENO, said, sizeof said - 1);
+    (void)r;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* What a query of SIGTERM's action shows: the program's own view. */
+static const char *term_action(void)
+{
+    struct sigaction now;
+    if (sigaction(SIGTERM, NULL, &now) != 0)
+        return "error";
+    if (now.sa_flags & SA_SIGINFO)
+        return now.sa_sigaction == cleanup_handler ? "cleanup_handler" : "another handler";
+    return now.sa_handler == SIG_DFL ? "SIG_DFL" : now.sa_handler == SIG_IGN ? "SIG_IGN" : "another handler";
 }
 
 __attribute__((noinline)) static void wait_here(void)
@@ -79,6 +106,16 @@ int main(int argc, char **argv)
         signal(SIGTERM, own_handler);
         wait_here();
         printf("own handler ran\n");
+        return 0;
+    }
+    if (strcmp(mode, "cleanup") == 0) {
+        printf("before: %s\n", term_action());
+        struct sigaction own = {.sa_sigaction = cleanup_handler, .sa_flags = SA_SIGINFO};
+        sigemptyset(&own.sa_mask);
+        sigaction(SIGTERM, &own, NULL);
+        printf("after: %s\n", term_action());
+        fflush(stdout);
+        wait_here();
         return 0;
     }
     if (strcmp(mode, "lockstderr") == 0)
