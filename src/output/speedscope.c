@@ -8,7 +8,7 @@
  * ID order).
  *
  * Paths are cut in the middle like the folded stacks' (room.h): a path
- * deeper than 64 + 64 + 3 frames keeps its first and last 64 with the
+ * deeper than 32 + 32 + 3 frames keeps its first and last 32 with the
  * frame "[...]" between, so a 100,000-deep recursion still gives O(N)
  * bytes.  Written by hand, one sample at a time: nothing is built whole. */
 #include <stdlib.h>
@@ -18,6 +18,10 @@
 #include "output/output.h"
 #include "output/room.h"
 
+/* Every stack with time is a sample, however little (the folded file
+ * leaves out those under 1 us), so paths are cut shorter than there. */
+#define SPEEDSCOPE_PATH_HEAD 32
+#define SPEEDSCOPE_PATH_TAIL 32
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
 
 static void write_frame(FILE *f, const char *name, const char *file, unsigned line)
@@ -59,7 +63,7 @@ static bool write_thread(FILE *f, const struct ht_profile *p, int t,
     fputs("{\"type\":\"sampled\",\"name\":", f);
     write_profile_name(f, p, t);
     fprintf(f, ",\"unit\":\"seconds\",\"startValue\":0,\"endValue\":%.9g,\n   \"samples\":[", total);
-    int path[HT_FOLDED_PATH_HEAD + HT_FOLDED_PATH_TAIL + 3];
+    int path[SPEEDSCOPE_PATH_HEAD + SPEEDSCOPE_PATH_TAIL + 3];
     bool first = true, room_left = true;
     size_t samples = 0;
     for (size_t i = 0; i < p->nstacks && room_left; i++) {
@@ -72,8 +76,8 @@ static bool write_thread(FILE *f, const struct ht_profile *p, int t,
         fputs(first ? "\n    [" : ",\n    [", f);
         first = false;
         for (int d = 0; d < frames; d++) {
-            if (elided && d == HT_FOLDED_PATH_HEAD)
-                fprintf(f, "%d,", elided_frame);
+            if (elided && d == SPEEDSCOPE_PATH_HEAD)
+                fprintf(f, ",%d", elided_frame);
             fprintf(f, d ? ",%d" : "%d", frame_of[path[d]]);
         }
         fputc(']', f);
@@ -101,8 +105,8 @@ int ht_output_speedscope_write(FILE *f, const struct ht_profile *p, const struct
     struct ht_path_cutter cutter;
     int *frame_of = malloc((p->nstacks ? p->nstacks : 1) * sizeof *frame_of);
     bool ok = ht_function_index_init(&fi, p->nstacks) && frame_of;
-    bool cutter_ok = ok && ht_path_cutter_init(&cutter, p, HT_FOLDED_PATH_HEAD,
-                                               HT_FOLDED_PATH_TAIL) == 0;
+    bool cutter_ok = ok && ht_path_cutter_init(&cutter, p, SPEEDSCOPE_PATH_HEAD,
+                                               SPEEDSCOPE_PATH_TAIL) == 0;
     if (!cutter_ok) {
         ht_function_index_free(&fi);
         free(frame_of);
