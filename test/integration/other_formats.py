@@ -9,59 +9,9 @@ import json
 import os
 
 from htlib import *
+from formats_lib import *
 
-SCHEMA = "https://www.speedscope.app/file-format-schema.json"
 BOTH = {"outputs": {"speedscope": True, "hatchet": True}}
-
-
-def speedscope_samples(doc, what):
-    """{profile name: {path: weight}}, checking the file's essentials."""
-    check_eq(doc["$schema"], SCHEMA, what + "$schema")
-    frames = doc["shared"]["frames"]
-    check(all(isinstance(f["name"], str) for f in frames), what + "every frame has a name")
-    check_eq(frames[-1], {"name": "[...]"}, what + "the last frame stands for cut paths")
-    result = {}
-    for prof in doc["profiles"]:
-        check_eq(prof["type"], "sampled", what + "profile type")
-        check_eq(prof["unit"], "seconds", what + "unit")
-        check_eq(len(prof["samples"]), len(prof["weights"]), what + "a weight per sample")
-        check(all(0 <= i < len(frames) for s in prof["samples"] for i in s),
-              what + "every sample's frames exist")
-        check(abs(prof["endValue"] - sum(prof["weights"])) < 1e-6, what + "endValue is the total")
-        paths = {}
-        for s, w in zip(prof["samples"], prof["weights"]):
-            path = ";".join(frames[i]["name"] for i in s)
-            check(path not in paths, what + "one sample per stack: " + path)
-            paths[path] = w
-        result[prof["name"]] = paths
-    return result
-
-
-def expected_samples(p):
-    """From the JSON profile: {thread index: {path: exclusive time}}."""
-    result = {t: {} for t in range(p.doc["threads"])}
-    for s in p.doc["stacks"]:
-        for th in s["threads"]:
-            if th["time_excl_s"] > 0:
-                result[th["thread"]][";".join(s["path"])] = th["time_excl_s"]
-    return result
-
-
-def hatchet_nodes(roots, what):
-    """{path: (calls, time (inc), time)} of the tree, without recursion."""
-    nodes, todo, deepest = {}, [(n, "", 1) for n in roots], 0
-    while todo:
-        node, prefix, depth = todo.pop()
-        deepest = max(deepest, depth)
-        check_eq(set(node), {"frame", "metrics", "children"}, what + "node keys")
-        check_eq(node["frame"]["type"], "function", what + "frame type")
-        path = prefix + node["frame"]["name"]
-        check(path not in nodes, what + "each path once: " + path)
-        m = node["metrics"]
-        nodes[path] = (m["calls"], m["time (inc)"], m["time"])
-        todo.extend((c, path + ";", depth + 1) for c in node["children"])
-    return nodes, deepest
-
 
 # Off by default.
 r = run(program("basic"))
@@ -76,7 +26,7 @@ p = r.profile()
 samples = speedscope_samples(json.loads(r.text(".speedscope.json")), "basic speedscope: ")
 check_eq(list(samples), ["thread 0 (tid %d)" % p.doc["thread_tids"][0]], "basic: one profile")
 expected = expected_samples(p)
-check_eq(samples.get("thread 0 (tid %d)" % p.doc["thread_tids"][0]), expected[0],
+check_eq(samples.get(thread_names(p)[0]), expected[0],
          "basic: samples are the JSON's stacks with their exclusive times")
 check_eq(len(expected[0]), 8, "basic: 8 stacks with time")
 total = sum(s["time_excl_s"] for s in p.doc["stacks"])
