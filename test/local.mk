@@ -150,8 +150,8 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/openmp.py \
 	test/integration/deep_output.py test/integration/thread_groups.py \
 	test/integration/config_input.py test/integration/config_patterns.py \
-	test/integration/lifecycle.py
-EXTRA_DIST += test/integration/htlib.py $(filter %.py,$(TESTS))
+	test/integration/lifecycle.py test/integration/other_formats.py
+EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py $(filter %.py,$(TESTS))
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";
 # the archives are read back with otf2-print.

@@ -124,6 +124,8 @@ struct ht_config {
     unsigned progress_after_ms; /* shut-down steps on stderr after this; 1000 */
     bool write_json;
     bool write_folded;
+    bool write_speedscope; /* <basename>.speedscope.json; default false */
+    bool write_hatchet;    /* <basename>.hatchet.json; default false */
     enum ht_fork_children fork_children; /* default own */
     /* How long a signal handler waits for the partial profile (docs/config.md
      * "signal_timeout_ms"); default 10000 */

@@ -63,6 +63,8 @@ static const struct opt outputs_opts[] = {
      .max = 3600000},
     {.key = "json", .kind = OPT_BOOL, .offset = FIELD(write_json)},
     {.key = "folded", .kind = OPT_BOOL, .offset = FIELD(write_folded)},
+    {.key = "speedscope", .kind = OPT_BOOL, .offset = FIELD(write_speedscope)},
+    {.key = "hatchet", .kind = OPT_BOOL, .offset = FIELD(write_hatchet)},
     {.key = NULL},
 };
 static const struct section outputs_section = {"outputs", outputs_opts};

@@ -123,6 +123,18 @@ static int write_folded(FILE *f, const void *ctx)
     return 0;
 }
 
+static int write_speedscope(FILE *f, const void *ctx)
+{
+    const struct outputs_ctx *c = ctx;
+    return ht_output_speedscope_write(f, c->profile, c->run) != 0 ? -2 : 0;
+}
+
+static int write_hatchet(FILE *f, const void *ctx)
+{
+    const struct outputs_ctx *c = ctx;
+    return ht_output_hatchet_write(f, c->profile) != 0 ? -2 : 0;
+}
+
 static int write_files(const struct ht_profile *profile, const struct ht_run_info *run,
                        const struct ht_config *config, const char *basename,
                        const struct ht_mpi_view *mpi, const char *dir)
@@ -131,7 +143,8 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
     if (ht_make_directory(dir) != 0) {
         fprintf(stderr, "hooktrace: cannot write the profile to output directory '%s': %s\n",
                 dir, strerror(errno));
-        return (int)config->write_logfile + (int)config->write_json + (int)config->write_folded;
+        return (int)config->write_logfile + (int)config->write_json + (int)config->write_folded +
+               (int)config->write_speedscope + (int)config->write_hatchet;
     }
     struct outputs_ctx ctx = {profile, run, config, mpi};
     struct {
@@ -142,10 +155,13 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
         {config->write_logfile, ".log", write_log},
         {config->write_json, ".json", write_json},
         {config->write_folded, ".folded", write_folded},
+        {config->write_speedscope, ".speedscope.json", write_speedscope},
+        {config->write_hatchet, ".hatchet.json", write_hatchet},
     };
-    struct ht_pending_output out[3];
+    enum { KINDS = sizeof kinds / sizeof kinds[0] };
+    struct ht_pending_output out[KINDS];
     int n = 0, failures = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < KINDS; i++) {
         if (!kinds[i].enabled)
             continue;
         out[n].ext = kinds[i].ext;

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "output/output.h"
 #include "output/output_mpi.h"
+#include "output/function_index.h"
 #include "output/room.h"
 
 static json_t *stats_fields(json_t *obj, const struct ht_stack_stats *st)
@@ -17,70 +18,6 @@ static json_t *stats_fields(json_t *obj, const struct ht_stack_stats *st)
     if (st->folded_calls)
         json_object_set_new(obj, "folded_calls", json_integer((json_int_t)st->folded_calls));
     return obj;
-}
-
-/* Each distinct function (name, file, line) once, numbered in order of
- * first appearance in stack ID order; stacks refer to it by that number.
- * An open-addressing table maps functions to the numbers by value: a
- * merged profile has one ht_function per stack, not one per function. */
-struct function_index {
-    const struct ht_function **keys;
-    int *values;
-    size_t mask;
-    const struct ht_function **list; /* by number */
-    int count;
-};
-
-static bool index_init(struct function_index *fi, size_t nstacks)
-{
-    size_t size = 16;
-    while (size < 2 * nstacks)
-        size *= 2;
-    fi->mask = size - 1;
-    fi->count = 0;
-    fi->keys = calloc(size, sizeof *fi->keys);
-    fi->values = malloc(size * sizeof *fi->values);
-    fi->list = malloc((nstacks ? nstacks : 1) * sizeof *fi->list);
-    return fi->keys && fi->values && fi->list;
-}
-
-static void index_free(struct function_index *fi)
-{
-    free(fi->keys);
-    free(fi->values);
-    free(fi->list);
-}
-
-static uint64_t hash_string(uint64_t h, const char *s)
-{
-    for (; s && *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3u; /* FNV-1a */
-    return h;
-}
-
-static bool same_function(const struct ht_function *a, const struct ht_function *b)
-{
-    if (a == b)
-        return true;
-    if (a->line != b->line || strcmp(a->name, b->name) != 0)
-        return false;
-    if (!a->file || !b->file)
-        return a->file == b->file;
-    return strcmp(a->file, b->file) == 0;
-}
-
-static int index_of(struct function_index *fi, const struct ht_function *f)
-{
-    uint64_t h = hash_string(hash_string(0xcbf29ce484222325u, f->name), f->file) ^ f->line;
-    size_t slot = (size_t)(h * 0x9E3779B97F4A7C15u) & fi->mask;
-    while (fi->keys[slot] && !same_function(fi->keys[slot], f))
-        slot = (slot + 1) & fi->mask;
-    if (!fi->keys[slot]) {
-        fi->keys[slot] = f;
-        fi->values[slot] = fi->count;
-        fi->list[fi->count++] = f;
-    }
-    return fi->values[slot];
 }
 
 static json_t *function_json(const struct ht_function *f)
@@ -259,11 +196,11 @@ static int write_members(FILE *f, json_t *obj, bool after)
 int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_run_info *run,
                          const struct ht_mpi_view *mpi)
 {
-    struct function_index fi;
+    struct ht_function_index fi;
     json_t *head = head_json(p, run, mpi);
-    int rc = index_init(&fi, p->nstacks) && head ? 0 : -1;
+    int rc = ht_function_index_init(&fi, p->nstacks) && head ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < p->nstacks; i++)
-        index_of(&fi, p->stacks[i].function);
+        ht_function_index_of(&fi, p->stacks[i].function);
     if (rc == 0) {
         fputs("{\n", f);
         rc = write_members(f, head, false);
@@ -286,7 +223,7 @@ int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_ru
             if (!ht_output_room_left(&room, f, "JSON profile"))
                 break;
             const struct ht_stack *s = &p->stacks[i];
-            json_t *stack = stack_json(p, s, index_of(&fi, s->function), mpi);
+            json_t *stack = stack_json(p, s, ht_function_index_of(&fi, s->function), mpi);
             fputs(i ? ",\n  " : "", f);
             rc = stack && json_dumpf(stack, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
             json_decref(stack);
@@ -308,6 +245,6 @@ int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_ru
     if (rc == 0)
         fputs("\n}\n", f);
     json_decref(head);
-    index_free(&fi);
+    ht_function_index_free(&fi);
     return rc;
 }

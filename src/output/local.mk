@@ -1,4 +1,4 @@
-# output: logfile, JSON, folded stacks, and naming the functions of a profile
+# output: logfile, JSON, folded stacks, speedscope, Hatchet, and naming the functions of a profile
 noinst_LTLIBRARIES += libht_output.la
 libht_output_la_SOURCES = \
 	src/output/output.h \
@@ -8,6 +8,9 @@ libht_output_la_SOURCES = \
 	src/output/logfile.c \
 	src/output/json.c \
 	src/output/folded.c \
+	src/output/function_index.h src/output/function_index.c \
+	src/output/speedscope.c \
+	src/output/hatchet.c \
 	src/output/source_root.c \
 	src/output/room.h src/output/room.c \
 	src/output/throttle.c \

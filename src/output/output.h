@@ -98,6 +98,14 @@ void ht_output_logfile(FILE *out, const struct ht_profile *profile,
 int ht_output_json_write(FILE *f, const struct ht_profile *profile, const struct ht_run_info *run,
                          const struct ht_mpi_view *mpi);
 void ht_output_folded(FILE *out, const struct ht_profile *profile);
+/* The speedscope file (speedscope.c) and Hatchet's literal tree
+ * (hatchet.c), written by hand a piece at a time.  -1 if out of memory. */
+int ht_output_speedscope_write(FILE *f, const struct ht_profile *profile,
+                               const struct ht_run_info *run);
+/* Nodes deeper than this are folded into their ancestor at this depth: the
+ * readers recurse (hatchet.c). */
+#define HT_HATCHET_MAX_DEPTH 256
+int ht_output_hatchet_write(FILE *f, const struct ht_profile *profile);
 
 /* The longest directory shared by the profile's source files that are not
  * the system's (source_root.c; docs/output.md, "source_root"), malloc'ed;

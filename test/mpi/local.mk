@@ -121,7 +121,7 @@ test_mpi_openmp_mpi_plain_LDFLAGS = $(OPENMP_CFLAGS)
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
 	test/mpi/large.py test/mpi/cancel.py test/mpi/openmp.py \
-	test/mpi/deep_output.py test/mpi/lifecycle.py
+	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 

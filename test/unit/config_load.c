@@ -21,6 +21,7 @@ static void test_defaults(void)
     CHECK_EQ_U64(cfg.exclude_functions.count, 0);
     CHECK_EQ_U64(cfg.max_stack_depth, 512);
     CHECK(cfg.write_logfile && cfg.write_json && cfg.write_folded);
+    CHECK(!cfg.write_speedscope && !cfg.write_hatchet);
     CHECK(cfg.source_file == NULL);
     ht_config_free(&cfg);
     ht_config_free(&cfg); /* a second free is harmless */
@@ -70,6 +71,7 @@ static void test_full_file(void)
     CHECK(cfg.write_logfile);
     CHECK(!cfg.write_json);
     CHECK(!cfg.write_folded);
+    CHECK(cfg.write_speedscope && !cfg.write_hatchet);
     CHECK_STR(cfg.source_file, path);
     ht_config_free(&cfg);
 }
@@ -158,8 +160,8 @@ static void test_unknown_keys(void)
     CHECK_STR(load_error("nested.json", "{\n  \"outputs\": {\n    \"logfile\": true,\n"
                                         "    \"jsn\": false\n  }\n}\n"),
               in_tmp("nested.json:4: unknown key \"jsn\" in \"outputs\"; valid keys are: "
-                     "logfile, log_stacks, progress_after_ms, json, folded (did you mean "
-                     "\"json\"?)"));
+                     "logfile, log_stacks, progress_after_ms, json, folded, speedscope, "
+                     "hatchet (did you mean \"json\"?)"));
     CHECK_STR(
         load_error("far.json", "{\"colour\": true}"),
         in_tmp("far.json:1: unknown key \"colour\" in the top level; valid keys are: " TOP_KEYS));
@@ -187,7 +189,8 @@ static void test_unknown_keys(void)
                " (\"json\" belongs in \"outputs\")"));
     CHECK_STR(load_error("level2.json", "{\"outputs\": {\n\"off\": true}}"),
               in_tmp("level2.json:2: unknown key \"off\" in \"outputs\"; valid keys are: logfile, "
-                     "log_stacks, progress_after_ms, json, folded (\"off\" belongs at the top level)"));
+                     "log_stacks, progress_after_ms, json, folded, speedscope, hatchet "
+                     "(\"off\" belongs at the top level)"));
     /* Odd characters in a key are shown escaped, as in the file. */
     CHECK_STR(load_error("escape.json", "{\"a\\tb\\\"\": 1}"),
               in_tmp("escape.json: unknown key \"a\\u0009b\\\"\" in the top level; valid keys "
@@ -302,7 +305,8 @@ static void test_wrong_types(void)
         in_tmp("nested_type.json:4: \"outputs.json\" must be true or false, not null"));
     CHECK_STR(load_error("outputs_bool.json", "{\"outputs\": false}"),
               in_tmp("outputs_bool.json:1: \"outputs\" must be an object with the keys logfile, "
-                     "log_stacks, progress_after_ms, json, folded, not a boolean"));
+                     "log_stacks, progress_after_ms, json, folded, speedscope, hatchet, not "
+                     "a boolean"));
     CHECK_STR(load_error("dir_int.json", "{\"output_directory\": 7}"),
               in_tmp("dir_int.json:1: \"output_directory\" must be a string, not an integer"));
     CHECK_STR(load_error("sort_int.json", "{\"sort_by\": 1}"),

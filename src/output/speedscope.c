@@ -1,0 +1,143 @@
+/* The speedscope file (https://www.speedscope.app/file-format-schema.json):
+ * every distinct function once in shared.frames, then one "sampled"
+ * profile per thread of the profile written.  Each stack the thread spent
+ * time in is one sample, its path of frame indices root first, weighted by
+ * the thread's exclusive time there in seconds: the profile carries no
+ * timeline, so this is the exact form (speedscope's left-heavy and sandwich
+ * views show it as it is; its time-order view shows the samples in stack
+ * ID order).
+ *
+ * Paths are cut in the middle like the folded stacks' (room.h): a path
+ * deeper than 32 + 32 + 3 frames keeps its first and last 32 with the
+ * frame "[...]" between, so a 100,000-deep recursion still gives O(N)
+ * bytes.  Written by hand, one sample at a time: nothing is built whole. */
+#include <stdlib.h>
+
+#include "config.h"
+#include "output/function_index.h"
+#include "output/output.h"
+#include "output/room.h"
+
+/* Every stack with time is a sample, however little (the folded file
+ * leaves out those under 1 us), so paths are cut shorter than there. */
+#define SPEEDSCOPE_PATH_HEAD 32
+#define SPEEDSCOPE_PATH_TAIL 32
+#define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
+
+static void write_frame(FILE *f, const char *name, const char *file, unsigned line)
+{
+    fputs("{\"name\":", f);
+    ht_output_json_string(f, name);
+    if (file) {
+        fputs(",\"file\":", f);
+        ht_output_json_string(f, file);
+    }
+    if (line)
+        fprintf(f, ",\"line\":%u", line);
+    fputc('}', f);
+}
+
+static void write_profile_name(FILE *f, const struct ht_profile *p, int t)
+{
+    char name[512];
+    const struct ht_thread_group *g = p->thread_groups ? &p->thread_groups[t] : NULL;
+    if (g && g->threads)
+        snprintf(name, sizeof name, "thread %d (%llu threads of %s)", t,
+                 (unsigned long long)g->threads, g->start_routine);
+    else if (p->thread_tids && p->thread_tids[t])
+        snprintf(name, sizeof name, "thread %d (tid %ld)", t, (long)p->thread_tids[t]);
+    else
+        snprintf(name, sizeof name, "thread %d", t);
+    ht_output_json_string(f, name);
+}
+
+/* One thread's profile; false once the file system is nearly full. */
+static bool write_thread(FILE *f, const struct ht_profile *p, int t,
+                         const struct ht_path_cutter *cutter, const int *frame_of,
+                         int elided_frame, struct ht_output_room *room)
+{
+    double total = 0.0;
+    for (size_t i = 0; i < p->nstacks; i++)
+        if (p->stacks[i].per_thread[t].time_excl > 0.0)
+            total += p->stacks[i].per_thread[t].time_excl;
+    fputs("{\"type\":\"sampled\",\"name\":", f);
+    write_profile_name(f, p, t);
+    fprintf(f, ",\"unit\":\"seconds\",\"startValue\":0,\"endValue\":%.9g,\n   \"samples\":[", total);
+    int path[SPEEDSCOPE_PATH_HEAD + SPEEDSCOPE_PATH_TAIL + 3];
+    bool first = true, room_left = true;
+    size_t samples = 0;
+    for (size_t i = 0; i < p->nstacks && room_left; i++) {
+        if (!(p->stacks[i].per_thread[t].time_excl > 0.0))
+            continue;
+        if (!(room_left = ht_output_room_left(room, f, "speedscope file")))
+            break;
+        int elided;
+        int frames = ht_path_cut(cutter, (int)i, path, &elided);
+        fputs(first ? "\n    [" : ",\n    [", f);
+        first = false;
+        for (int d = 0; d < frames; d++) {
+            if (elided && d == SPEEDSCOPE_PATH_HEAD)
+                fprintf(f, ",%d", elided_frame);
+            fprintf(f, d ? ",%d" : "%d", frame_of[path[d]]);
+        }
+        fputc(']', f);
+        samples++;
+    }
+    /* The weights of the samples written, in the same order. */
+    fputs("],\n   \"weights\":[", f);
+    first = true;
+    size_t written = 0;
+    for (size_t i = 0; i < p->nstacks && written < samples; i++) {
+        double w = p->stacks[i].per_thread[t].time_excl;
+        if (!(w > 0.0))
+            continue;
+        fprintf(f, first ? "%.9g" : ",%.9g", w);
+        first = false;
+        written++;
+    }
+    fputs("]}", f);
+    return room_left;
+}
+
+int ht_output_speedscope_write(FILE *f, const struct ht_profile *p, const struct ht_run_info *run)
+{
+    struct ht_function_index fi;
+    struct ht_path_cutter cutter;
+    int *frame_of = malloc((p->nstacks ? p->nstacks : 1) * sizeof *frame_of);
+    bool ok = ht_function_index_init(&fi, p->nstacks) && frame_of;
+    bool cutter_ok = ok && ht_path_cutter_init(&cutter, p, SPEEDSCOPE_PATH_HEAD,
+                                               SPEEDSCOPE_PATH_TAIL) == 0;
+    if (!cutter_ok) {
+        ht_function_index_free(&fi);
+        free(frame_of);
+        return -1;
+    }
+    for (size_t i = 0; i < p->nstacks; i++)
+        frame_of[i] = ht_function_index_of(&fi, p->stacks[i].function);
+
+    fputs("{\"$schema\":\"" SPEEDSCOPE_SCHEMA "\",\n \"exporter\":\"hooktrace " PACKAGE_VERSION
+          "\",\n \"name\":", f);
+    ht_output_json_string(f, run->command ? run->command : "hooktrace");
+    fputs(",\n \"activeProfileIndex\":0,\n \"shared\":{\"frames\":[", f);
+    for (int k = 0; k < fi.count; k++) {
+        fputs(k ? ",\n  " : "\n  ", f);
+        write_frame(f, fi.list[k]->name, fi.list[k]->file, fi.list[k]->line);
+    }
+    /* The frame standing for the middle of a cut path: always there, last,
+     * so that its index does not depend on the depth of the profile. */
+    fputs(fi.count ? ",\n  " : "\n  ", f);
+    write_frame(f, "[...]", NULL, 0);
+    fputs("]},\n \"profiles\":[", f);
+    struct ht_output_room room;
+    ht_output_room_init(&room, f);
+    bool room_left = true;
+    for (int t = 0; t < p->nthreads && room_left; t++) {
+        fputs(t ? ",\n  " : "\n  ", f);
+        room_left = write_thread(f, p, t, &cutter, frame_of, fi.count, &room);
+    }
+    fputs("]}\n", f);
+    ht_path_cutter_free(&cutter);
+    ht_function_index_free(&fi);
+    free(frame_of);
+    return 0;
+}
