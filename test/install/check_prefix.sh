@@ -4,7 +4,7 @@
 # Autotools (configure's test programs link and run through it) and CMake
 # (the compiler as CC="hooktrace mpicc", and as a launcher), then built
 # without hooktrace and run under `hooktrace run -- mpirun`, in C and in
-# Fortran.  Each profile: exact call counts, messages and bytes per stack
+# Fortran; and its options.  Each profile: exact call counts, messages and bytes per stack
 # and per pair of ranks.
 # Usage: test/install/check_prefix.sh BUILDDIR
 set -e
@@ -48,6 +48,9 @@ sendrecv = (20, 20, 20, 80, 80)
 if kind == "instrumented":
     expected = {"main": (2, None, None, None, None), "main;exchange": (20, None, None, None, None),
                 "main;exchange;MPI_Sendrecv": sendrecv}
+elif kind == "excluded":
+    expected = {"main": (2, None, None, None, None), "main;MPI_Sendrecv": sendrecv}
+    if "main;exchange" in st: expected["(exchange excluded)"] = ("main;exchange",)
 else:
     expected = {"MPI_Sendrecv": sendrecv}
     extra = [p for p in paths if ";" in p]
@@ -95,6 +98,19 @@ for variant in cmake_cc cmake_launcher; do
     run_ring "$work/$variant/build" ./ring
     check_ring "$work/$variant/build" instrumented
 done
+
+# Options: --exclude-function (exchange's hooks left out: its MPI call is
+# main's child), --no-instrument (linked only: MPI calls alone).
+mkdir "$work/exclude" "$work/no_instrument"
+hooktrace --exclude-function=exchange mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/exclude/ring"
+run_ring "$work/exclude" ./ring
+check_ring "$work/exclude" excluded
+hooktrace --no-instrument mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/no_instrument/ring"
+run_ring "$work/no_instrument" ./ring
+check_ring "$work/no_instrument" mpi-only
+version=$(hooktrace --version)
+[ "$version" = "hooktrace $(sed -n 's/^PACKAGE_VERSION = //p' "$build/Makefile")" ] || { echo "FAIL: hooktrace --version: $version"; status=1; }
+hooktrace --help | grep -q -e "--no-instrument" || { echo "FAIL: hooktrace --help"; status=1; }
 
 # hooktrace run: the ring built without hooktrace, MPI calls only; the
 # launcher itself writes no profile.
