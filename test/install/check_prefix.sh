@@ -2,7 +2,7 @@
 # The `hooktrace` command from an installed tree (docs/compile.md): a 2-rank
 # MPI ring (test/install/prefix) built through the compiler prefix by make,
 # Autotools (configure's test programs link and run through it) and CMake
-# (the compiler as CC="hooktrace mpicc", and as a launcher), then built
+# (the compiler as CC="hooktrace $mpicc", and as a launcher), then built
 # without hooktrace and run under `hooktrace run -- mpirun`, in C and in
 # Fortran; and its options.  Each profile: exact call counts, messages and bytes per stack
 # and per pair of ranks.
@@ -20,7 +20,14 @@ make -s -C "$build" install DESTDIR="$destdir" >/dev/null 2>&1
 PATH="$prefix/bin:$PATH"
 export PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpirun="mpirun --oversubscribe -np 2"
+# The MPI the build wraps (Open MPI, or MPICH with --with-mpi=mpich).
+mpicc=$(sed -n 's/^MPICC = //p' "$build/Makefile")
+mpifc=$(sed -n 's/^MPIFC = //p' "$build/Makefile")
+mpiexec=$(sed -n 's/^MPIEXEC = //p' "$build/Makefile")
+case $($mpiexec --version 2>&1) in
+*"Open MPI"*) mpirun="$mpiexec --oversubscribe -np 2" ;;
+*) mpirun="$mpiexec -np 2" ;;
+esac
 src="$top/test/install/prefix"
 status=0
 passed=0
@@ -69,16 +76,16 @@ run_ring() { # DIR EXE: run the ring on 2 ranks in DIR
     (cd "$1" && timeout 120 $mpirun "$2" > out.txt && grep -q "ring: done" out.txt) || { echo "$1: FAIL run"; status=1; }
 }
 
-# make CC="hooktrace mpicc", objects compiled with -c and linked apart.
+# make CC="hooktrace $mpicc", objects compiled with -c and linked apart.
 mkdir "$work/make" && cp "$src/main.c" "$src/ring.c" "$src/Makefile" "$work/make"
-make -s -C "$work/make" CC="hooktrace mpicc" CFLAGS=-O2 >/dev/null
+make -s -C "$work/make" CC="hooktrace $mpicc" CFLAGS=-O2 >/dev/null
 run_ring "$work/make" ./ring
 check_ring "$work/make" instrumented
 
 # Autotools: configure's conftest programs compile, link and run through it.
 mkdir "$work/autotools" && cp "$src/main.c" "$src/ring.c" "$src/configure.ac" "$work/autotools"
 cp "$src/Makefile.am.autotools" "$work/autotools/Makefile.am"
-(cd "$work/autotools" && autoreconf -i >/dev/null 2>&1 && ./configure -q CC="hooktrace mpicc" CFLAGS=-O2 &&
+(cd "$work/autotools" && autoreconf -i >/dev/null 2>&1 && ./configure -q CC="hooktrace $mpicc" CFLAGS=-O2 &&
  make -s >/dev/null) || { echo "autotools: FAIL build"; status=1; }
 run_ring "$work/autotools" ./ring
 check_ring "$work/autotools" instrumented
@@ -88,10 +95,10 @@ check_ring "$work/autotools" instrumented
 for variant in cmake_cc cmake_launcher; do
     mkdir -p "$work/$variant/build" && cp "$src/main.c" "$src/ring.c" "$src/CMakeLists.txt" "$work/$variant"
     if [ $variant = cmake_cc ]; then
-        (cd "$work/$variant/build" && CC="hooktrace mpicc" cmake -DCMAKE_BUILD_TYPE=Release .. >/dev/null &&
+        (cd "$work/$variant/build" && CC="hooktrace $mpicc" cmake -DCMAKE_BUILD_TYPE=Release .. >/dev/null &&
          make >/dev/null) || { echo "$variant: FAIL build"; status=1; }
     else
-        (cd "$work/$variant/build" && CC=mpicc cmake -DCMAKE_BUILD_TYPE=Release \
+        (cd "$work/$variant/build" && CC=$mpicc cmake -DCMAKE_BUILD_TYPE=Release \
              -DCMAKE_C_COMPILER_LAUNCHER=hooktrace -DCMAKE_C_LINKER_LAUNCHER=hooktrace .. >/dev/null &&
          make >/dev/null) || { echo "$variant: FAIL build"; status=1; }
     fi
@@ -102,10 +109,10 @@ done
 # Options: --exclude-function (exchange's hooks left out: its MPI call is
 # main's child), --no-instrument (linked only: MPI calls alone).
 mkdir "$work/exclude" "$work/no_instrument"
-hooktrace --exclude-function=exchange mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/exclude/ring"
+hooktrace --exclude-function=exchange $mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/exclude/ring"
 run_ring "$work/exclude" ./ring
 check_ring "$work/exclude" excluded
-hooktrace --no-instrument mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/no_instrument/ring"
+hooktrace --no-instrument $mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/no_instrument/ring"
 run_ring "$work/no_instrument" ./ring
 check_ring "$work/no_instrument" mpi-only
 version=$(hooktrace --version)
@@ -114,10 +121,10 @@ hooktrace --help | grep -q -e "--no-instrument" || { echo "FAIL: hooktrace --hel
 
 # hooktrace run: the ring built without hooktrace, MPI calls only; the
 # launcher itself writes no profile.
-mkdir "$work/run_c" && mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/run_c/ring"
+mkdir "$work/run_c" && $mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/run_c/ring"
 (cd "$work/run_c" && timeout 120 hooktrace run -- $mpirun ./ring > out.txt) || { echo "run_c: FAIL run"; status=1; }
 check_ring "$work/run_c" mpi-only
-mkdir "$work/run_fortran" && mpif90 -O2 "$src/ring.f90" -o "$work/run_fortran/ring"
+mkdir "$work/run_fortran" && $mpifc -O2 "$src/ring.f90" -o "$work/run_fortran/ring"
 (cd "$work/run_fortran" && timeout 120 hooktrace run -- $mpirun ./ring > out.txt) || { echo "run_fortran: FAIL run"; status=1; }
 check_ring "$work/run_fortran" mpi-only
 for d in run_c run_fortran; do
