@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential gcc g++ gfortran make pkg-config \
-    autoconf automake libtool \
+    autoconf automake libtool cmake \
     libelf-dev libdwarf-dev libjansson-dev \
     libopenmpi-dev openmpi-bin \
     libmpich-dev mpich \

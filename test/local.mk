@@ -37,6 +37,14 @@ test_programs_basic_LDFLAGS = $(HT_TEST_LINK)
 # The same program without hooktrace: the reference output.
 test_programs_basic_plain_SOURCES = test/programs/basic.c
 test_programs_basic_plain_CFLAGS = -g $(HT_WARN_CFLAGS)
+# Instrumented, with libc BEFORE libhooktrace in the lookup order: the hooks
+# bind to glibc's empty ones (test/integration/hook_binding.py).
+# --no-as-needed keeps libhooktrace loaded although nothing binds to it.
+check_PROGRAMS += test/programs/basic_hooks_elsewhere
+test_programs_basic_hooks_elsewhere_SOURCES = test/programs/basic.c
+test_programs_basic_hooks_elsewhere_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_basic_hooks_elsewhere_LDADD = -lc libhooktrace.la
+test_programs_basic_hooks_elsewhere_LDFLAGS = $(HT_TEST_LINK) -Wl,--no-as-needed
 test_programs_recursion_SOURCES = test/programs/recursion.c
 test_programs_recursion_CFLAGS = $(HT_TEST_CFLAGS)
 test_programs_recursion_LDADD = libhooktrace.la
@@ -150,7 +158,8 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/openmp.py \
 	test/integration/deep_output.py test/integration/thread_groups.py \
 	test/integration/config_input.py test/integration/config_patterns.py \
-	test/integration/lifecycle.py test/integration/other_formats.py
+	test/integration/lifecycle.py test/integration/other_formats.py \
+	test/integration/hook_binding.py
 EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py $(filter %.py,$(TESTS))
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";

@@ -177,6 +177,7 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
     }
     if (config.off)
         return;
+    ht_runtime_check_hook_binding();
     ht_thread_max_depth = config.max_stack_depth;
     find_own_code();
     setup_throttle();

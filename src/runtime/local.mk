@@ -6,6 +6,7 @@ libht_runtime_la_SOURCES = \
 	src/runtime/finish.c \
 	src/runtime/signals.c \
 	src/runtime/fork.c \
+	src/runtime/hook_binding.c \
 	src/runtime/overhead.c \
 	src/runtime/progress.c src/runtime/progress.h
 libht_runtime_la_CPPFLAGS = $(HT_LIB_CPPFLAGS) $(MPI_CFLAGS)

@@ -90,6 +90,9 @@ bool ht_signals_program_action(int sig, const struct sigaction *act, struct siga
 
 /* Started at start-up (fork.c): what a fork child records and writes. */
 void ht_fork_setup(void);
+/* Warns once when the program's -finstrument-functions hooks bind to
+ * another object than libhooktrace (hook_binding.c). */
+void ht_runtime_check_hook_binding(void);
 
 /* Restarts the run's clock (a fork child's run starts at the fork). */
 void ht_runtime_restart_clock(void);

@@ -1,0 +1,136 @@
+#!/bin/sh
+# The `hooktrace` command from an installed tree (docs/compile.md): a 2-rank
+# MPI ring (test/install/prefix) built through the compiler prefix by make,
+# Autotools (configure's test programs link and run through it) and CMake
+# (the compiler as CC="hooktrace $mpicc", and as a launcher), then built
+# without hooktrace and run under `hooktrace run -- mpirun`, in C and in
+# Fortran; and its options.  Each profile: exact call counts, messages and bytes per stack
+# and per pair of ranks.
+# Usage: test/install/check_prefix.sh BUILDDIR
+set -e
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:?usage: check_prefix.sh BUILDDIR}" && pwd)
+destdir=$(mktemp -d /tmp/hooktrace-install.XXXXXX)
+work=$(mktemp -d /tmp/hooktrace-prefix.XXXXXX)
+trap 'rm -rf "$destdir" "$work"' EXIT
+configured=$(sed -n 's/^prefix = //p' "$build/Makefile")
+prefix="$destdir$configured"
+make -s -C "$build" install DESTDIR="$destdir" >/dev/null 2>&1
+[ -x "$prefix/bin/hooktrace" ] || { echo "FAIL: bin/hooktrace not installed"; exit 1; }
+PATH="$prefix/bin:$PATH"
+export PATH
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# The MPI the build wraps (Open MPI, or MPICH with --with-mpi=mpich).
+mpicc=$(sed -n 's/^MPICC = //p' "$build/Makefile")
+mpifc=$(sed -n 's/^MPIFC = //p' "$build/Makefile")
+mpiexec=$(sed -n 's/^MPIEXEC = //p' "$build/Makefile")
+case $($mpiexec --version 2>&1) in
+*"Open MPI"*) mpirun="$mpiexec --oversubscribe -np 2" ;;
+*) mpirun="$mpiexec -np 2" ;;
+esac
+src="$top/test/install/prefix"
+status=0
+passed=0
+
+# check_ring DIR KIND: DIR/ring.json against the ring's exact figures.
+# KIND: instrumented (main;exchange;MPI_Sendrecv) or mpi-only (MPI_Sendrecv
+# at the root, as an uninstrumented program has no function stacks).
+check_ring() {
+    if python3 - "$1/ring.json" "$2" "${1#"$work"/}" <<'PY'; then passed=$((passed + 1)); else status=1; fi
+import json, os, sys
+path, kind, label = sys.argv[1:]
+if not os.path.exists(path):
+    sys.exit("%s: FAIL no profile %s" % (label, path))
+doc = json.load(open(path))
+paths = []
+for s in doc["stacks"]:
+    name = doc["functions"][s["function_index"]]["name"]
+    paths.append((paths[s["parent"]] + ";" if s["parent"] >= 0 else "") + name)
+st = {paths[s["id"]]: s for s in doc["stacks"]}
+def fields(p):
+    s = st.get(p, {})
+    return tuple(s.get(k) for k in ("calls", "messages_sent", "messages_received", "bytes_sent", "bytes_received"))
+# 10 steps on each of 2 ranks: one 4-byte message each way per step.
+sendrecv = (20, 20, 20, 80, 80)
+if kind == "instrumented":
+    expected = {"main": (2, None, None, None, None), "main;exchange": (20, None, None, None, None),
+                "main;exchange;MPI_Sendrecv": sendrecv}
+elif kind == "excluded":
+    expected = {"main": (2, None, None, None, None), "main;MPI_Sendrecv": sendrecv}
+    if "main;exchange" in st: expected["(exchange excluded)"] = ("main;exchange",)
+else:
+    expected = {"MPI_Sendrecv": sendrecv}
+    extra = [p for p in paths if ";" in p]
+    if extra:
+        expected["(no nested stacks)"] = (extra,)
+bad = {p: (fields(p), e) for p, e in expected.items() if fields(p) != e}
+comm = {(c["sender"], c["receiver"]): (c["messages"], c["bytes"]) for c in doc["comm_matrix"]}
+if comm != {(0, 1): (10, 40), (1, 0): (10, 40)}: bad["comm_matrix"] = comm
+if doc.get("ranks") != 2: bad["ranks"] = doc.get("ranks")
+print("%s: %s" % (label, "ok" if not bad else "FAIL %r" % bad))
+sys.exit(1 if bad else 0)
+PY
+}
+
+run_ring() { # DIR EXE: run the ring on 2 ranks in DIR
+    (cd "$1" && timeout 120 $mpirun "$2" > out.txt && grep -q "ring: done" out.txt) || { echo "$1: FAIL run"; status=1; }
+}
+
+# make CC="hooktrace $mpicc", objects compiled with -c and linked apart.
+mkdir "$work/make" && cp "$src/main.c" "$src/ring.c" "$src/Makefile" "$work/make"
+make -s -C "$work/make" CC="hooktrace $mpicc" CFLAGS=-O2 >/dev/null
+run_ring "$work/make" ./ring
+check_ring "$work/make" instrumented
+
+# Autotools: configure's conftest programs compile, link and run through it.
+mkdir "$work/autotools" && cp "$src/main.c" "$src/ring.c" "$src/configure.ac" "$work/autotools"
+cp "$src/Makefile.am.autotools" "$work/autotools/Makefile.am"
+(cd "$work/autotools" && autoreconf -i >/dev/null 2>&1 && ./configure -q CC="hooktrace $mpicc" CFLAGS=-O2 &&
+ make -s >/dev/null) || { echo "autotools: FAIL build"; status=1; }
+run_ring "$work/autotools" ./ring
+check_ring "$work/autotools" instrumented
+
+# CMake, the compiler with its prefix in CC (CMake keeps "mpicc" as the
+# compiler's first argument), and the prefix as launcher of compile and link.
+for variant in cmake_cc cmake_launcher; do
+    mkdir -p "$work/$variant/build" && cp "$src/main.c" "$src/ring.c" "$src/CMakeLists.txt" "$work/$variant"
+    if [ $variant = cmake_cc ]; then
+        (cd "$work/$variant/build" && CC="hooktrace $mpicc" cmake -DCMAKE_BUILD_TYPE=Release .. >/dev/null &&
+         make >/dev/null) || { echo "$variant: FAIL build"; status=1; }
+    else
+        (cd "$work/$variant/build" && CC=$mpicc cmake -DCMAKE_BUILD_TYPE=Release \
+             -DCMAKE_C_COMPILER_LAUNCHER=hooktrace -DCMAKE_C_LINKER_LAUNCHER=hooktrace .. >/dev/null &&
+         make >/dev/null) || { echo "$variant: FAIL build"; status=1; }
+    fi
+    run_ring "$work/$variant/build" ./ring
+    check_ring "$work/$variant/build" instrumented
+done
+
+# Options: --exclude-function (exchange's hooks left out: its MPI call is
+# main's child), --no-instrument (linked only: MPI calls alone).
+mkdir "$work/exclude" "$work/no_instrument"
+hooktrace --exclude-function=exchange $mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/exclude/ring"
+run_ring "$work/exclude" ./ring
+check_ring "$work/exclude" excluded
+hooktrace --no-instrument $mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/no_instrument/ring"
+run_ring "$work/no_instrument" ./ring
+check_ring "$work/no_instrument" mpi-only
+version=$(hooktrace --version)
+[ "$version" = "hooktrace $(sed -n 's/^PACKAGE_VERSION = //p' "$build/Makefile")" ] || { echo "FAIL: hooktrace --version: $version"; status=1; }
+hooktrace --help | grep -q -e "--no-instrument" || { echo "FAIL: hooktrace --help"; status=1; }
+
+# hooktrace run: the ring built without hooktrace, MPI calls only; the
+# launcher itself writes no profile.
+mkdir "$work/run_c" && $mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/run_c/ring"
+(cd "$work/run_c" && timeout 120 hooktrace run -- $mpirun ./ring > out.txt) || { echo "run_c: FAIL run"; status=1; }
+check_ring "$work/run_c" mpi-only
+mkdir "$work/run_fortran" && $mpifc -O2 "$src/ring.f90" -o "$work/run_fortran/ring"
+(cd "$work/run_fortran" && timeout 120 hooktrace run -- $mpirun ./ring > out.txt) || { echo "run_fortran: FAIL run"; status=1; }
+check_ring "$work/run_fortran" mpi-only
+for d in run_c run_fortran; do
+    leftover=$(cd "$work/$d" && ls | grep -v -x -e ring -e out.txt -e 'ring\..*' || true)
+    [ -z "$leftover" ] || { echo "$d: FAIL files besides the ring's profile: $leftover"; status=1; }
+done
+
+[ "$status" -eq 0 ] && echo "prefix check: $passed passed, 0 failed" || echo "prefix check: FAILED ($passed passed)"
+exit $status
