@@ -47,7 +47,13 @@ struct ht_mpi_config {
                                      open requests, per thread */
     unsigned poll_max_interval_us; /* default 10000: the most, while nothing completes */
     unsigned poll_batch;          /* default 1: requests checked per poll */
+    unsigned rank_times_top;      /* default 16: stacks whose inclusive time the
+                                     summary lists for every rank; 0: none */
 };
+
+/* The most stacks mpi.rank_times_top may ask for: the merge step sends
+ * their IDs in one fixed-size broadcast (src/merge/merge_rank_times.c). */
+#define HT_CONFIG_MAX_RANK_TIMES_TOP 256u
 
 /* Trace mode (docs/trace.md): an OTF2 archive of every call and message. */
 struct ht_trace_config {

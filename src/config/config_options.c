@@ -84,6 +84,11 @@ static const struct opt mpi_opts[] = {
      .min = 0,
      .max = 10000000},
     {.key = "poll_batch", .kind = OPT_UINT, .offset = FIELD(mpi.poll_batch), .min = 1, .max = 1000000},
+    {.key = "rank_times_top",
+     .kind = OPT_UINT,
+     .offset = FIELD(mpi.rank_times_top),
+     .min = 0,
+     .max = HT_CONFIG_MAX_RANK_TIMES_TOP},
     {.key = NULL},
 };
 static const struct section mpi_section = {"mpi", mpi_opts};

@@ -12,7 +12,9 @@
  *   4. the sums of each stack's figures and its least and most inclusive
  *      time over the ranks go up a tree of sparse lists to rank 0
  *      (merge_reduce.c: no rank but 0 holds anything for a stack it never
- *      visited), and rank 0 broadcasts whether that worked;
+ *      visited), and rank 0 broadcasts whether that worked; then every
+ *      rank's inclusive time on the top K of them goes to rank 0 (one
+ *      broadcast of their IDs, one PMPI_Gather: merge_rank_times.c);
  *   5. PMPI_Gatherv brings rank 0 the per-rank figures of the stacks that
  *      moved messages, and each rank's nonzero matrix cells;
  *   6. every stack's MPI_T performance-variable figures over the ranks
@@ -52,6 +54,7 @@ struct merge {
     struct ht_mpi_cell *cells;
     size_t nfigures, ncells;
     struct ht_mpit_output mpit; /* MPI_T figures over ranks: rank 0 */
+    struct ht_mpi_rank_times rank_times; /* the top stacks per rank: rank 0 */
 };
 
 static void describe_self(struct merge *m, const struct ht_run_info *run)
@@ -143,7 +146,7 @@ static void gatherv(struct merge *m, const void *send, int count, void *recv, si
 }
 
 /* Steps 4 and 5; false on every rank if the reduction failed anywhere. */
-static bool reduce_and_gather(struct merge *m)
+static bool reduce_and_gather(struct merge *m, unsigned rank_times_top)
 {
     struct ht_merge_reduce_input in = {
         .comm = m->comm,
@@ -160,6 +163,17 @@ static bool reduce_and_gather(struct merge *m)
     PMPI_Bcast(&ok, 1, MPI_INT, 0, m->comm);
     if (!ok)
         return false;
+    struct ht_merge_rank_times_input top = {
+        .comm = m->comm,
+        .rank = m->rank,
+        .size = m->size,
+        .profile = in.profile,
+        .gid_of = m->gid_of,
+        .top = rank_times_top,
+        .max = m->max,
+        .nstacks = m->global.set.count,
+    };
+    ht_merge_rank_times(&top, &m->rank_times);
     int nfig = m->have_local ? (int)m->info.nfigures : 0;
     int ncell = m->have_local ? (int)(m->info.ncomm + m->info.ncoll) : 0;
     gatherv(m, m->have_local ? m->local.figures : NULL, nfig, m->figures, sizeof *m->figures, 0);
@@ -182,6 +196,7 @@ static void merge_free(struct merge *m)
     free(m->figures);
     free(m->cells);
     ht_mpit_output_free(&m->mpit);
+    ht_mpi_rank_times_free(&m->rank_times);
 }
 
 static void write_own(const struct ht_merge_rank *me, bool failed)
@@ -240,7 +255,7 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
         PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, m.comm);
         failed = any_bad != 0;
     }
-    if (!failed && !reduce_and_gather(&m))
+    if (!failed && !reduce_and_gather(&m, config->mpi.rank_times_top))
         failed = true;
     if (!failed) {
         struct ht_mpit_stacks stacks = {&m.global.own, m.global.own_ids, m.global.nstacks,
@@ -260,6 +275,7 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
                 .cells = m.cells,
                 .ncells = m.ncells,
                 .mpit = &m.mpit.view,
+                .rank_times = &m.rank_times,
             };
             ht_merge_write_summary(&r, profile, run, config, basename);
         }

@@ -7,6 +7,8 @@
  *                    global table broadcast back, local IDs mapped to it
  *   merge_local.c    one rank's own MPI view (per-rank files) and its row
  *                    of the communication matrices
+ *   merge_reduce.c   every stack's sums and spread over the ranks
+ *   merge_rank_times.c  every rank's inclusive time on the top K stacks
  *   merge_summary.c  on rank 0: the merged profile and view, written
  */
 #ifndef HT_MERGE_MERGE_INTERNAL_H
@@ -209,6 +211,25 @@ struct ht_merge_reduce_output { /* rank 0's dense arrays, zeroed */
  * the caller broadcasts the verdict. */
 bool ht_merge_reduce(const struct ht_merge_reduce_input *in, struct ht_merge_reduce_output *out);
 
+/* --- merge_rank_times.c --------------------------------------------------- */
+
+struct ht_merge_rank_times_input {
+    MPI_Comm comm;
+    int rank, size;
+    const struct ht_profile *profile;     /* NULL: this rank has no stack */
+    const int *gid_of;                    /* [profile->nstacks] */
+    unsigned top;                         /* K asked for (read on rank 0) */
+    const struct ht_double_int *max;      /* rank 0: [nstacks], the reduction's */
+    size_t nstacks;                       /* rank 0: G */
+};
+
+/* Collective over comm (one PMPI_Bcast, then one PMPI_Gather unless rank 0
+ * sends K = 0): rank 0 gets in out the top K stacks (largest maximum
+ * first, the lower ID on a tie) and every rank's inclusive time on each;
+ * out stays empty elsewhere, and on rank 0 if it ran out of memory. */
+void ht_merge_rank_times(const struct ht_merge_rank_times_input *in, struct ht_mpi_rank_times *out);
+void ht_mpi_rank_times_free(struct ht_mpi_rank_times *t);
+
 /* Everything rank 0 has after the reductions and gathers. */
 struct ht_merge_result {
     const struct ht_global_paths *global;
@@ -222,6 +243,7 @@ struct ht_merge_result {
     const struct ht_mpi_cell *cells;          /* gathered: per rank comm, then coll */
     size_t ncells;
     const struct ht_mpit_view *mpit;          /* MPI_T figures over ranks (mpit_merge.c) */
+    const struct ht_mpi_rank_times *rank_times; /* the top stacks per rank, or NULL */
 };
 
 /* On rank 0: builds the merged profile and view and writes them. */

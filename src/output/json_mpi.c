@@ -25,6 +25,7 @@ void ht_output_json_mpi_top(json_t *doc, const struct ht_mpi_view *mpi)
         json_object_set_new(doc, "rank", json_integer(mpi->rank));
     if (mpi->mpit)
         ht_output_json_mpit_top(doc, mpi->mpit);
+    ht_output_json_rank_times_top(doc, mpi);
     if (!mpi->ranks)
         return;
     json_t *missing = json_array();
@@ -50,6 +51,7 @@ void ht_output_json_mpi_stack(json_t *obj, const struct ht_stack *s, const struc
         json_object_set_new(imb, "max_rank", json_integer(sp->max_rank));
         json_object_set_new(obj, "imbalance", imb);
     }
+    ht_output_json_rank_times_stack(obj, s, mpi);
     if (mpi->mpit)
         ht_output_json_mpit_stack(obj, s, mpi->mpit);
     if (!ht_output_stack_has_messages(s))

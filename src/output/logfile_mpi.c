@@ -335,6 +335,7 @@ void ht_output_logfile_mpi_tables(FILE *out, const struct ht_profile *p, const i
     }
     if (mpi->spread)
         print_imbalance(out, p, order, mpi, rows);
+    ht_output_logfile_rank_times(out, p, mpi, rows);
     print_matrix(out, "Communication matrix (point-to-point and one-sided)", mpi->comm,
                  mpi->ncomm, mpi);
     print_matrix(out, "Collective communication matrix", mpi->coll, mpi->ncoll, mpi);

@@ -42,6 +42,16 @@ struct ht_mpi_spread {
     int32_t min_rank, max_rank;
 };
 
+/* Every rank's inclusive time (summed over its threads; 0 if it never
+ * entered the stack) on the K stacks with the largest inclusive time on
+ * any one rank, for the summary's per-rank bars (mpi.rank_times_top). */
+struct ht_mpi_rank_times {
+    size_t count;     /* K; 0: none */
+    int32_t *stacks;  /* [count]: stack IDs, the largest maximum first */
+    double *seconds;  /* [nranks * count]: rank r on stacks[j] at r * count + j */
+    int32_t *row_of;  /* [nstacks]: j with stacks[j] the stack, or -1 */
+};
+
 /* What rank 0 knows about each rank for the per-rank table. */
 struct ht_mpi_rank_summary {
     bool profiled;      /* false: the rank could not build a profile */
@@ -66,6 +76,7 @@ struct ht_mpi_view {
     size_t ncomm, ncoll;
     bool merge_failed;       /* the summary could not be built (the per-rank view) */
     const struct ht_mpit_view *mpit; /* MPI_T (output_mpit.h), or NULL */
+    const struct ht_mpi_rank_times *rank_times; /* (summary) or NULL: none */
 };
 
 /* Whether a stack moved any message. */
@@ -85,6 +96,15 @@ void ht_output_json_mpi_matrices(json_t *doc, const struct ht_mpi_view *mpi);
 void ht_output_logfile_mpi_header(FILE *out, const struct ht_mpi_view *mpi,
                                   const struct ht_config *config);
 void ht_output_logfile_mpi_tables(FILE *out, const struct ht_profile *p, const int *order,
+                                  const struct ht_mpi_view *mpi, const struct ht_log_rows *rows);
+
+/* The per-rank times of the top stacks (rank_times.c): the JSON's
+ * top-level "rank_time_stacks", one stack's "rank_time_incl_s", and the
+ * logfile's table.  Each does nothing without mpi->rank_times. */
+void ht_output_json_rank_times_top(json_t *doc, const struct ht_mpi_view *mpi);
+void ht_output_json_rank_times_stack(json_t *obj, const struct ht_stack *s,
+                                     const struct ht_mpi_view *mpi);
+void ht_output_logfile_rank_times(FILE *out, const struct ht_profile *p,
                                   const struct ht_mpi_view *mpi, const struct ht_log_rows *rows);
 
 /* Bandwidth in MB/s (10^6 bytes per second, 4 significant digits) into

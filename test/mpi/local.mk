@@ -99,6 +99,16 @@ test_mpi_large_CFLAGS = $(HT_MPI_TEST_CFLAGS)
 test_mpi_large_LDADD = $(HT_MPI_TEST_LDADD)
 test_mpi_large_LDFLAGS = $(HT_TEST_LINK)
 
+# Every rank's inclusive time on the top stacks (test/mpi/rank_times.py).
+check_PROGRAMS += test/mpi/rank_times test/mpi/rank_times_plain
+test_mpi_rank_times_SOURCES = test/mpi/rank_times.c test/mpi/common.h
+test_mpi_rank_times_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_rank_times_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_rank_times_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_rank_times_plain_SOURCES = test/mpi/rank_times.c test/mpi/common.h
+test_mpi_rank_times_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_rank_times_plain_LDADD = $(MPI_LIBS)
+
 # Cancelled requests, waited for or freed (test/mpi/cancel.py).
 check_PROGRAMS += test/mpi/cancel
 test_mpi_cancel_SOURCES = test/mpi/cancel.c test/mpi/common.h
@@ -121,7 +131,8 @@ test_mpi_openmp_mpi_plain_LDFLAGS = $(OPENMP_CFLAGS)
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
 	test/mpi/large.py test/mpi/cancel.py test/mpi/openmp.py \
-	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py
+	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py \
+	test/mpi/rank_times.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 

@@ -171,8 +171,8 @@ static void test_unknown_keys(void)
     /* Sections that later issues add are unknown today. */
     CHECK_CONTAINS(load_error("mpi.json", "{\"mpi\": {\"log_mesages\": true}}"),
                    "unknown key \"log_mesages\" in \"mpi\"; valid keys are: log_messages, "
-                   "log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch "
-                   "(did you mean "
+                   "log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch, "
+                   "rank_times_top (did you mean "
                    "\"log_messages\"?)");
     CHECK_CONTAINS(load_error("trace.json", "{\"trace\": {\"enable\": true}}"),
                    "unknown key \"enable\" in \"trace\"; valid keys are: enabled, folder, name, "
@@ -208,10 +208,11 @@ static void test_mpi_section(void)
     CHECK_EQ_U64(cfg.mpi.poll_interval_us, 50);
     CHECK_EQ_U64(cfg.mpi.poll_max_interval_us, 10000);
     CHECK_EQ_U64(cfg.mpi.poll_batch, 1);
+    CHECK_EQ_U64(cfg.mpi.rank_times_top, 16);
     const char *path = tmp_file("mpi_ok.json",
                                  "{\"mpi\": {\"log_messages\": false, \"log_ranks\": [0, 3],\n"
                                  " \"rank_files\": \"all\", \"poll_interval_us\": 0, \"poll_batch\": 16,\n"
-                                 " \"poll_max_interval_us\": 300}}");
+                                 " \"poll_max_interval_us\": 300, \"rank_times_top\": 0}}");
     CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
     CHECK(!cfg.mpi.log_messages);
     CHECK_EQ_U64(cfg.mpi.log_ranks.count, 2);
@@ -220,7 +221,11 @@ static void test_mpi_section(void)
     CHECK_EQ_U64(cfg.mpi.poll_interval_us, 0);
     CHECK_EQ_U64(cfg.mpi.poll_max_interval_us, 300);
     CHECK_EQ_U64(cfg.mpi.poll_batch, 16);
+    CHECK_EQ_U64(cfg.mpi.rank_times_top, 0);
     ht_config_free(&cfg);
+    CHECK_STR(load_error("top.json", "{\"mpi\": {\"rank_times_top\": 257}}"),
+              in_tmp("top.json:1: \"mpi.rank_times_top\" must be an integer from 0 to 256, not "
+                     "257"));
 
     CHECK_STR(load_error("ranks1.json", "{\"mpi\": {\"log_ranks\": \"some\"}}"),
               in_tmp("ranks1.json:1: \"mpi.log_ranks\" must be \"all\", \"none\" or an array of "
