@@ -189,7 +189,7 @@ static void test_unknown_keys(void)
                " (\"json\" belongs in \"outputs\")"));
     CHECK_STR(load_error("level2.json", "{\"outputs\": {\n\"off\": true}}"),
               in_tmp("level2.json:2: unknown key \"off\" in \"outputs\"; valid keys are: logfile, "
-                     "log_stacks, progress_after_ms, json, folded, speedscope, hatchet "
+                     "log_stacks, progress_after_ms, json, folded, speedscope, hatchet, html "
                      "(\"off\" belongs at the top level)"));
     /* Odd characters in a key are shown escaped, as in the file. */
     CHECK_STR(load_error("escape.json", "{\"a\\tb\\\"\": 1}"),
@@ -305,7 +305,7 @@ static void test_wrong_types(void)
         in_tmp("nested_type.json:4: \"outputs.json\" must be true or false, not null"));
     CHECK_STR(load_error("outputs_bool.json", "{\"outputs\": false}"),
               in_tmp("outputs_bool.json:1: \"outputs\" must be an object with the keys logfile, "
-                     "log_stacks, progress_after_ms, json, folded, speedscope, hatchet, not "
+                     "log_stacks, progress_after_ms, json, folded, speedscope, hatchet, html, not "
                      "a boolean"));
     CHECK_STR(load_error("dir_int.json", "{\"output_directory\": 7}"),
               in_tmp("dir_int.json:1: \"output_directory\" must be a string, not an integer"));
