@@ -62,6 +62,30 @@ if page is not None:
     cells = [td.text for td in page.by_id("ht-functions").find_all("td", **{"class": "name"})]
     check("double twice<double>(double)" in cells, "twice<double> shown as text: %r" % cells)
 
+# --- recursion: a function's inclusive time counted once --------------------
+r = run(program("recursion"))
+doc = json.loads(r.text(".json"))
+page, errors, page_errors = browser.load(r.path(".html"))
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "recursion.html")
+    rows = {tr.get("data-function"): tr
+            for tr in page.by_id("ht-functions").find_all("tr", data_function=None)}
+    names = names_of(doc)
+    paths = []
+    for st in doc["stacks"]:
+        paths.append((paths[st["parent"]] if st["parent"] >= 0 else []) + [names[st["id"]]])
+    for name, stacks, calls in (("down", 12, 24), ("ping", 3, 3), ("pong", 3, 3)):
+        outermost = [st["id"] for st in doc["stacks"]
+                     if paths[st["id"]][-1] == name and name not in paths[st["id"]][:-1]]
+        check_eq(len(outermost), 1, "%s: one outermost stack" % name)
+        tr = rows.get(name)
+        if not check(tr is not None, "a row for %s" % name):
+            continue
+        check_eq((int(tr.get("data-stacks")), int(tr.get("data-calls"))), (stacks, calls),
+                 "%s: stacks and calls" % name)
+        check_eq(float(tr.get("data-incl")), doc["stacks"][outermost[0]]["time_incl_s"],
+                 "%s: inclusive time of its outermost stack only, not of its recursion" % name)
+
 # --- a name holding </script>: the page stays whole ------------------------
 hostile = "evil</script><script>document.title='pwned'</script>"
 doc["functions"][doc["stacks"][-1]["function_index"]]["name"] = hostile

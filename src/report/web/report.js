@@ -179,18 +179,26 @@
   // Per function: calls, exclusive time and counters summed over its
   // stacks; inclusive figures summed over its outermost stacks only, so
   // that recursion does not count the same time twice.
+  //
+  // Stack IDs are assigned depth first, so the path from the root to the
+  // stack being read is a stack of IDs: pop to the parent, push the stack.
+  // onPath counts each function on that path, which says in O(1) whether a
+  // stack is nested in one of its own function (O(stacks) in all, however
+  // deep the recursion).
   function functionRows(doc) {
     var events = counterEvents(doc);
-    var rows = new Map(), fnOf = new Array(doc.stacks.length);
-    var outermost = new Array(doc.stacks.length); // fn -> depth of it on the path
+    var rows = new Map(), path = [], names = [], onPath = new Map();
     doc.stacks.forEach(function (s, id) {
       var name = functionName(doc, s);
-      fnOf[id] = name;
-      var onPath = s.parent >= 0 ? outermost[s.parent] : null;
-      var nested = onPath && onPath.has(name);
-      var mine = new Set(onPath || []);
-      mine.add(name);
-      outermost[id] = mine;
+      while (path.length && path[path.length - 1] !== s.parent) {
+        path.pop();
+        var left = names.pop();
+        onPath.set(left, onPath.get(left) - 1);
+      }
+      var nested = (onPath.get(name) || 0) > 0;
+      path.push(id);
+      names.push(name);
+      onPath.set(name, (onPath.get(name) || 0) + 1);
       var r = rows.get(name);
       if (!r) {
         r = {name: name, stacks: 0, calls: 0, incl: 0, excl: 0, counters: {}};
