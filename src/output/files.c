@@ -154,10 +154,6 @@ static bool html_room_left(void *ctx)
 static int write_html(FILE *f, const void *ctx)
 {
     const struct outputs_ctx *c = ctx;
-    if (!c->json_tmp) {
-        errno = ENOENT; /* the JSON could not be written */
-        return -1;
-    }
     FILE *json = fopen(c->json_tmp, "re");
     if (!json)
         return -1;
@@ -179,8 +175,7 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
         fprintf(stderr, "hooktrace: cannot write the profile to output directory '%s': %s\n",
                 dir, strerror(errno));
         return (int)config->write_logfile + (int)config->write_json + (int)config->write_folded +
-               (int)config->write_speedscope + (int)config->write_hatchet +
-               (int)(config->write_html && config->write_json);
+               (int)config->write_speedscope + (int)config->write_hatchet;
     }
     struct outputs_ctx ctx = {profile, run, config, mpi, NULL};
     struct {
@@ -200,7 +195,8 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
     struct ht_pending_output out[KINDS];
     int n = 0, failures = 0;
     for (int i = 0; i < KINDS; i++) {
-        if (!kinds[i].enabled)
+        /* no report without its JSON, whose failure was said already */
+        if (!kinds[i].enabled || (kinds[i].write == write_html && !ctx.json_tmp))
             continue;
         out[n].ext = kinds[i].ext;
         out[n].ok = write_temporary(&out[n], dir, basename, kinds[i].write, &ctx);
