@@ -45,6 +45,9 @@ int main(int argc, char **argv)
         halo_exchange();
         total += residual(compute_step(it));
     }
+    /* Printed by rank 0 alone: common.h's report() would add messages to
+     * the ring's cells. */
+    (void)report;
     if (world_rank == 0)
         printf("report_mpi: residual %lld\n", total);
     MPI_Finalize();
