@@ -12,6 +12,7 @@ whole page and read no file at run time.
 An embedded text must not end its <script> or <style> element early, nor a
 comment its <!-- -->: the script refuses such a file rather than alter it.
 """
+import os
 import sys
 
 
@@ -47,7 +48,6 @@ def main():
         f.write("#include \"output/html_page.h\"\n\n")
         f.write(c_array("ht_report_page_head", head.encode("utf-8")))
         f.write(c_array("ht_report_page_tail", tail.encode("utf-8")))
-    import os
     os.replace(out + ".tmp", out)
 
 
