@@ -3,7 +3,7 @@
 # into ./_install, builds the MPI example examples/halo.c exactly as a user
 # would (hooktrace mpicc: -finstrument-functions, the GCC plugin and
 # libhooktrace after the objects; docs/compile.md), runs it on 4 ranks,
-# and prints its profile.
+# and prints its profile and where its HTML report is.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -28,3 +28,5 @@ mpirun -np 4 --oversubscribe ./halo
 echo "== _demo/halo.log"
 cat halo.log
 echo "== also written: _demo/halo.json (for scripts) and _demo/halo.folded (for flame graphs)"
+echo "== HTML report (flame graph, functions, communication matrix; opens offline):"
+echo "   $top/_demo/halo.html"

@@ -2,7 +2,9 @@
 # Installs everything hooktrace needs to build, test and run its examples,
 # from Debian 12 packages.  Run as root (or through sudo).  MPICH is
 # installed beside Open MPI (which stays the default mpicc) so that the
-# library can be built and tested against both.
+# library can be built and tested against both.  npm fetches the HTML
+# report's flame-graph component at build time (src/report/web, pinned by
+# its package-lock.json); the report's tests load it in chromium, headless.
 set -e
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -15,7 +17,8 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libopenmpi-dev openmpi-bin \
     libmpich-dev mpich \
     libotf2-trace-dev otf2-tools \
-    python3 valgrind >/dev/null
+    python3 valgrind \
+    npm chromium >/dev/null
 # The GCC plugin (optional, docs/plugin.md) is built against the plugin
 # headers of the very GCC that will load it.
 gcc_major=$(gcc -dumpversion | cut -d. -f1)

@@ -31,7 +31,7 @@ FLOORS = [
 ]
 # Along the entry floor: fortran translates to the mpi core and uses the
 # hooks' helpers; the hooks poll the mpi layer's open requests.
-APART = {"analyze", "plugin"}  # programs of their own (the plugin runs in GCC): size only
+APART = {"analyze", "plugin", "report"}  # programs of their own (the plugin runs in GCC): size only
 # C library functions that src/hooks interposes (longjmp.c, dlclose.c): a
 # call to one of them is a call into the C library, not up into the hooks.
 INTERPOSED = {"dlclose", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"}

@@ -58,6 +58,7 @@ void ht_config_defaults(struct ht_config *cfg)
     cfg->progress_after_ms = 1000;
     cfg->write_json = true;
     cfg->write_folded = true;
+    cfg->write_html = true;
     cfg->fork_children = HT_FORK_CHILDREN_OWN;
     cfg->signal_timeout_ms = 10000;
     cfg->mpi.log_messages = true;

@@ -132,6 +132,7 @@ struct ht_config {
     bool write_folded;
     bool write_speedscope; /* <basename>.speedscope.json; default false */
     bool write_hatchet;    /* <basename>.hatchet.json; default false */
+    bool write_html;       /* <basename>.html, from the JSON; default true */
     enum ht_fork_children fork_children; /* default own */
     /* How long a signal handler waits for the partial profile (docs/config.md
      * "signal_timeout_ms"); default 10000 */

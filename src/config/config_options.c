@@ -65,6 +65,7 @@ static const struct opt outputs_opts[] = {
     {.key = "folded", .kind = OPT_BOOL, .offset = FIELD(write_folded)},
     {.key = "speedscope", .kind = OPT_BOOL, .offset = FIELD(write_speedscope)},
     {.key = "hatchet", .kind = OPT_BOOL, .offset = FIELD(write_hatchet)},
+    {.key = "html", .kind = OPT_BOOL, .offset = FIELD(write_html)},
     {.key = NULL},
 };
 static const struct section outputs_section = {"outputs", outputs_opts};

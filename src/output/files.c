@@ -8,8 +8,10 @@
 #include <sys/stat.h>
 
 #include "common/directory.h"
+#include "output/html.h"
 #include "output/naming.h"
 #include "output/output.h"
+#include "output/room.h"
 
 static int write_files(const struct ht_profile *profile, const struct ht_run_info *run,
                        const struct ht_config *config, const char *basename,
@@ -101,6 +103,7 @@ struct outputs_ctx {
     const struct ht_run_info *run;
     const struct ht_config *config;
     const struct ht_mpi_view *mpi;
+    const char *json_tmp; /* the JSON just written, for the HTML report */
 };
 
 static int write_log(FILE *f, const void *ctx)
@@ -135,6 +138,34 @@ static int write_hatchet(FILE *f, const void *ctx)
     return ht_output_hatchet_write(f, c->profile) != 0 ? -2 : 0;
 }
 
+struct html_room {
+    struct ht_output_room room;
+    FILE *f;
+};
+
+static bool html_room_left(void *ctx)
+{
+    struct html_room *r = ctx;
+    return ht_output_room_left(&r->room, r->f, "HTML report");
+}
+
+/* The report embeds the JSON file as written, read back a block at a time
+ * (html.c), so that the profile is not built in memory a second time. */
+static int write_html(FILE *f, const void *ctx)
+{
+    const struct outputs_ctx *c = ctx;
+    FILE *json = fopen(c->json_tmp, "re");
+    if (!json)
+        return -1;
+    struct html_room room = {.f = f};
+    ht_output_room_init(&room.room, f);
+    int rc = ht_output_html_write(f, json, html_room_left, &room);
+    int err = errno;
+    fclose(json);
+    errno = err;
+    return rc;
+}
+
 static int write_files(const struct ht_profile *profile, const struct ht_run_info *run,
                        const struct ht_config *config, const char *basename,
                        const struct ht_mpi_view *mpi, const char *dir)
@@ -146,7 +177,7 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
         return (int)config->write_logfile + (int)config->write_json + (int)config->write_folded +
                (int)config->write_speedscope + (int)config->write_hatchet;
     }
-    struct outputs_ctx ctx = {profile, run, config, mpi};
+    struct outputs_ctx ctx = {profile, run, config, mpi, NULL};
     struct {
         bool enabled;
         const char *ext;
@@ -157,16 +188,21 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
         {config->write_folded, ".folded", write_folded},
         {config->write_speedscope, ".speedscope.json", write_speedscope},
         {config->write_hatchet, ".hatchet.json", write_hatchet},
+        /* last: it reads the JSON's temporary file, written above */
+        {config->write_html && config->write_json, ".html", write_html},
     };
     enum { KINDS = sizeof kinds / sizeof kinds[0] };
     struct ht_pending_output out[KINDS];
     int n = 0, failures = 0;
     for (int i = 0; i < KINDS; i++) {
-        if (!kinds[i].enabled)
+        /* no report without its JSON, whose failure was said already */
+        if (!kinds[i].enabled || (kinds[i].write == write_html && !ctx.json_tmp))
             continue;
         out[n].ext = kinds[i].ext;
         out[n].ok = write_temporary(&out[n], dir, basename, kinds[i].write, &ctx);
         failures += !out[n].ok;
+        if (kinds[i].write == write_json && out[n].ok)
+            ctx.json_tmp = out[n].tmp;
         n++;
     }
     char chosen[PATH_MAX];

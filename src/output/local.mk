@@ -1,4 +1,4 @@
-# output: logfile, JSON, folded stacks, speedscope, Hatchet, and naming the functions of a profile
+# output: logfile, JSON, folded stacks, speedscope, Hatchet, the HTML report, and naming the functions of a profile
 noinst_LTLIBRARIES += libht_output.la
 libht_output_la_SOURCES = \
 	src/output/output.h \
@@ -14,9 +14,12 @@ libht_output_la_SOURCES = \
 	src/output/source_root.c \
 	src/output/room.h src/output/room.c \
 	src/output/throttle.c \
+	src/output/html.c src/output/html.h src/output/html_page.h \
 	src/output/output_mpi.h src/output/json_mpi.c src/output/logfile_mpi.c \
 	src/output/rank_times.c \
 	src/output/output_mpit.h src/output/json_mpit.c src/output/logfile_mpit.c
 libht_output_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libht_output_la_CFLAGS = $(HT_LIB_CFLAGS)
 libht_output_la_LIBADD = $(JANSSON_LIBS) -lm
+# The HTML report's page (src/report/local.mk generates it).
+nodist_libht_output_la_SOURCES = src/output/html_page.c

@@ -19,7 +19,7 @@ make -s -C "$build" install DESTDIR="$destdir" >/dev/null 2>&1
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 pkg_config() { pkg-config --define-variable=prefix="$prefix" "$@"; }
 cd "$work"
-for f in lib/libhooktrace.so lib/libhooktrace.a include/hooktrace.h lib/pkgconfig/hooktrace.pc bin/hooktrace-check-config bin/hooktrace-analyze; do
+for f in lib/libhooktrace.so lib/libhooktrace.a include/hooktrace.h lib/pkgconfig/hooktrace.pc bin/hooktrace-check-config bin/hooktrace-analyze bin/hooktrace-report; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 # The compile line the README gives: -finstrument-functions and, where it was
@@ -45,6 +45,13 @@ cc -g -O2 $instrument -pthread -Wl,--as-needed $(pkg_config --cflags --libs hook
 status=0
 for variant in shared static libsfirst; do
     ./heat_$variant > out_$variant.txt
+    # The HTML report is in the library (installed, shared or static): the
+    # page beside the JSON, and the installed hooktrace-report makes the same.
+    if [ -f heat_$variant.json ]; then
+        "$prefix/bin/hooktrace-report" heat_$variant.json -o again_$variant.html &&
+            cmp -s heat_$variant.html again_$variant.html ||
+            { echo "$variant: FAIL heat_$variant.html missing or not what hooktrace-report writes"; status=1; }
+    fi
     python3 - "heat_$variant.json" "$variant" <<'PY' || status=1
 import json, os, sys
 if not os.path.exists(sys.argv[1]):

@@ -39,7 +39,8 @@ check_eq(r.stdout, reference.stdout, "profiled: same output as the uninstrumente
 r = run(BASIC, config={"output_directory": "out/nested", "output_basename": "mine",
                        "outputs": {"logfile": False, "folded": False}})
 files = sorted(os.listdir(os.path.join(r.directory, "out", "nested")))
-check_eq(files, ["mine.json"], "only the JSON, named by output_basename, in the nested directory")
+check_eq(files, ["mine.html", "mine.json"],
+         "only the JSON and its HTML report, named by output_basename, in the nested directory")
 
 r = run(BASIC, env={"HOOKTRACE_OUTPUT_DIRECTORY": "elsewhere"})
 check(os.path.exists(os.path.join(r.directory, "elsewhere", "basic.json")),

@@ -208,14 +208,14 @@ for mode in ("own", "none"):
     files = sorted(f for f in os.listdir(d) if f.startswith(NAME))
     child_name = "%s.child-%d" % (NAME, child)
     if mode == "own":
-        check_eq(files, sorted(b + e for b in (NAME, child_name) for e in (".folded", ".json", ".log")),
+        check_eq(files, sorted(b + e for b in (NAME, child_name) for e in (".folded", ".html", ".json", ".log")),
                  "fork own: the parent's files and the child's own")
         c = load(d, child_name)
         check_eq(c.calls("main;child_work"), 5, "fork own: the child's calls after the fork")
         check_eq(sum(s["calls"] for s in c.doc["stacks"]), 5, "fork own: nothing of the parent's counted again")
         check_eq(c.doc["mismatched_exits"], 0, "fork own: the inherited open stack still matches")
     else:
-        check_eq(files, [NAME + e for e in (".folded", ".json", ".log")], "fork none: the parent's files only")
+        check_eq(files, [NAME + e for e in (".folded", ".html", ".json", ".log")], "fork none: the parent's files only")
 
 # --- concurrent runs in one folder -------------------------------------------
 d = tempfile.mkdtemp(prefix="hooktrace-test-")
@@ -251,7 +251,7 @@ d = tempfile.mkdtemp(prefix="hooktrace-test-")
 for k in (4, 9):
     start(["calls", str(k)], d).communicate(timeout=120)
 check_eq(sorted(f for f in os.listdir(d) if f.startswith(NAME)),
-         [NAME + e for e in (".folded", ".json", ".log")], "re-run: the earlier run's files replaced")
+         [NAME + e for e in (".folded", ".html", ".json", ".log")], "re-run: the earlier run's files replaced")
 check_eq(load(d).calls("main;work"), 9, "re-run: the files are the later run's")
 
 

@@ -167,10 +167,10 @@ if s is not None:
                            "main;MPI_Sendrecv": RANKS, "main;MPI_Init": RANKS,
                            "main;MPI_Finalize": RANKS}, "fork summary")
     check(not s.has("main;child_work"), "fork: the summary has none of the children's calls")
-expected_files = {NAME + e for e in (".json", ".log", ".folded")}
+expected_files = {NAME + e for e in (".json", ".log", ".folded", ".html")}
 for r, pid in children.items():
     child = "%s_%d.child-%d" % (NAME, r, pid)
-    expected_files |= {child + e for e in (".json", ".log", ".folded")}
+    expected_files |= {child + e for e in (".json", ".log", ".folded", ".html")}
     c = load(d, child)
     if c is None:
         continue

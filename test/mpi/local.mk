@@ -128,11 +128,18 @@ test_mpi_openmp_mpi_plain_LDFLAGS = $(OPENMP_CFLAGS)
 
 # One script per program; each runs its program once per configuration
 # (60 s limit per launch) and ends with "N passed, N failed".
+# A halo exchange for the HTML report, loaded in chromium (test/mpi/report.py).
+check_PROGRAMS += test/mpi/report_mpi
+test_mpi_report_mpi_SOURCES = test/mpi/report_mpi.c test/mpi/common.h
+test_mpi_report_mpi_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_report_mpi_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_report_mpi_LDFLAGS = $(HT_TEST_LINK)
+
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
 	test/mpi/large.py test/mpi/cancel.py test/mpi/openmp.py \
 	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py \
-	test/mpi/rank_times.py
+	test/mpi/rank_times.py test/mpi/report.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 

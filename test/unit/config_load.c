@@ -20,7 +20,7 @@ static void test_defaults(void)
     CHECK_EQ_U64(cfg.include_functions.count, 0);
     CHECK_EQ_U64(cfg.exclude_functions.count, 0);
     CHECK_EQ_U64(cfg.max_stack_depth, 512);
-    CHECK(cfg.write_logfile && cfg.write_json && cfg.write_folded);
+    CHECK(cfg.write_logfile && cfg.write_json && cfg.write_folded && cfg.write_html);
     CHECK(!cfg.write_speedscope && !cfg.write_hatchet);
     CHECK(cfg.source_file == NULL);
     ht_config_free(&cfg);
@@ -72,6 +72,7 @@ static void test_full_file(void)
     CHECK(!cfg.write_json);
     CHECK(!cfg.write_folded);
     CHECK(cfg.write_speedscope && !cfg.write_hatchet);
+    CHECK(!cfg.write_html);
     CHECK_STR(cfg.source_file, path);
     ht_config_free(&cfg);
 }
@@ -161,7 +162,7 @@ static void test_unknown_keys(void)
                                         "    \"jsn\": false\n  }\n}\n"),
               in_tmp("nested.json:4: unknown key \"jsn\" in \"outputs\"; valid keys are: "
                      "logfile, log_stacks, progress_after_ms, json, folded, speedscope, "
-                     "hatchet (did you mean \"json\"?)"));
+                     "hatchet, html (did you mean \"json\"?)"));
     CHECK_STR(
         load_error("far.json", "{\"colour\": true}"),
         in_tmp("far.json:1: unknown key \"colour\" in the top level; valid keys are: " TOP_KEYS));
@@ -189,7 +190,7 @@ static void test_unknown_keys(void)
                " (\"json\" belongs in \"outputs\")"));
     CHECK_STR(load_error("level2.json", "{\"outputs\": {\n\"off\": true}}"),
               in_tmp("level2.json:2: unknown key \"off\" in \"outputs\"; valid keys are: logfile, "
-                     "log_stacks, progress_after_ms, json, folded, speedscope, hatchet "
+                     "log_stacks, progress_after_ms, json, folded, speedscope, hatchet, html "
                      "(\"off\" belongs at the top level)"));
     /* Odd characters in a key are shown escaped, as in the file. */
     CHECK_STR(load_error("escape.json", "{\"a\\tb\\\"\": 1}"),
@@ -310,7 +311,7 @@ static void test_wrong_types(void)
         in_tmp("nested_type.json:4: \"outputs.json\" must be true or false, not null"));
     CHECK_STR(load_error("outputs_bool.json", "{\"outputs\": false}"),
               in_tmp("outputs_bool.json:1: \"outputs\" must be an object with the keys logfile, "
-                     "log_stacks, progress_after_ms, json, folded, speedscope, hatchet, not "
+                     "log_stacks, progress_after_ms, json, folded, speedscope, hatchet, html, not "
                      "a boolean"));
     CHECK_STR(load_error("dir_int.json", "{\"output_directory\": 7}"),
               in_tmp("dir_int.json:1: \"output_directory\" must be a string, not an integer"));

@@ -1,0 +1,47 @@
+# The HTML report (docs/output.md, "HTML report"): the page (web/: template,
+# report.js, report.css) with the flame-graph component from npm embedded,
+# turned into C arrays at build time (embed.py -> src/output/html_page.c),
+# so the library and hooktrace-report read no file at run time and the page
+# needs no network.  The component is fetched by `npm ci` into the build
+# tree, at the exact versions web/package-lock.json pins.
+bin_PROGRAMS += hooktrace-report
+hooktrace_report_SOURCES = src/report/main.c src/output/html.c src/output/html.h \
+	src/output/html_page.h
+nodist_hooktrace_report_SOURCES = src/output/html_page.c
+hooktrace_report_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
+hooktrace_report_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS)
+hooktrace_report_LDADD = $(JANSSON_LIBS)
+
+HT_REPORT_WEB = $(srcdir)/src/report/web
+HT_REPORT_NPM = src/report/npm
+HT_REPORT_FILES = $(HT_REPORT_WEB)/template.html $(HT_REPORT_WEB)/errors.js \
+	$(HT_REPORT_WEB)/report.js $(HT_REPORT_WEB)/report.css
+EXTRA_DIST += $(HT_REPORT_FILES) $(HT_REPORT_WEB)/package.json \
+	$(HT_REPORT_WEB)/package-lock.json src/report/embed.py
+
+# npm ci in the build tree (never in the source tree), once per lock file.
+$(HT_REPORT_NPM)/installed: $(HT_REPORT_WEB)/package.json $(HT_REPORT_WEB)/package-lock.json
+	$(AM_V_GEN)rm -rf $(HT_REPORT_NPM) && $(MKDIR_P) $(HT_REPORT_NPM) && \
+	cp $(HT_REPORT_WEB)/package.json $(HT_REPORT_WEB)/package-lock.json $(HT_REPORT_NPM)/ && \
+	(cd $(HT_REPORT_NPM) && $(NPM) ci --ignore-scripts --no-audit --no-fund --prefer-offline \
+		--loglevel=error >/dev/null) && touch $@
+
+HT_REPORT_MODULES = $(HT_REPORT_NPM)/node_modules
+src/output/html_page.c: $(HT_REPORT_NPM)/installed $(HT_REPORT_FILES) $(srcdir)/src/report/embed.py
+	$(AM_V_GEN)$(MKDIR_P) src/output && $(PYTHON3) $(srcdir)/src/report/embed.py $@ \
+		$(HT_REPORT_WEB)/template.html \
+		LICENSE_FLAMEGRAPH=$(HT_REPORT_MODULES)/d3-flame-graph/LICENSE \
+		LICENSE_D3=$(HT_REPORT_MODULES)/d3-selection/LICENSE \
+		VENDOR_CSS=$(HT_REPORT_MODULES)/d3-flame-graph/dist/d3-flamegraph.css \
+		APP_CSS=$(HT_REPORT_WEB)/report.css \
+		ERRORS_JS=$(HT_REPORT_WEB)/errors.js \
+		VENDOR_JS=$(HT_REPORT_MODULES)/d3-selection/dist/d3-selection.min.js \
+		FLAMEGRAPH_JS=$(HT_REPORT_MODULES)/d3-flame-graph/dist/d3-flamegraph.min.js \
+		APP_JS=$(HT_REPORT_WEB)/report.js
+BUILT_SOURCES += src/output/html_page.c
+CLEANFILES += src/output/html_page.c
+
+clean-local: clean-report-npm
+clean-report-npm:
+	rm -rf $(HT_REPORT_NPM)
+.PHONY: clean-report-npm

@@ -1,0 +1,159 @@
+/* hooktrace-report: the self-contained HTML report of a profile JSON
+ * (docs/output.md, "HTML report"), the same page a run writes beside its
+ * JSON (src/output/html.c writes both).
+ *
+ *   hooktrace-report PROFILE.json [-o OUT.html]
+ *
+ * Exit status: 0 written; 1 the profile cannot be read, is not JSON or not
+ * a hooktrace profile, or the page cannot be written; 2 usage error. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output/html.h"
+
+#define PROGRAM "hooktrace-report"
+
+static const char usage[] =
+    "usage: " PROGRAM " PROFILE.json [-o OUT.html]\n"
+    "Writes the HTML report of a hooktrace profile: one file that opens offline\n"
+    "(flame graph, function table, communication matrix, time per rank).\n"
+    "  -o OUT.html   where to write it ('-': standard output); default: PROFILE\n"
+    "                with .json replaced by .html\n"
+    "  -h, --help    print this help and exit\n"
+    "Exit status: 0 written, 1 the profile cannot be read or the page written,\n"
+    "2 usage error.\n";
+
+static int usage_error(const char *what, const char *arg)
+{
+    fprintf(stderr, PROGRAM ": ");
+    fprintf(stderr, what, arg);
+    fprintf(stderr, "\n%s", usage);
+    return 2;
+}
+
+/* Whether path holds a hooktrace profile; says why not on stderr.  The
+ * whole document is parsed once to tell (jansson), then freed: the page is
+ * written from the file itself. */
+static int check_profile(const char *path, FILE *f)
+{
+    json_error_t error;
+    json_t *doc = json_loadf(f, 0, &error);
+    if (!doc) {
+        fprintf(stderr, PROGRAM ": %s is not JSON: %s (line %d, column %d)\n", path, error.text,
+                error.line, error.column);
+        return -1;
+    }
+    int ok = json_is_object(doc) && json_is_string(json_object_get(doc, "hooktrace_version")) &&
+             json_is_array(json_object_get(doc, "stacks"));
+    json_decref(doc);
+    if (!ok) {
+        fprintf(stderr,
+                PROGRAM ": %s is not a hooktrace profile: it has no \"hooktrace_version\" "
+                "and \"stacks\"\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* PROFILE.json -> PROFILE.html; any other name gets .html added. */
+static char *default_output(const char *in)
+{
+    size_t n = strlen(in);
+    char *out = malloc(n + 6);
+    if (!out)
+        return NULL;
+    memcpy(out, in, n + 1);
+    if (n > 5 && strcmp(in + n - 5, ".json") == 0)
+        out[n - 5] = '\0';
+    strcat(out, ".html");
+    return out;
+}
+
+/* Writes the page to a temporary file beside out, renamed into place when
+ * complete, so that a reader never sees half a page. */
+static int write_page(FILE *json, const char *out)
+{
+    if (strcmp(out, "-") == 0) {
+        if (ht_output_html_write(stdout, json, NULL, NULL) != 0 || fflush(stdout) != 0) {
+            fprintf(stderr, PROGRAM ": cannot write the report to standard output: %s\n",
+                    strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    size_t n = strlen(out) + 32;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        fprintf(stderr, PROGRAM ": out of memory\n");
+        return -1;
+    }
+    snprintf(tmp, n, "%s.tmp-%ld", out, (long)getpid());
+    FILE *f = fopen(tmp, "we");
+    int rc = -1, err = 0;
+    if (!f) {
+        err = errno;
+    } else {
+        rc = ht_output_html_write(f, json, NULL, NULL);
+        err = errno;
+        if (fclose(f) != 0 && rc == 0) {
+            rc = -1;
+            err = errno;
+        }
+        if (rc == 0 && rename(tmp, out) != 0) {
+            rc = -1;
+            err = errno;
+        }
+        if (rc != 0)
+            unlink(tmp);
+    }
+    if (rc != 0)
+        fprintf(stderr, PROGRAM ": cannot write %s: %s\n", out, strerror(err));
+    free(tmp);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "-o") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("-o needs a file name", NULL);
+            out = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage_error("unknown option '%s'", argv[i]);
+        } else if (in) {
+            return usage_error("more than one profile: '%s'", argv[i]);
+        } else {
+            in = argv[i];
+        }
+    }
+    if (!in)
+        return usage_error("no profile given", NULL);
+
+    FILE *json = fopen(in, "re");
+    if (!json) {
+        fprintf(stderr, PROGRAM ": cannot read %s: %s\n", in, strerror(errno));
+        return 1;
+    }
+    char *fallback = NULL;
+    int status = 1;
+    if (check_profile(in, json) == 0 && fseek(json, 0, SEEK_SET) == 0) {
+        if (!out)
+            out = fallback = default_output(in);
+        if (!out)
+            fprintf(stderr, PROGRAM ": out of memory\n");
+        else if (write_page(json, out) == 0)
+            status = 0;
+    }
+    fclose(json);
+    free(fallback);
+    return status;
+}

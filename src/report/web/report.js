@@ -1,0 +1,478 @@
+// hooktrace's HTML report (docs/output.md, "HTML report"): renders the
+// profile JSON embedded in the page as <script id="ht-profile">.  Every name
+// goes into the page as text (textContent), never as HTML.  Elements carry
+// ids and data-* attributes with the exact figures of the JSON, so that a
+// test (test/mpi/report.py) can compare them.
+(function () {
+  "use strict";
+
+  // The flame graph leaves out stacks under this fraction of the total
+  // inclusive time, so that 100,000 stacks do not freeze the page.
+  var FLAME_MIN_FRACTION = 0.001;
+  // Rank bars when the summary has no rank_time_stacks: this many stacks.
+  var IMBALANCE_TOP = 16;
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        if (attrs[k] !== undefined && attrs[k] !== null) e.setAttribute(k, String(attrs[k]));
+      });
+    }
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  function seconds(s) {
+    if (typeof s !== "number") return "";
+    if (s === 0) return "0 s";
+    if (s >= 1) return s.toFixed(3) + " s";
+    if (s >= 1e-3) return (s * 1e3).toFixed(3) + " ms";
+    return (s * 1e6).toFixed(3) + " us";
+  }
+
+  function count(n) {
+    return typeof n === "number" ? n.toLocaleString("en-US") : "";
+  }
+
+  function bytes(n) {
+    if (n >= 1 << 30) return (n / (1 << 30)).toFixed(2) + " GiB";
+    if (n >= 1 << 20) return (n / (1 << 20)).toFixed(2) + " MiB";
+    if (n >= 1 << 10) return (n / (1 << 10)).toFixed(2) + " KiB";
+    return n + " B";
+  }
+
+  function hashParams() {
+    var out = {};
+    location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
+      var i = kv.indexOf("=");
+      if (i > 0) out[decodeURIComponent(kv.slice(0, i))] = decodeURIComponent(kv.slice(i + 1));
+    });
+    return out;
+  }
+
+  // --- the profile -----------------------------------------------------------
+
+  function functionName(doc, s) {
+    if (typeof s.function_index === "number" && doc.functions && doc.functions[s.function_index])
+      return doc.functions[s.function_index].name;
+    return s.function !== undefined ? s.function : "?"; // format 1
+  }
+
+  function stackPath(doc, id) {
+    var names = [];
+    for (var s = doc.stacks[id]; s; s = s.parent >= 0 ? doc.stacks[s.parent] : null)
+      names.push(functionName(doc, s));
+    return names.reverse().join(" > ");
+  }
+
+  function rootTime(doc) {
+    var total = 0;
+    doc.stacks.forEach(function (s) {
+      if (s.parent < 0) total += s.time_incl_s;
+    });
+    return total;
+  }
+
+  // --- summary -----------------------------------------------------------------
+
+  function renderSummary(doc) {
+    var dl = document.getElementById("ht-summary");
+    function item(key, label, value) {
+      if (value === undefined || value === null || value === "") return;
+      dl.appendChild(el("dt", null, label));
+      dl.appendChild(el("dd", {"data-key": key}, value));
+    }
+    item("command", "command", doc.command);
+    item("ranks", "ranks", doc.ranks);
+    item("rank", "rank", doc.rank);
+    item("wall_time_s", "wall time", seconds(doc.wall_time_s));
+    item("threads", "threads", doc.threads);
+    item("stacks", "stacks", doc.stacks.length);
+    item("start_time", "started", doc.start_time);
+    item("hooktrace_version", "hooktrace", doc.hooktrace_version);
+    if (doc.command) document.title = "hooktrace: " + doc.command;
+    var notes = document.getElementById("ht-notes");
+    if (doc.partial) {
+      var why = doc.partial.reason + (doc.partial.signal ? " " + doc.partial.signal : "") +
+        (doc.partial.errorcode !== undefined ? " (error code " + doc.partial.errorcode + ")" : "");
+      notes.appendChild(el("span", {id: "ht-partial", "class": "warning"},
+                           "Partial profile: the run ended early (" + why + ")."));
+    }
+    if (doc.incomplete)
+      notes.appendChild(el("span", {id: "ht-incomplete", "class": "warning"},
+                           "Incomplete profile: " + doc.incomplete));
+    if (doc.ranks_without_profile && doc.ranks_without_profile.length)
+      notes.appendChild(el("span", {"class": "warning"},
+                           "Ranks without a profile: " + doc.ranks_without_profile.join(", ")));
+  }
+
+  // --- flame graph -------------------------------------------------------------
+
+  // The merged profile as d3-flame-graph's tree; value = inclusive time.
+  // A stack's parent has a smaller ID, so one pass in ID order builds it.
+  function flameTree(doc) {
+    var total = rootTime(doc), cutoff = total * FLAME_MIN_FRACTION;
+    var nodes = new Array(doc.stacks.length), roots = [], shown = 0;
+    doc.stacks.forEach(function (s, id) {
+      if (s.time_incl_s < cutoff) return;
+      var parent = s.parent >= 0 ? nodes[s.parent] : null;
+      if (s.parent >= 0 && !parent) return; // under a stack left out
+      var node = {name: functionName(doc, s), value: s.time_incl_s, id: id, children: []};
+      nodes[id] = node;
+      shown++;
+      (parent ? parent.children : roots).push(node);
+    });
+    return {tree: {name: "all", value: total, id: -1, children: roots}, shown: shown};
+  }
+
+  function renderFlame(doc) {
+    var box = document.getElementById("ht-flame");
+    var built = flameTree(doc);
+    var left = doc.stacks.length - built.shown;
+    var note = document.getElementById("ht-flame-note");
+    note.setAttribute("data-shown", built.shown);
+    note.setAttribute("data-left-out", left);
+    if (left > 0)
+      note.textContent = built.shown + " of " + doc.stacks.length + " stacks shown: those under " +
+        (FLAME_MIN_FRACTION * 100) + "% of the total inclusive time are left out (the table below has all).";
+    var width = Math.max(400, box.clientWidth || 960);
+    var chart = flamegraph() // the d3-flame-graph bundle's global
+      .width(width)
+      .cellHeight(18)
+      .transitionDuration(250)
+      .minFrameSize(1)
+      .sort(true)
+      .title("")
+      .label(function (d) {
+        return d.data.name + ": " + seconds(d.data.value) + " inclusive";
+      })
+      .setSearchHandler(function (results, sum, total) {
+        var out = document.getElementById("ht-search-result");
+        out.setAttribute("data-matches", results.length);
+        out.textContent = results.length ? results.length + " frames match, " +
+          (total > 0 ? (100 * sum / total).toFixed(1) : "0") + "% of the time" : "";
+      });
+    d3.select(box).datum(built.tree).call(chart);
+    var search = document.getElementById("ht-search");
+    search.addEventListener("input", function () {
+      if (search.value) chart.search(search.value);
+      else chart.clear();
+      if (!search.value) document.getElementById("ht-search-result").textContent = "";
+    });
+    document.getElementById("ht-reset").addEventListener("click", function () {
+      chart.resetZoom();
+    });
+    var wanted = hashParams().search;
+    if (wanted) {
+      search.value = wanted;
+      chart.search(wanted);
+    }
+  }
+
+  // --- function table ----------------------------------------------------------
+
+  function counterEvents(doc) {
+    return doc.counters && doc.counters.events ? doc.counters.events : [];
+  }
+
+  // Per function: calls, exclusive time and counters summed over its
+  // stacks; inclusive figures summed over its outermost stacks only, so
+  // that recursion does not count the same time twice.
+  //
+  // Stack IDs are assigned depth first, so the path from the root to the
+  // stack being read is a stack of IDs: pop to the parent, push the stack.
+  // onPath counts each function on that path, which says in O(1) whether a
+  // stack is nested in one of its own function (O(stacks) in all, however
+  // deep the recursion).
+  function functionRows(doc) {
+    var events = counterEvents(doc);
+    var rows = new Map(), path = [], names = [], onPath = new Map();
+    doc.stacks.forEach(function (s, id) {
+      var name = functionName(doc, s);
+      while (path.length && path[path.length - 1] !== s.parent) {
+        path.pop();
+        var left = names.pop();
+        onPath.set(left, onPath.get(left) - 1);
+      }
+      var nested = (onPath.get(name) || 0) > 0;
+      path.push(id);
+      names.push(name);
+      onPath.set(name, (onPath.get(name) || 0) + 1);
+      var r = rows.get(name);
+      if (!r) {
+        r = {name: name, stacks: 0, calls: 0, incl: 0, excl: 0, counters: {}};
+        events.forEach(function (e) { r.counters[e] = {incl: 0, excl: 0}; });
+        rows.set(name, r);
+      }
+      r.stacks++;
+      r.calls += s.calls;
+      r.excl += s.time_excl_s;
+      if (!nested) r.incl += s.time_incl_s;
+      if (s.throttled) r.throttled = true;
+      if (s.counters) {
+        events.forEach(function (e) {
+          var c = s.counters[e];
+          if (!c) return;
+          r.counters[e].excl += c.excl;
+          if (!nested) r.counters[e].incl += c.incl;
+        });
+      }
+    });
+    return Array.from(rows.values());
+  }
+
+  function renderFunctions(doc) {
+    var events = counterEvents(doc);
+    var table = document.getElementById("ht-functions");
+    var columns = [
+      {key: "name", label: "function", get: function (r) { return r.name; }, text: true},
+      {key: "stacks", label: "stacks", get: function (r) { return r.stacks; }, show: count},
+      {key: "calls", label: "calls", get: function (r) { return r.calls; }, show: count},
+      {key: "incl", label: "inclusive", get: function (r) { return r.incl; }, show: seconds},
+      {key: "excl", label: "exclusive", get: function (r) { return r.excl; }, show: seconds}
+    ];
+    events.forEach(function (e) {
+      columns.push({key: "incl:" + e, label: e + " incl",
+                    get: function (r) { return r.counters[e].incl; }, show: count});
+      columns.push({key: "excl:" + e, label: e + " excl",
+                    get: function (r) { return r.counters[e].excl; }, show: count});
+    });
+    var rows = functionRows(doc);
+    var head = el("tr");
+    columns.forEach(function (c) {
+      var th = el("th", {"data-sort": c.key, title: "sort by " + c.label}, c.label);
+      th.addEventListener("click", function () {
+        sortBy(c.key, table.getAttribute("data-sorted") === c.key &&
+                      table.getAttribute("data-order") === "descending" ? "ascending" : "descending");
+      });
+      head.appendChild(th);
+    });
+    table.tHead.appendChild(head);
+
+    function sortBy(key, order) {
+      var col = columns.find(function (c) { return c.key === key; }) || columns[3];
+      var sign = order === "ascending" ? 1 : -1;
+      rows.sort(function (a, b) {
+        var x = col.get(a), y = col.get(b);
+        var d = col.text ? (x < y ? -1 : x > y ? 1 : 0) : x - y;
+        return d !== 0 ? sign * d : (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+      });
+      table.setAttribute("data-sorted", col.key);
+      table.setAttribute("data-order", order);
+      Array.prototype.forEach.call(head.children, function (th) {
+        th.className = th.getAttribute("data-sort") === col.key ? "sorted " + order : "";
+      });
+      var body = document.createElement("tbody");
+      rows.forEach(function (r) {
+        var tr = el("tr", {"data-function": r.name, "data-calls": r.calls, "data-stacks": r.stacks,
+                           "data-incl": r.incl, "data-excl": r.excl,
+                           "class": r.throttled ? "throttled" : null});
+        columns.forEach(function (c) {
+          var v = c.get(r);
+          tr.appendChild(el("td", {"class": c.text ? "name" : "num"}, c.text ? v : c.show(v)));
+        });
+        body.appendChild(tr);
+      });
+      table.replaceChild(body, table.tBodies[0]);
+    }
+
+    var params = hashParams();
+    var key = params.sort || "incl";
+    var order = params.order === "ascending" ? "ascending" : key === "name" && !params.order ?
+      "ascending" : "descending";
+    sortBy(key, order);
+  }
+
+  // --- communication matrices --------------------------------------------------
+
+  function renderMatrix(doc, field, id, title) {
+    var cells = doc[field];
+    if (!Array.isArray(cells)) return false;
+    var box = document.getElementById("ht-matrices");
+    box.appendChild(el("h3", null, title));
+    var n = doc.ranks || 0;
+    cells.forEach(function (c) { n = Math.max(n, c.sender + 1, c.receiver + 1); });
+    if (!cells.length) {
+      box.appendChild(el("p", {id: id, "data-cells": 0}, "No messages."));
+      return true;
+    }
+    var max = 0;
+    cells.forEach(function (c) { max = Math.max(max, c.bytes); });
+    var byCell = new Map();
+    cells.forEach(function (c) { byCell.set(c.sender * n + c.receiver, c); });
+    var table = el("table", {id: id, "class": "matrix", "data-cells": cells.length});
+    var head = el("tr");
+    head.appendChild(el("th", {"class": "corner"}, "from \\ to"));
+    for (var r = 0; r < n; r++) head.appendChild(el("th", null, r));
+    table.appendChild(el("thead")).appendChild(head);
+    var body = table.appendChild(el("tbody"));
+    for (var s = 0; s < n; s++) {
+      var tr = el("tr");
+      tr.appendChild(el("th", null, s));
+      for (var d = 0; d < n; d++) {
+        var c = byCell.get(s * n + d);
+        if (!c) {
+          tr.appendChild(el("td", {"class": "empty"}));
+          continue;
+        }
+        // Heat on a log scale of bytes, so that small peers still show.
+        var heat = max > 0 ? Math.log(1 + c.bytes) / Math.log(1 + max) : 0;
+        var td = el("td", {"class": "cell", "data-sender": s, "data-receiver": d,
+                           "data-messages": c.messages, "data-bytes": c.bytes,
+                           title: "rank " + s + " to rank " + d + ": " + count(c.messages) +
+                             " messages, " + count(c.bytes) + " bytes"}, count(c.messages));
+        td.style.backgroundColor = "hsl(" + Math.round(220 - 220 * heat) + ", 80%, " +
+          Math.round(92 - 40 * heat) + "%)";
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+    box.appendChild(table);
+    box.appendChild(el("p", {"class": "help"},
+                       "Cell: messages from the row's rank to the column's; colour: bytes (log scale, max " +
+                       bytes(max) + "). Hover for exact figures."));
+    return true;
+  }
+
+  function renderMatrices(doc) {
+    var any = renderMatrix(doc, "comm_matrix", "ht-comm-matrix", "Point-to-point and one-sided");
+    any = renderMatrix(doc, "coll_matrix", "ht-coll-matrix", "Collectives") || any;
+    if (!any) document.getElementById("ht-matrix-section").hidden = true;
+  }
+
+  // --- time per rank -----------------------------------------------------------
+
+  function bar(attrs, fraction, label) {
+    var wrap = el("div", attrs);
+    wrap.className = "bar";
+    var fill = el("span", {"class": "fill"});
+    fill.style.width = (100 * Math.max(0, Math.min(1, fraction))).toFixed(2) + "%";
+    wrap.appendChild(fill);
+    wrap.appendChild(el("span", {"class": "label"}, label));
+    return wrap;
+  }
+
+  function renderRankTimes(doc) {
+    var box = document.getElementById("ht-rank-times");
+    if (Array.isArray(doc.rank_time_stacks) && doc.rank_time_stacks.length) {
+      box.setAttribute("data-kind", "rank_time_incl_s");
+      box.appendChild(el("p", {"class": "help"},
+                         "Inclusive time of each rank (summed over its threads) on the stacks whose slowest rank took longest."));
+      doc.rank_time_stacks.forEach(function (id) {
+        var s = doc.stacks[id], times = s.rank_time_incl_s || [];
+        var max = Math.max.apply(null, times.concat([0]));
+        var group = el("div", {"class": "rank-stack", "data-stack": id, "data-function": functionName(doc, s)});
+        group.appendChild(el("h4", {title: stackPath(doc, id)}, functionName(doc, s)));
+        times.forEach(function (t, rank) {
+          group.appendChild(bar({"data-rank": rank, "data-seconds": t}, max > 0 ? t / max : 0,
+                                "rank " + rank + ": " + seconds(t)));
+        });
+        box.appendChild(group);
+      });
+      return;
+    }
+    var withImbalance = doc.stacks.map(function (s, id) { return id; })
+      .filter(function (id) { return doc.stacks[id].imbalance; });
+    if (!withImbalance.length) {
+      document.getElementById("ht-rank-section").hidden = true;
+      return;
+    }
+    box.setAttribute("data-kind", "imbalance");
+    box.appendChild(el("p", {"class": "help"},
+                       "Inclusive time over ranks (min, average, max) of the stacks whose slowest rank took longest."));
+    withImbalance.sort(function (a, b) {
+      return doc.stacks[b].imbalance.max_s - doc.stacks[a].imbalance.max_s || a - b;
+    });
+    withImbalance.slice(0, IMBALANCE_TOP).forEach(function (id) {
+      var s = doc.stacks[id], im = s.imbalance;
+      var group = el("div", {"class": "rank-stack", "data-stack": id, "data-function": functionName(doc, s)});
+      group.appendChild(el("h4", {title: stackPath(doc, id)}, functionName(doc, s)));
+      var max = im.max_s;
+      group.appendChild(bar({"data-stat": "min", "data-seconds": im.min_s}, max > 0 ? im.min_s / max : 0,
+                            "min " + seconds(im.min_s) + " (rank " + im.min_rank + ")"));
+      group.appendChild(bar({"data-stat": "avg", "data-seconds": im.avg_s}, max > 0 ? im.avg_s / max : 0,
+                            "avg " + seconds(im.avg_s)));
+      group.appendChild(bar({"data-stat": "max", "data-seconds": im.max_s}, 1,
+                            "max " + seconds(im.max_s) + " (rank " + im.max_rank + ")"));
+      box.appendChild(group);
+    });
+  }
+
+  // --- throttled functions -----------------------------------------------------
+
+  function renderThrottled(doc) {
+    var box = document.getElementById("ht-throttled");
+    var ids = [];
+    doc.stacks.forEach(function (s, id) { if (s.throttled) ids.push(id); });
+    if (!ids.length) {
+      document.getElementById("ht-throttled-section").hidden = true;
+      return;
+    }
+    var t = doc.throttle || {};
+    box.appendChild(el("p", {"class": "help"},
+                       "Called very often for very little time: recorded until throttled (min_calls " +
+                       t.min_calls + ", code patching " + t.code_patching + "), later time in the caller's exclusive time."));
+    var table = el("table", {id: "ht-throttled-stacks"});
+    var head = el("tr");
+    ["stack", "function", "calls recorded", "inclusive", "path"].forEach(function (h) {
+      head.appendChild(el("th", null, h));
+    });
+    table.appendChild(el("thead")).appendChild(head);
+    var body = table.appendChild(el("tbody"));
+    ids.forEach(function (id) {
+      var s = doc.stacks[id];
+      var tr = el("tr", {"data-stack": id, "data-function": functionName(doc, s), "data-calls": s.calls});
+      tr.appendChild(el("td", {"class": "num"}, id));
+      tr.appendChild(el("td", {"class": "name"}, functionName(doc, s)));
+      tr.appendChild(el("td", {"class": "num"}, count(s.calls)));
+      tr.appendChild(el("td", {"class": "num"}, seconds(s.time_incl_s)));
+      tr.appendChild(el("td", {"class": "name"}, stackPath(doc, id)));
+      body.appendChild(tr);
+    });
+    box.appendChild(table);
+    if (t.exclude_function_list)
+      box.appendChild(el("p", {"class": "help"},
+                          "-finstrument-functions-exclude-function-list=" + t.exclude_function_list));
+  }
+
+  // --- counters ----------------------------------------------------------------
+
+  function renderCounters(doc) {
+    var c = doc.counters;
+    if (!c) {
+      document.getElementById("ht-counters-section").hidden = true;
+      return;
+    }
+    var box = document.getElementById("ht-counters");
+    if (c.papi_version) box.appendChild(el("p", {id: "ht-papi-version"}, "PAPI " + c.papi_version));
+    var list = el("ul", {id: "ht-counter-events"});
+    (c.events || []).forEach(function (e) { list.appendChild(el("li", {"data-event": e}, e)); });
+    box.appendChild(el("h3", null, "Events counted (per function in the table above)"));
+    box.appendChild(list);
+    if (c.unavailable && c.unavailable.length) {
+      box.appendChild(el("h3", null, "Unavailable"));
+      var ul = el("ul", {id: "ht-counter-unavailable"});
+      c.unavailable.forEach(function (u) {
+        ul.appendChild(el("li", {"data-event": u.event}, u.event + ": " + u.reason));
+      });
+      box.appendChild(ul);
+    }
+  }
+
+  // --- main --------------------------------------------------------------------
+
+  var doc = JSON.parse(document.getElementById("ht-profile").textContent);
+  if (!Array.isArray(doc.stacks)) throw new Error("the embedded profile has no stacks");
+  // Each part on its own: one that fails (reported in #ht-errors) leaves
+  // the others.
+  [renderSummary, renderFunctions, renderMatrices, renderRankTimes, renderThrottled,
+   renderCounters, renderFlame].forEach(function (part) {
+    try {
+      part(doc);
+    } catch (e) {
+      console.error(part.name + ": " + (e && e.stack ? e.stack : e));
+    }
+  });
+  document.body.setAttribute("data-ht-ready", "1");
+})();

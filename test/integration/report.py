@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""The HTML report of serial runs (docs/output.md, "HTML report"), loaded in
+headless chromium: C++ names with '<' and a name holding "</script>" stay
+text and leave the page whole; throttled functions are listed; the summary
+notes a partial profile; outputs.html false writes none; and
+hooktrace-report's errors (missing file, not JSON, not a hooktrace
+profile, usage) give exact messages and exit statuses.  Skipped (77)
+without chromium."""
+import json
+import os
+import subprocess
+import tempfile
+
+import browser
+from htlib import BUILDDIR, check, check_eq, finish, program, run
+
+browser.chromium()
+TOOL = os.path.join(BUILDDIR, "hooktrace-report")
+
+
+def tool(*args):
+    proc = subprocess.run([TOOL] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def names_of(doc):
+    return [doc["functions"][s["function_index"]]["name"] for s in doc["stacks"]]
+
+
+def table_calls(page):
+    return {tr.get("data-function"): int(tr.get("data-calls"))
+            for tr in page.by_id("ht-functions").find_all("tr", data_function=None)}
+
+
+def json_calls(doc):
+    calls = {}
+    for s in doc["stacks"]:
+        name = doc["functions"][s["function_index"]]["name"]
+        calls[name] = calls.get(name, 0) + s["calls"]
+    return calls
+
+
+# --- C++ names: templates and std::vector's members hold '<' ---------------
+r = run(program("cxx_names"))
+check_eq(r.returncode, 0, "cxx_names exit status")
+check(r.exists(".html"), "cxx_names.html written beside the JSON")
+doc = json.loads(r.text(".json"))
+check(any("<" in n for n in names_of(doc)), "cxx_names has names with '<'")
+page_text = r.text(".html")
+start = page_text.find('<script type="application/json" id="ht-profile">')
+embedded = page_text[start:].split(">", 1)[1].split("</script>", 1)[0] if start >= 0 else ""
+check("<" not in embedded, "cxx_names.html: every '<' of the embedded JSON escaped")
+check(json.loads(embedded) == doc if embedded else False,
+      "cxx_names.html: the embedded JSON, up to its </script>, is the profile")
+page, errors, page_errors = browser.load(r.path(".html"))
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "cxx_names.html")
+    check_eq(table_calls(page), json_calls(doc), "cxx_names: a row per function, the JSON's calls")
+    check_eq(table_calls(page).get("geometry::Grid::relax(int)"), 5, "calls of Grid::relax")
+    check_eq(table_calls(page).get("double twice<double>(double)"), 1, "calls of twice<double>")
+    cells = [td.text for td in page.by_id("ht-functions").find_all("td", **{"class": "name"})]
+    check("double twice<double>(double)" in cells, "twice<double> shown as text: %r" % cells)
+
+# --- recursion: a function's inclusive time counted once --------------------
+r = run(program("recursion"))
+doc = json.loads(r.text(".json"))
+page, errors, page_errors = browser.load(r.path(".html"))
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "recursion.html")
+    rows = {tr.get("data-function"): tr
+            for tr in page.by_id("ht-functions").find_all("tr", data_function=None)}
+    names = names_of(doc)
+    paths = []
+    for st in doc["stacks"]:
+        paths.append((paths[st["parent"]] if st["parent"] >= 0 else []) + [names[st["id"]]])
+    for name, stacks, calls in (("down", 12, 24), ("ping", 3, 3), ("pong", 3, 3)):
+        outermost = [st["id"] for st in doc["stacks"]
+                     if paths[st["id"]][-1] == name and name not in paths[st["id"]][:-1]]
+        check_eq(len(outermost), 1, "%s: one outermost stack" % name)
+        tr = rows.get(name)
+        if not check(tr is not None, "a row for %s" % name):
+            continue
+        check_eq((int(tr.get("data-stacks")), int(tr.get("data-calls"))), (stacks, calls),
+                 "%s: stacks and calls" % name)
+        check_eq(float(tr.get("data-incl")), doc["stacks"][outermost[0]]["time_incl_s"],
+                 "%s: inclusive time of its outermost stack only, not of its recursion" % name)
+
+# --- a name holding </script>: the page stays whole ------------------------
+hostile = "evil</script><script>document.title='pwned'</script>"
+doc["functions"][doc["stacks"][-1]["function_index"]]["name"] = hostile
+path = os.path.join(r.directory, "hostile.json")
+with open(path, "w") as f:
+    json.dump(doc, f)
+check_eq(tool(path), (0, "", ""), "hooktrace-report PROFILE.json")
+check(os.path.exists(os.path.join(r.directory, "hostile.html")), "hostile.html beside hostile.json")
+page, errors, page_errors = browser.load(os.path.join(r.directory, "hostile.html"))
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "hostile.html")
+    check(hostile in table_calls(page), "the hostile name is one row of text")
+    check_eq(page.find_all("title")[0].text.startswith("hooktrace"), True,
+             "the hostile name ran no script (title %r)" % page.find_all("title")[0].text)
+
+# --- throttled functions ---------------------------------------------------
+config = {"throttle": {"min_calls": 1000, "max_ns_per_call": 20000, "never": ["^kept$"]}}
+r = run(program("throttle"), config=config)
+check_eq(r.returncode, 0, "throttle exit status")
+doc = json.loads(r.text(".json"))
+throttled = sorted((s["id"], names_of(doc)[s["id"]], s["calls"]) for s in doc["stacks"]
+                   if s.get("throttled"))
+check_eq(sorted(n for _, n, _ in throttled),
+         ["depth", "depth", "depth", "pick", "shared_scaled", "tiny", "touch"],
+         "throttle: the JSON's throttled stacks")
+page, errors, page_errors = browser.load(r.path(".html"))
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "throttle.html")
+    rows = page.by_id("ht-throttled-stacks").find_all("tr", data_stack=None)
+    check_eq(sorted((int(tr.get("data-stack")), tr.get("data-function"), int(tr.get("data-calls")))
+                    for tr in rows), throttled, "the page lists the throttled stacks and their calls")
+    check_eq([tr.get("data-calls") for tr in rows], ["1001"] * 7,
+             "each throttled stack recorded 1001 calls")
+
+# --- a partial profile is said so ------------------------------------------
+r = run(program("basic"))
+doc = json.loads(r.text(".json"))
+doc["partial"] = {"reason": "signal", "signal": "SIGTERM"}
+path = os.path.join(r.directory, "partial.json")
+with open(path, "w") as f:
+    json.dump(doc, f)
+out = os.path.join(r.directory, "elsewhere.html")
+check_eq(tool(path, "-o", out), (0, "", ""), "hooktrace-report PROFILE -o OUT")
+page, errors, page_errors = browser.load(out)
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "partial")
+    note = page.by_id("ht-partial")
+    check_eq(note.text if note else None, "Partial profile: the run ended early (signal SIGTERM).",
+             "the partial note")
+    check_eq(table_calls(page), json_calls(doc), "basic: the JSON's calls")
+    check_eq(table_calls(page).get("leaf"), 1303, "basic: calls of leaf")
+
+# --- outputs.html false ------------------------------------------------------
+r = run(program("basic"), config={"outputs": {"html": False}})
+check_eq((r.returncode, r.exists(".json"), r.exists(".html")), (0, True, False),
+         "outputs.html false: the JSON, no page")
+
+# --- hooktrace-report's errors -------------------------------------------------
+d = tempfile.mkdtemp(prefix="hooktrace-report-")
+missing = os.path.join(d, "missing.json")
+check_eq(tool(missing), (1, "", "hooktrace-report: cannot read %s: No such file or directory\n"
+                         % missing), "missing profile")
+bad = os.path.join(d, "bad.json")
+with open(bad, "w") as f:
+    f.write("{\"stacks\": [1, 2\n")
+check_eq(tool(bad), (1, "", "hooktrace-report: %s is not JSON: ']' expected near end of "
+                     "file (line 2, column 0)\n" % bad), "not JSON")
+other = os.path.join(d, "other.json")
+with open(other, "w") as f:
+    f.write("{\"traceEvents\": []}\n")
+check_eq(tool(other), (1, "", "hooktrace-report: %s is not a hooktrace profile: it has no "
+                       "\"hooktrace_version\" and \"stacks\"\n" % other), "not a profile")
+check_eq(sorted(os.listdir(d)), ["bad.json", "other.json"], "no page written on an error")
+code, out, err = tool()
+check_eq((code, out, err.splitlines()[0] if err else ""),
+         (2, "", "hooktrace-report: no profile given"), "no argument")
+code, out, err = tool(other, "-x")
+check_eq((code, err.splitlines()[0] if err else ""), (2, "hooktrace-report: unknown option '-x'"),
+         "unknown option")
+code, out, err = tool(other, "-o")
+check_eq((code, err.splitlines()[0] if err else ""), (2, "hooktrace-report: -o needs a file name"),
+         "-o without a name")
+code, out, err = tool("--help")
+check_eq((code, out.splitlines()[0], err), (0, "usage: hooktrace-report PROFILE.json [-o OUT.html]", ""),
+         "--help")
+finish()
