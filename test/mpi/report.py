@@ -69,6 +69,33 @@ def function_calls():
     return calls
 
 
+def check_rank_bars(page, doc):
+    """Time per rank: the contract's rank_time_incl_s when the summary has
+    it, else the imbalance of the 16 slowest stacks."""
+    box = page.by_id("ht-rank-times")
+    groups = box.find_all("div", data_stack=None)
+    if "rank_time_stacks" in doc:
+        check_eq(box.get("data-kind"), "rank_time_incl_s", "rank bars from rank_time_incl_s")
+        check_eq([int(g.get("data-stack")) for g in groups], doc["rank_time_stacks"],
+                 "one group of bars per rank_time_stacks entry, in order")
+        for g in groups:
+            s = doc["stacks"][int(g.get("data-stack"))]
+            check_eq([float(b.get("data-seconds")) for b in g.find_all("div", data_rank=None)],
+                     s["rank_time_incl_s"], "stack %s: a bar per rank" % g.get("data-stack"))
+    else:
+        check_eq(box.get("data-kind"), "imbalance", "rank bars from imbalance")
+        top = sorted(range(len(doc["stacks"])),
+                     key=lambda i: (-doc["stacks"][i]["imbalance"]["max_s"], i))[:16]
+        check_eq([int(g.get("data-stack")) for g in groups], top,
+                 "the 16 stacks of largest max_s, in order")
+        for g in groups:
+            im = doc["stacks"][int(g.get("data-stack"))]["imbalance"]
+            check_eq([float(b.get("data-seconds")) for b in g.find_all("div", data_stat=None)],
+                     [im["min_s"], im["avg_s"], im["max_s"]], "stack %s: min, avg, max bars"
+                     % g.get("data-stack"))
+
+
+
 page, errors, page_errors = browser.load(r.path(".html"))
 if page is not None:
     browser.expect_no_errors(errors, page_errors, "report_mpi.html")
@@ -98,29 +125,8 @@ if page is not None:
     incl = [float(tr.get("data-incl")) for tr in rows]
     check_eq(incl, sorted(incl, reverse=True), "rows by decreasing inclusive time")
 
-    # time per rank: the contract's rank_time_incl_s when the summary has
-    # it, else the imbalance of the 16 slowest stacks
-    box = page.by_id("ht-rank-times")
-    groups = box.find_all("div", data_stack=None)
-    if "rank_time_stacks" in doc:
-        check_eq(box.get("data-kind"), "rank_time_incl_s", "rank bars from rank_time_incl_s")
-        check_eq([int(g.get("data-stack")) for g in groups], doc["rank_time_stacks"],
-                 "one group of bars per rank_time_stacks entry, in order")
-        for g in groups:
-            s = doc["stacks"][int(g.get("data-stack"))]
-            check_eq([float(b.get("data-seconds")) for b in g.find_all("div", data_rank=None)],
-                     s["rank_time_incl_s"], "stack %s: a bar per rank" % g.get("data-stack"))
-    else:
-        check_eq(box.get("data-kind"), "imbalance", "rank bars from imbalance")
-        top = sorted(range(len(doc["stacks"])),
-                     key=lambda i: (-doc["stacks"][i]["imbalance"]["max_s"], i))[:16]
-        check_eq([int(g.get("data-stack")) for g in groups], top,
-                 "the 16 stacks of largest max_s, in order")
-        for g in groups:
-            im = doc["stacks"][int(g.get("data-stack"))]["imbalance"]
-            check_eq([float(b.get("data-seconds")) for b in g.find_all("div", data_stat=None)],
-                     [im["min_s"], im["avg_s"], im["max_s"]], "stack %s: min, avg, max bars"
-                     % g.get("data-stack"))
+    check("rank_time_stacks" in doc, "the summary has rank_time_stacks (mpi.rank_times_top is 16 by default)")
+    check_rank_bars(page, doc)
 
     # the flame graph: a frame per shown stack, plus the root
     frames = page.by_id("ht-flame").find_all("g", name=None)
@@ -163,4 +169,20 @@ check_eq((proc.returncode, proc.stdout, proc.stderr), (0, "", ""), "hooktrace-re
 if os.path.exists(out):
     with open(out, "rb") as a, open(r.path(".html"), "rb") as b:
         check(a.read() == b.read(), "hooktrace-report writes the page the run wrote")
+# a summary without the per-rank times (mpi.rank_times_top 0, or a profile
+# from before they existed): the bars fall back to min, avg and max
+old = dict(doc)
+old.pop("rank_time_stacks")
+old["stacks"] = [{k: v for k, v in s.items() if k != "rank_time_incl_s"} for s in doc["stacks"]]
+old_json = os.path.join(r.directory, "no_rank_times.json")
+with open(old_json, "w") as f:
+    json.dump(old, f)
+old_html = os.path.join(r.directory, "no_rank_times.html")
+proc = subprocess.run([REPORT_TOOL, old_json, "-o", old_html], stdout=subprocess.PIPE,
+                      stderr=subprocess.PIPE, universal_newlines=True)
+check_eq((proc.returncode, proc.stderr), (0, ""), "hooktrace-report on the summary without rank times")
+page, errors, page_errors = browser.load(old_html)
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "no_rank_times.html")
+    check_rank_bars(page, old)
 finish()
