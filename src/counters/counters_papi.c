@@ -51,6 +51,10 @@ static void explain(const char *event, int rc, char *out, size_t size)
      * to the CPU component, the first. */
     const char *colon = strstr(event, "::");
     size_t plen = colon ? (size_t)(colon - event) : 0;
+    if (!colon && rc != PAPI_ECMP_DISABLED) { /* a bare name PAPI does not know */
+        snprintf(out, size, "no such event (PAPI: %s)", PAPI_strerror(rc));
+        return;
+    }
     int ncomp = PAPI_num_components();
     for (int c = 0; c < ncomp; c++) {
         const PAPI_component_info_t *ci = PAPI_get_component_info(c);
@@ -66,7 +70,7 @@ static void explain(const char *event, int rc, char *out, size_t size)
         }
         break;
     }
-    snprintf(out, size, "%s", PAPI_strerror(rc));
+    snprintf(out, size, "PAPI cannot read it: %s", PAPI_strerror(rc));
 }
 
 static void drop(const char *event, const char *reason)

@@ -14,6 +14,7 @@ libht_output_la_SOURCES = \
 	src/output/source_root.c \
 	src/output/room.h src/output/room.c \
 	src/output/throttle.c \
+	src/output/output_counters.h src/output/counters.c \
 	src/output/output_mpi.h src/output/json_mpi.c src/output/logfile_mpi.c \
 	src/output/output_mpit.h src/output/json_mpit.c src/output/logfile_mpit.c
 libht_output_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
