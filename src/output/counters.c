@@ -33,13 +33,14 @@ void ht_output_json_counters(json_t *obj, const struct ht_profile *p,
 {
     const struct ht_counters_info *ci = ht_counters_info();
     unsigned K = p->ncounters;
-    if (!ci || K == 0 || ci->nevents != K)
+    /* NULL: figures not kept (a thread of the summary over ranks) */
+    if (!ci || K == 0 || ci->nevents != K || !st->counters)
         return;
     json_t *all = json_object();
     for (unsigned k = 0; k < K; k++) {
         json_t *e = json_object();
-        json_object_set_new(e, "incl", json_integer(st->counters ? st->counters[k] : 0));
-        json_object_set_new(e, "excl", json_integer(st->counters ? st->counters[K + k] : 0));
+        json_object_set_new(e, "incl", json_integer(st->counters[k]));
+        json_object_set_new(e, "excl", json_integer(st->counters[K + k]));
         json_object_set_new(all, ci->events[k], e);
     }
     json_object_set_new(obj, "counters", all);
