@@ -186,8 +186,25 @@ static struct counter_thread *thread_data(struct ht_thread *t)
     return ct;
 }
 
+/* Set while this thread is inside PAPI: an SDE callback counter runs the
+ * program's own code, whose hooks must not read again (the process set's
+ * lock is held) and whose calls are recorded without counts. */
+static __thread bool reading __attribute__((tls_model("initial-exec")));
+
+static bool read_inner(struct ht_thread *t, long long *out);
+
 /* The events' values now, in the config's order. */
 static bool read_now(struct ht_thread *t, long long *out)
+{
+    if (reading)
+        return false;
+    reading = true;
+    bool ok = read_inner(t, out);
+    reading = false;
+    return ok;
+}
+
+static bool read_inner(struct ht_thread *t, long long *out)
 {
     struct counter_thread *ct = thread_data(t);
     if (!ct)
