@@ -31,6 +31,8 @@ static char version[32];
 /* Per thread: its event set (PAPI_NULL if it has no per-thread event or
  * could not make one) and the scratch the reads go to. */
 struct counter_thread {
+    pthread_t owner; /* the thread the set counts (a finished thread's
+                        state may be taken over by another: thread_reuse.c) */
     int set;
     long long process_values[HT_CONFIG_MAX_COUNTERS];
     long long thread_values[HT_CONFIG_MAX_COUNTERS];
@@ -162,13 +164,16 @@ const struct ht_counters_info *ht_counters_info(void)
 static struct counter_thread *thread_data(struct ht_thread *t)
 {
     struct counter_thread *ct = t->counters;
-    if (__builtin_expect(ct != NULL, 1))
-        return ct;
-    ct = calloc(1, sizeof *ct);
-    if (!ct) {
+    if (__builtin_expect(ct != NULL, 1)) {
+        if (nthread == 0 || pthread_equal(ct->owner, pthread_self()))
+            return ct;
+        /* A reused state: the old set counts a thread that ended (PAPI
+         * keeps it; it is not ours to stop from here).  A new one. */
+    } else if (!(ct = calloc(1, sizeof *ct))) {
         t->counting = 0; /* no memory: this thread goes on without */
         return NULL;
     }
+    ct->owner = pthread_self();
     ct->set = PAPI_NULL;
     if (nthread > 0) {
         bool ok = PAPI_register_thread() == PAPI_OK && PAPI_create_eventset(&ct->set) == PAPI_OK;

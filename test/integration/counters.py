@@ -3,7 +3,8 @@
 test/programs/counters defines two software-defined events of its own,
 sde:::CTEST::units and sde:::CTEST::bytes, and adds known amounts in known
 functions (leaf +3/+1, middle +5 and two leaves, recurse +2/+10 three deep,
-a second thread running middle 4 times), so every stack's inclusive and
+a second thread running middle 4 times, then 20 short threads calling leaf
+once each, merged into a thread group), so every stack's inclusive and
 exclusive counts are exact.  An unknown event and perf::TASK-CLOCK are
 dropped with a message naming PAPI's reason (on a machine whose PAPI reads
 perf events, the page faults of a function touching fresh pages are
@@ -50,7 +51,7 @@ if not SDE:
 
 plain = run(program("counters"))
 check_eq(plain.returncode, 3, "counters without counters: the program's exit status")
-check_eq(plain.stdout, "counters: units 160 bytes 58\n", "counters without counters: output")
+check_eq(plain.stdout, "counters: units 220 bytes 78\n", "counters without counters: output")
 
 config = {"counters": [UNITS, BYTES, "NOPE_EVENT", "perf::TASK-CLOCK"]}
 r = run(program("counters"), config=config)
@@ -77,10 +78,10 @@ else:
 check_eq(r.stderr.count("hooktrace: counter "), 2, "one message per bad event")
 
 # Exact counts: {path: (calls, units incl, units excl, bytes incl, bytes excl)}.
-# SDE events are process-wide: main, open while the worker thread runs,
-# includes the worker's units and bytes (44 and 8) as its exclusive share.
+# SDE events are process-wide: main, open while the worker threads run,
+# includes their units and bytes (44 + 60 and 8 + 20) as its exclusive share.
 expected = {
-    "main": (1, 160, 44, 58, 8),
+    "main": (1, 220, 104, 78, 28),
     "main;middle": (10, 110, 50, 20, 0),
     "main;middle;leaf": (20, 60, 60, 20, 20),
     "main;recurse": (1, 6, 2, 30, 10),
@@ -89,16 +90,27 @@ expected = {
     "worker": (1, 44, 0, 8, 0),
     "worker;middle": (4, 44, 20, 8, 0),
     "worker;middle;leaf": (8, 24, 24, 8, 8),
+    "short_worker": (20, 60, 0, 20, 0),
+    "short_worker;leaf": (20, 60, 60, 20, 20),
 }
+SHORT = ("short_worker", "short_worker;leaf")
 check_eq(sorted(p.paths()), sorted(expected), "the stacks")
 for path, (calls, ui, ue, bi, be) in expected.items():
     s = p.stack(path)
     check_eq(s["calls"], calls, "calls of " + path)
     check_eq(s.get("counters"), {UNITS: {"incl": ui, "excl": ue}, BYTES: {"incl": bi, "excl": be}},
              "counters of " + path)
+    if path in SHORT:  # over the short threads: per thread index, summed
+        check_eq(sum(t["counters"][UNITS]["incl"] for t in s["threads"]), ui,
+                 "the short threads' units add up for " + path)
+        continue
     thread = 1 if path.startswith("worker") else 0
     check_eq([(t["thread"], t.get("counters")) for t in s["threads"]],
              [(thread, s.get("counters"))], "the one thread's counters of " + path)
+groups = p.doc["thread_groups"]
+check_eq([(g["thread"], g["start_routine"], g["threads"], g["running"]) for g in groups],
+         [(2, "short_worker", 20, 0)], "with counters, the 20 short threads form thread group 2")
+check_eq(p.doc["threads"], 3, "thread indices: main, worker, the group")
 
 # What holds for any counter: non-negative, exclusive <= inclusive, a
 # caller's inclusive count at least its callees' (monotone along a path).

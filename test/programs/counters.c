@@ -1,7 +1,8 @@
 /* Counters (test/integration/counters.py): two software-defined PAPI
  * events this program owns, "sde:::CTEST::units" and
  * "sde:::CTEST::bytes", incremented by known amounts in known functions,
- * so that every stack's inclusive and exclusive counts are exact.  With
+ * so that every stack's inclusive and exclusive counts are exact; then
+ * 20 short threads one after the other, each calling leaf once.  With
  * "fresh" as argument it also touches fresh pages (for page faults, where
  * perf events can be read). */
 #include <pthread.h>
@@ -42,6 +43,15 @@ void *worker(void *arg)
     return NULL;
 }
 
+/* Short threads, one after the other: after 16 of them, each takes over
+ * the state of the last (a thread group, docs/output.md). */
+void *short_worker(void *arg)
+{
+    (void)arg;
+    leaf();
+    return NULL;
+}
+
 long touch_fresh_pages(void)
 {
     size_t size = (size_t)64 << 20; /* 16384 pages */
@@ -74,6 +84,9 @@ int main(int argc, char **argv)
     pthread_t t;
     if (pthread_create(&t, NULL, worker, NULL) != 0 || pthread_join(t, NULL) != 0)
         return 2;
+    for (int i = 0; i < 20; i++)
+        if (pthread_create(&t, NULL, short_worker, NULL) != 0 || pthread_join(t, NULL) != 0)
+            return 2;
     if (argc > 1 && strcmp(argv[1], "fresh") == 0)
         touch_fresh_pages();
     printf("counters: units %lld bytes %lld\n", units, bytes);
