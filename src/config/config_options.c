@@ -167,12 +167,12 @@ static const struct opt top_opts[] = {
      .offset = FIELD(signal_timeout_ms),
      .min = 0,
      .max = 600000},
-    {.key = "counters", .kind = OPT_STRING_LIST, .offset = FIELD(counters), .max = HT_CONFIG_MAX_COUNTERS},
     {.key = "outputs", .kind = OPT_SECTION, .section = &outputs_section},
     {.key = "mpi", .kind = OPT_SECTION, .section = &mpi_section},
     {.key = "trace", .kind = OPT_SECTION, .section = &trace_section},
     {.key = "mpi_t", .kind = OPT_SECTION, .section = &mpi_t_section},
     {.key = "throttle", .kind = OPT_SECTION, .section = &throttle_section},
+    {.key = "counters", .kind = OPT_STRING_LIST, .offset = FIELD(counters), .max = HT_CONFIG_MAX_COUNTERS},
     {.key = NULL},
 };
 static const struct section top_section = {NULL, top_opts};
