@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "counters/counters.h"
 
@@ -159,7 +160,7 @@ const struct ht_counters_info *ht_counters_info(void)
     return configured ? &info : NULL;
 }
 
-/* The thread's data and set, made on its first recorded call (malloc and
+/* The thread's data and set, made on its first recorded call (mmap and
  * PAPI's own locks: once per thread, never again). */
 static struct counter_thread *thread_data(struct ht_thread *t)
 {
@@ -169,9 +170,14 @@ static struct counter_thread *thread_data(struct ht_thread *t)
             return ct;
         /* A reused state: the old set counts a thread that ended (PAPI
          * keeps it; it is not ours to stop from here).  A new one. */
-    } else if (!(ct = calloc(1, sizeof *ct))) {
-        t->counting = 0; /* no memory: this thread goes on without */
-        return NULL;
+    } else {
+        /* mmap'ed like the thread's state, which points to it and outlives
+         * the thread (and which LeakSanitizer does not scan) */
+        ct = mmap(NULL, sizeof *ct, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (ct == MAP_FAILED) {
+            t->counting = 0; /* no memory: this thread goes on without */
+            return NULL;
+        }
     }
     ct->owner = pthread_self();
     ct->set = PAPI_NULL;
