@@ -107,8 +107,13 @@ uint32_t ht_counters_setup(const struct ht_config *cfg)
         return 0;
     }
     /* Each event alone on a test set, so that one bad event's reason is
-     * its own; the good ones then go to the process set or to a template
-     * list the threads' sets repeat. */
+     * its own; the good ones then go to the process set, or to `combined`,
+     * the set every thread's repeats: an event the counters before it
+     * leave no room for (hardware counters are few) is dropped here, not
+     * left to count 0 on every thread. */
+    int combined = PAPI_NULL;
+    if (PAPI_create_eventset(&combined) != PAPI_OK)
+        combined = PAPI_NULL;
     for (unsigned i = 0; i < names->count; i++) {
         const char *event = names->items[i];
         bool duplicate = false;
@@ -142,10 +147,21 @@ uint32_t ht_counters_setup(const struct ht_config *cfg)
             }
             nprocess++;
         } else {
+            if (combined == PAPI_NULL || (rc = PAPI_add_named_event(combined, event)) != PAPI_OK) {
+                char why[256];
+                snprintf(why, sizeof why, "cannot be counted together with the events before it"
+                                          " (PAPI: %s)", PAPI_strerror(rc));
+                drop(event, why);
+                continue;
+            }
             nthread++;
         }
         process[info.nevents] = is_sde(event);
         info.events[info.nevents++] = event;
+    }
+    if (combined != PAPI_NULL) {
+        PAPI_cleanup_eventset(combined);
+        PAPI_destroy_eventset(&combined);
     }
     if (nprocess > 0 && (rc = PAPI_start(process_set)) != PAPI_OK) {
         fprintf(stderr, "hooktrace: counters: PAPI could not start the SDE events: %s; "
