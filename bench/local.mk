@@ -317,3 +317,25 @@ EXTRA_DIST += bench/units_cost.py
 bench-units: libhooktrace.la
 	$(PYTHON3) $(srcdir)/bench/units_cost.py --builddir $(top_builddir) --cc '$(CC)'
 .PHONY: bench-units
+
+# --- Counters ------------------------------------------------------------------
+# `make bench-counters`: the hook-cost kernel with three software-defined PAPI
+# events, run with 0, 1 and 3 of them in "counters" (bench/counters_cost.py;
+# results in BENCHMARKS.md).  Needs PAPI with its SDE library.
+EXTRA_DIST += bench/counters_cost.py bench/counters_sde.c
+if HAVE_PAPI_SDE
+EXTRA_PROGRAMS += bench/hook_kernel_counters
+bench_hook_kernel_counters_SOURCES = bench/hook_kernel.c bench/counters_sde.c
+bench_hook_kernel_counters_CPPFLAGS = $(AM_CPPFLAGS) -DHK_VARIANT='"hooktrace-counters"'
+bench_hook_kernel_counters_CFLAGS = $(HT_BENCH_KERNEL_INSTR_FLAGS) $(PAPI_CFLAGS)
+bench_hook_kernel_counters_LDFLAGS = $(HT_BENCH_KERNEL_LINK_FLAGS)
+bench_hook_kernel_counters_LDADD = libhooktrace.la -lsde
+CLEANFILES += bench/hook_kernel_counters$(EXEEXT)
+BENCH_COUNTERS_ARGS =
+bench-counters: bench/hook_kernel_counters$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/counters_cost.py --builddir $(top_builddir) $(BENCH_COUNTERS_ARGS)
+else
+bench-counters:
+	@echo 'bench-counters: needs PAPI with sde_lib.h (libpapi-dev)' >&2; exit 1
+endif
+.PHONY: bench-counters

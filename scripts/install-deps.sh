@@ -17,6 +17,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libopenmpi-dev openmpi-bin \
     libmpich-dev mpich \
     libotf2-trace-dev otf2-tools \
+    libpapi-dev papi-tools \
     python3 valgrind \
     npm chromium >/dev/null
 # The GCC plugin (optional, docs/plugin.md) is built against the plugin

@@ -26,7 +26,7 @@ import sys
 FLOORS = [
     ("entry", ["fortran", "hooks", "mpi"]),
     ("runtime", ["runtime"]),
-    ("services", ["merge", "output", "mpit", "trace", "throttle", "callstack"]),
+    ("services", ["merge", "output", "mpit", "trace", "counters", "throttle", "callstack"]),
     ("ground", ["symbols", "config", "common"]),
 ]
 # Along the entry floor: fortran translates to the mpi core and uses the

@@ -163,6 +163,18 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py \
 	test/integration/browser.py $(filter %.py,$(TESTS))
 
+# Counters (test/integration/counters.py): a program with its own PAPI
+# software-defined events, built where PAPI has the SDE library.
+if HAVE_PAPI_SDE
+check_PROGRAMS += test/programs/counters
+test_programs_counters_SOURCES = test/programs/counters.c
+test_programs_counters_CFLAGS = $(HT_TEST_CFLAGS) $(PAPI_CFLAGS) -pthread
+test_programs_counters_LDADD = libhooktrace.la -lsde
+test_programs_counters_LDFLAGS = $(HT_TEST_LINK) -pthread
+endif
+EXTRA_DIST += test/programs/counters.c
+TESTS += test/integration/counters.py
+
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";
 # the archives are read back with otf2-print.
 check_PROGRAMS += test/programs/trace_calls

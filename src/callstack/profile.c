@@ -109,6 +109,42 @@ static uint64_t node_ticks_incl(const struct ht_node *n, const struct ht_node *c
     return ticks;
 }
 
+int ht_stack_stats_add_counters(struct ht_stack_stats *into, const struct ht_stack_stats *from,
+                                unsigned ncounters)
+{
+    if (!from->counters || ncounters == 0)
+        return 0;
+    if (!into->counters && !(into->counters = calloc(2 * ncounters, sizeof *into->counters)))
+        return -1;
+    for (unsigned k = 0; k < 2 * ncounters; k++)
+        into->counters[k] += from->counters[k];
+    return 0;
+}
+
+/* A node's counter figures into s (whose words it allocates): the
+ * inclusive ones only when the node is a stack of its own (kept), the
+ * exclusive ones always, as with time.  Calls still in progress were
+ * closed by src/counters on the thread that writes the profile. */
+static int add_node_counters(struct ht_stack_stats *s, const struct ht_node *n, unsigned K,
+                             bool own_stack)
+{
+    if (!s->counters && !(s->counters = calloc(2 * K, sizeof *s->counters)))
+        return -1;
+    const int64_t *incl = ht_node_counters(n);
+    for (unsigned k = 0; k < K; k++) {
+        int64_t callees = 0;
+        for (const struct ht_node *c = __atomic_load_n(&n->first_child, __ATOMIC_ACQUIRE); c;
+             c = c->next_sibling)
+            callees += ht_node_counters(c)[k];
+        if (own_stack)
+            s->counters[k] += incl[k];
+        /* Clamp, as time is: a thread still running may show a callee
+         * ahead of its caller. */
+        s->counters[K + k] += incl[k] > callees ? incl[k] - callees : 0;
+    }
+    return 0;
+}
+
 static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht_profile_thread *th,
                         uint64_t end, double spt, ht_describe_fn describe, void *ctx)
 {
@@ -159,6 +195,11 @@ static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht
         }
         s->folded_calls += n->folded_calls;
         s->time_excl += (double)excl * spt;
+        if (p->ncounters && tree->counters == p->ncounters &&
+            add_node_counters(s, n, p->ncounters, m != item.merged_parent) != 0) {
+            rc = -1;
+            break;
+        }
         const struct ht_mpi_stats *ms = __atomic_load_n(&n->mpi, __ATOMIC_ACQUIRE);
         if (ms) {
             ht_mpi_stats_add(&s->mpi, ms);
@@ -280,6 +321,8 @@ static int number_stacks(struct builder *b, struct ht_profile *p)
             s->total.time_incl += s->per_thread[t].time_incl;
             s->total.time_excl += s->per_thread[t].time_excl;
             ht_mpi_stats_add(&s->total.mpi, &s->per_thread[t].mpi);
+            if (ht_stack_stats_add_counters(&s->total, &s->per_thread[t], p->ncounters) != 0)
+                goto out;
         }
     }
     rc = 0;
@@ -327,6 +370,11 @@ int ht_profile_build(struct ht_profile *profile, const struct ht_profile_thread 
     struct builder b = {.nthreads = nthreads};
     int rc = -1;
     profile->nthreads = b.nthreads;
+    /* Every thread's tree has the same events (set before any attached),
+     * but a thread attached before start-up decided them has none. */
+    for (int t = 0; t < nentries; t++)
+        if (threads[t].tree->counters > profile->ncounters)
+            profile->ncounters = threads[t].tree->counters;
     profile->thread_tids = calloc((size_t)b.nthreads, sizeof *profile->thread_tids);
     if (!profile->thread_tids || add_node(&b, -1, NULL) != 0)
         goto out;
@@ -341,8 +389,11 @@ int ht_profile_build(struct ht_profile *profile, const struct ht_profile_thread 
         goto out;
     rc = number_stacks(&b, profile);
 out:
-    for (size_t i = 0; i < b.count; i++)
+    for (size_t i = 0; i < b.count; i++) {
+        for (int t = 0; b.nodes[i].per_thread && t < b.nthreads; t++)
+            free(b.nodes[i].per_thread[t].counters);
         free(b.nodes[i].per_thread);
+    }
     free(b.nodes);
     free(b.slots);
     if (rc != 0)
@@ -365,8 +416,13 @@ int ht_profile_path(const struct ht_profile *profile, int id, int *out, int max)
 
 void ht_profile_free(struct ht_profile *profile)
 {
-    for (size_t i = 0; i < profile->nstacks; i++)
-        free(profile->stacks[i].per_thread);
+    for (size_t i = 0; i < profile->nstacks; i++) {
+        struct ht_stack *st = &profile->stacks[i];
+        for (int t = 0; st->per_thread && t < profile->nthreads; t++)
+            free(st->per_thread[t].counters);
+        free(st->per_thread);
+        free(st->total.counters);
+    }
     free(profile->stacks);
     free(profile->thread_tids);
     free(profile->thread_groups);

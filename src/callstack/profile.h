@@ -37,6 +37,10 @@ struct ht_stack_stats {
     double time_incl;
     double time_excl;
     struct ht_mpi_stats mpi; /* messages issued from this stack (ticks) */
+    /* With counters (ht_profile.ncounters = K > 0): [0, K) inclusive and
+     * [K, 2K) exclusive counts of each event, in the order of
+     * src/counters' list; NULL when the profile has none */
+    int64_t *counters;
 };
 
 struct ht_stack {
@@ -86,7 +90,13 @@ struct ht_profile {
     size_t tree_bytes;
     bool out_of_memory;
     bool has_mpi; /* some stack has message figures */
+    unsigned ncounters; /* counter events per stack (tree.h), 0: none */
 };
+
+/* Adds the 2K counter figures of `from` to `into`, allocating into's on
+ * first use; 0, or -1 if out of memory. */
+int ht_stack_stats_add_counters(struct ht_stack_stats *into, const struct ht_stack_stats *from,
+                                unsigned ncounters);
 
 typedef const struct ht_function *(*ht_describe_fn)(uintptr_t address, void *ctx);
 typedef void (*ht_address_fn)(uintptr_t address, void *ctx);

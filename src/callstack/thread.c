@@ -8,6 +8,7 @@
 
 __thread struct ht_thread *ht_thread_self __attribute__((tls_model("initial-exec")));
 unsigned ht_thread_max_depth = 512;
+uint32_t ht_thread_counters;
 
 /* What start-up decided every new thread gets (src/runtime). */
 static uint64_t first_throttle_check = UINT64_MAX;
@@ -38,6 +39,8 @@ struct ht_thread *ht_thread_attach_entering(uintptr_t function)
         return NULL;
     ht_tree_init(&t->tree, ht_thread_max_depth);
     t->tree.clock = ht_clock_now_fn;
+    t->tree.counters = ht_thread_counters;
+    t->counting = ht_thread_counters != 0;
     t->throttle_at = first_throttle_check;
     t->tid = (pid_t)syscall(SYS_gettid);
     t->index = __atomic_fetch_add(&registry_count, 1, __ATOMIC_RELAXED);

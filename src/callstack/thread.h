@@ -21,21 +21,26 @@ struct ht_trace_buffer;
 
 struct ht_thread {
     struct ht_tree tree;
-    /* Either non-zero sends this thread's hooks down the general path,
+    /* Any non-zero sends this thread's hooks down the general path,
      * which the fast path tests as one word: open MPI requests to poll
-     * now and then, or events to append to the trace buffer. */
+     * now and then, events to append to the trace buffer, or counters
+     * to read (src/counters; set at attach, for the thread's life). */
     union {
         struct {
             uint16_t poll_requests;
             uint16_t tracing;
+            uint16_t counting;
+            uint16_t unused_path;
         };
-        uint32_t general_path;
+        uint64_t general_path;
     };
     /* The call count at which an exiting node is checked for throttling
      * (ht_throttle_check_calls), next to what the fast path reads. */
     uint64_t throttle_at;
     struct ht_trace_buffer *trace; /* src/trace, NULL unless tracing */
     struct ht_mpi_thread *mpi; /* MPI data (src/mpi), NULL until first use */
+    void *counters;           /* src/counters' per-thread data, NULL until
+                                 the thread first records with counters */
     struct ht_peer_counts *peers; /* src/merge/peers.h: set by src/mpi after MPI_Init */
     int index;                /* 0, 1, 2, ... in order of first hook */
     pid_t tid;                /* kernel thread id, for the logfile */
@@ -54,6 +59,10 @@ extern __thread struct ht_thread *ht_thread_self __attribute__((tls_model("initi
 
 /* Depth limit given to threads attached from now on. */
 extern unsigned ht_thread_max_depth;
+
+/* Counter events every thread's nodes carry (tree.h ht_node_counters), 0
+ * for none; set at start-up before any thread attaches (src/runtime). */
+extern uint32_t ht_thread_counters;
 
 /* Set at start-up, before any thread but the first attaches: the call count
  * at which a node is first checked for throttling, and a function that

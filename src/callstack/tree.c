@@ -56,7 +56,8 @@ void ht_tree_release(struct ht_tree *tree)
 
 static struct ht_node *arena_new_node(struct ht_tree *tree)
 {
-    if ((size_t)(tree->arena_end - tree->arena_next) < sizeof(struct ht_node)) {
+    size_t bytes = ht_tree_node_bytes(tree->counters);
+    if ((size_t)(tree->arena_end - tree->arena_next) < bytes) {
         struct ht_tree_chunk *c = map_bytes(CHUNK_BYTES);
         if (!c)
             return NULL;
@@ -67,7 +68,7 @@ static struct ht_node *arena_new_node(struct ht_tree *tree)
         tree->arena_end = (char *)c + CHUNK_BYTES;
     }
     struct ht_node *n = (struct ht_node *)tree->arena_next;
-    tree->arena_next += sizeof(struct ht_node);
+    tree->arena_next += bytes;
     return n; /* mmap'ed memory is zero-filled */
 }
 
@@ -375,6 +376,8 @@ void ht_tree_forget_counts(struct ht_tree *tree, uint64_t now)
         n->ticks_incl = 0;
         n->folded_calls = 0;
         n->enter_tick = now;
+        for (uint32_t k = 0; k < tree->counters; k++)
+            ht_node_counters(n)[k] = 0; /* entry values stay: still running */
         if (n->mpi) {
             struct ht_mpi_stats *s = n->mpi;
             s->messages_sent = s->messages_received = 0;

@@ -146,6 +146,8 @@ struct ht_tree {
     uint64_t declined;        /* hook calls of throttled functions that
                                  still reached the tree */
     bool out_of_memory;       /* the arena could not grow: calls fold */
+    uint32_t counters;        /* counter events per node (0: none); set
+                                 before the first node, never changed */
     ht_tick_fn clock;         /* for HT_TICK_UNKNOWN; NULL: ticks are given */
     /* the functions of the calls in progress beyond max_depth, innermost
      * last (overflow of them), so that an exit matches its own entry; NULL
@@ -253,6 +255,24 @@ HT_NOINSTR static inline void ht_tree_pop(struct ht_tree *tree, struct ht_node *
 {
     cur->ticks_incl += now - cur->enter_tick;
     tree->current = cur->parent;
+}
+
+/* Counter figures (src/counters, PAPI) of a node of a tree whose
+ * `counters` is K > 0: the arena gives each node 2K 64-bit words right
+ * behind it, so that a node stays 128 bytes and the common case (no
+ * counters) is untouched.  [0, K): inclusive sums over completed calls,
+ * [K, 2K): the values read when the call in progress was entered.  Never
+ * for the root (it is not in the arena) or a tree without counters. */
+HT_NOINSTR static inline int64_t *ht_node_counters(const struct ht_node *n)
+{
+    return (int64_t *)(uintptr_t)(n + 1);
+}
+
+/* Bytes a node takes in the arena of a tree with `counters` events. */
+static inline size_t ht_tree_node_bytes(uint32_t counters)
+{
+    size_t bytes = sizeof(struct ht_node) + 2 * sizeof(int64_t) * counters;
+    return (bytes + 63) & ~(size_t)63;
 }
 
 /* sp: the caller's stack pointer at the hook; site: the hook's call_site. */

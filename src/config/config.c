@@ -139,6 +139,7 @@ void ht_config_free(struct ht_config *cfg)
     ht_regex_list_free(&cfg->mpi_t.pvars);
     ht_regex_list_free(&cfg->mpi_t.pvar_change);
     ht_regex_list_free(&cfg->throttle.never);
+    ht_string_list_free(&cfg->counters);
     /* Back to the defaults so that a second free, or a use after free, is
      * harmless rather than a double free. */
     ht_config_defaults(cfg);

@@ -117,6 +117,16 @@ struct ht_throttle_config {
 enum ht_fork_children { HT_FORK_CHILDREN_OWN = 0, HT_FORK_CHILDREN_NONE };
 extern const char *const ht_fork_children_names[];
 
+/* A list of plain strings, as given. */
+struct ht_string_list {
+    char **items;
+    unsigned count;
+};
+
+/* Counter events a config may name: each costs a PAPI read's share and
+ * two words per call-stack node. */
+#define HT_CONFIG_MAX_COUNTERS 8u
+
 struct ht_config {
     bool off;
     char *output_directory; /* never NULL after loading; default "." */
@@ -141,6 +151,9 @@ struct ht_config {
     struct ht_trace_config trace;
     struct ht_mpit_config mpi_t;
     struct ht_throttle_config throttle;
+    /* PAPI events read per call stack (docs/config.md "counters"), in the
+     * order given; at most HT_CONFIG_MAX_COUNTERS; default none */
+    struct ht_string_list counters;
     char *source_file; /* the config file read, or NULL for defaults only */
 };
 

@@ -18,6 +18,7 @@ int ht_config_set_string(char **field, const char *value);
 
 void ht_regex_list_free(struct ht_regex_list *list);
 void ht_rank_set_free(struct ht_rank_set *set);
+void ht_string_list_free(struct ht_string_list *list);
 
 /* ht_config_load_file, where named_by (if not NULL) says where the file name
  * came from, for the message when the file cannot be read. */

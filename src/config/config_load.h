@@ -47,4 +47,9 @@ void ht_config_quote(char *buf, size_t size, const char *s);
 /* "a string", "an integer", ... for "not ..." in messages. */
 const char *ht_config_type_name(const json_t *v);
 
+/* An array of at most max non-empty strings into *dst (replaced), for
+ * OPT_STRING_LIST (config_strings.c).  what: "an event name", ... */
+int ht_config_apply_string_list(struct ht_config_load *ld, struct ht_string_list *dst,
+                                const json_t *v, unsigned max, const char *what);
+
 #endif

@@ -24,6 +24,7 @@ enum opt_kind {
     OPT_RANK_SET, /* struct ht_rank_set: "all", "none" or [ranks] */
     OPT_SECTION, /* a nested object, checked against its own table */
     OPT_NAME_SET, /* unsigned bit set: an array of strings from names, bit i for names[i] */
+    OPT_STRING_LIST, /* struct ht_string_list of at most max strings (config_strings.c) */
 };
 
 struct section;
@@ -177,6 +178,7 @@ static const struct opt top_opts[] = {
     {.key = "trace", .kind = OPT_SECTION, .section = &trace_section},
     {.key = "mpi_t", .kind = OPT_SECTION, .section = &mpi_t_section},
     {.key = "throttle", .kind = OPT_SECTION, .section = &throttle_section},
+    {.key = "counters", .kind = OPT_STRING_LIST, .offset = FIELD(counters), .max = HT_CONFIG_MAX_COUNTERS},
     {.key = NULL},
 };
 static const struct section top_section = {NULL, top_opts};
@@ -558,6 +560,8 @@ static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
         return apply_rank_set(ld, o, v);
     case OPT_NAME_SET:
         return apply_name_set(ld, o, v);
+    case OPT_STRING_LIST:
+        return ht_config_apply_string_list(ld, field(ld, o), v, o->max, "an event name");
     case OPT_SECTION:
         if (!json_is_object(v)) {
             char expected[512];

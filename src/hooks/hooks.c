@@ -6,6 +6,7 @@
 
 #include "hooks/hooks.h"
 #include "hooktrace.h"
+#include "counters/counters.h"
 #include "mpi/poll.h"
 #include "throttle/throttle.h"
 #include "trace/trace.h"
@@ -49,6 +50,8 @@ HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t func
     }
     if (move == HT_THROTTLED)
         ht_throttle_site_reached(hook_site, function, false, &own_hooks);
+    else if (t->counting && move == HT_MOVED)
+        ht_counters_entered(t, t->tree.current);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
 }
@@ -61,6 +64,10 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
     struct ht_node *before = t->tree.current;
     enum ht_tree_move move;
     uint64_t now = HT_TICK_UNKNOWN;
+    /* Counted before the tree moves, so the hook's own work is the
+     * caller's; only the innermost call returning (the common exit). */
+    if (t->counting && before != &t->tree.root && ht_tree_current_if(&t->tree, function))
+        ht_counters_left(t, before);
     if (t->tracing) {
         now = ht_clock_now();
         move = ht_trace_exit(t, function, now);

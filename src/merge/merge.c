@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters/counters.h"
 #include "merge/merge.h"
 #include "merge/merge_internal.h"
 #include "merge/mpit_merge.h"
@@ -43,6 +44,7 @@ struct merge {
     bool have_local;
     struct ht_merge_rank_info info, *infos; /* infos: rank 0 only */
     int nthreads_max;
+    unsigned ncounters; /* the same on every rank, or 0 (then left out) */
     int *gid_of;
     struct ht_global_paths global;
     uint64_t *u64;
@@ -56,6 +58,21 @@ struct merge {
     struct ht_mpit_output mpit; /* MPI_T figures over ranks: rank 0 */
     struct ht_mpi_rank_times rank_times; /* the top stacks per rank: rank 0 */
 };
+
+/* The counter events every rank kept (src/counters): one config, so the
+ * same list, unless PAPI could read an event on some nodes only; then the
+ * summary leaves the counters out (each rank's own file keeps its own). */
+static void agree_on_counters(struct merge *m)
+{
+    const struct ht_counters_info *ci = ht_counters_info();
+    int mine[2] = {ci ? (int)ci->nevents : 0, ci ? -(int)ci->nevents : 0}, all[2];
+    PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, m->comm);
+    m->ncounters = all[0] == -all[1] ? (unsigned)all[0] : 0;
+    if (all[0] != -all[1] && m->rank == 0)
+        fprintf(stderr, "hooktrace: the ranks could read different numbers of counter events"
+                        " (%d to %d): the summary has no counters; each rank's own file has"
+                        " its own\n", -all[1], all[0]);
+}
 
 static void describe_self(struct merge *m, const struct ht_run_info *run)
 {
@@ -101,7 +118,7 @@ static bool prepare_arrays(struct merge *m)
         return true;
     size_t g = m->global.set.count;
     int t = m->global.nthreads > 0 ? m->global.nthreads : 1;
-    m->u64 = calloc(g * HT_MERGE_U64_STRIDE(t) + 1, sizeof *m->u64);
+    m->u64 = calloc(g * HT_MERGE_U64_STRIDE(t, m->ncounters) + 1, sizeof *m->u64);
     m->f64 = calloc(g * HT_MERGE_F64_STRIDE(t) + 1, sizeof *m->f64);
     m->min = calloc(g + 1, sizeof *m->min);
     m->max = calloc(g + 1, sizeof *m->max);
@@ -155,6 +172,7 @@ static bool reduce_and_gather(struct merge *m, unsigned rank_times_top)
         .profile = m->gid_of ? m->profile : NULL,
         .gid_of = m->gid_of,
         .nthreads = m->global.nthreads > 0 ? m->global.nthreads : 1,
+        .ncounters = m->ncounters,
         .seconds_per_tick = m->seconds_per_tick,
         .nstacks = m->global.set.count,
     };
@@ -251,6 +269,7 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
         size_t n = profile ? profile->nstacks : 0;
         m.gid_of = malloc((n + 1) * sizeof *m.gid_of);
         ht_merge_paths(m.comm, m.gid_of ? profile : NULL, m.gid_of, m.nthreads_max, &m.global);
+        agree_on_counters(&m);
         int bad = m.global.failed || (n && !m.gid_of) || !prepare_arrays(&m), any_bad = 0;
         PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, m.comm);
         failed = any_bad != 0;
@@ -266,6 +285,7 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
                 .global = &m.global,
                 .nranks = m.size,
                 .infos = m.infos,
+                .ncounters = m.ncounters,
                 .u64 = m.u64,
                 .f64 = m.f64,
                 .min = m.min,

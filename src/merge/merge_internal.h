@@ -156,10 +156,13 @@ struct ht_merge_rank_info {
 };
 
 /* Dense per-stack arrays: stride u64: calls and folded calls per thread,
- * then messages sent, received, bytes sent, received, and the number of
- * ranks where the stack's function was throttled; stride f64: inclusive
+ * then messages sent, received, bytes sent, received, the number of
+ * ranks where the stack's function was throttled, and the stack's counters
+ * (ncounters inclusive, then as many exclusive, as int64 in u64 words:
+ * two's complement sums the same); stride f64: inclusive
  * and exclusive seconds per thread, then message seconds sent, received. */
-#define HT_MERGE_U64_STRIDE(nthreads) (2 * (size_t)(nthreads) + 5)
+#define HT_MERGE_U64_STRIDE(nthreads, ncounters) \
+    (2 * (size_t)(nthreads) + 5 + 2 * (size_t)(ncounters))
 #define HT_MERGE_F64_STRIDE(nthreads) (2 * (size_t)(nthreads) + 2)
 
 struct ht_double_int {
@@ -195,6 +198,7 @@ struct ht_merge_reduce_input {
     const struct ht_profile *profile; /* NULL: this rank contributes nothing */
     const int *gid_of;                /* [profile->nstacks] */
     int nthreads;                     /* the global thread count (strides) */
+    unsigned ncounters;               /* counter events, the same on every rank */
     double seconds_per_tick;
     size_t nstacks;                   /* global stacks (rank 0) */
 };
@@ -235,6 +239,7 @@ struct ht_merge_result {
     const struct ht_global_paths *global;
     int nranks;
     const struct ht_merge_rank_info *infos;   /* [nranks] */
+    unsigned ncounters;                       /* counter events in u64 */
     const uint64_t *u64;                      /* [nstacks * u64 stride] */
     const double *f64;                        /* [nstacks * f64 stride] */
     const struct ht_double_int *min, *max;    /* [nstacks] */

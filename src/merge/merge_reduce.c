@@ -100,6 +100,9 @@ static bool own_list(const struct ht_merge_reduce_input *in, struct list *l)
         u[2 * t + 2] = s->total.mpi.bytes_sent;
         u[2 * t + 3] = s->total.mpi.bytes_received;
         u[2 * t + 4] = s->throttled;
+        for (unsigned k = 0; s->total.counters && p->ncounters == in->ncounters &&
+                             k < 2 * in->ncounters; k++)
+            u[2 * t + 5 + k] = (uint64_t)s->total.counters[k];
         f[2 * t] = (double)s->total.mpi.ticks_sent * in->seconds_per_tick;
         f[2 * t + 1] = (double)s->total.mpi.ticks_received * in->seconds_per_tick;
     }
@@ -194,7 +197,7 @@ static bool list_in(void *ctx, int child, char *buf, uint64_t len)
 bool ht_merge_reduce(const struct ht_merge_reduce_input *in, struct ht_merge_reduce_output *out)
 {
     int t = in->nthreads;
-    struct list l = {.us = HT_MERGE_U64_STRIDE(t), .fs = HT_MERGE_F64_STRIDE(t)};
+    struct list l = {.us = HT_MERGE_U64_STRIDE(t, in->ncounters), .fs = HT_MERGE_F64_STRIDE(t)};
     l.size = sizeof(struct record_head) + 8 * (l.us + l.fs);
     bool ok = own_list(in, &l);
     struct reduction r = {&l, in->rank};

@@ -20,12 +20,14 @@ struct summary {
     struct ht_mpi_cell *comm, *coll;
     struct ht_mpi_view view;
     struct ht_run_info run;
+    int64_t *counters; /* [nstacks * 2 * ncounters] */
 };
 
 static void summary_free(struct summary *s)
 {
     free(s->profile.stacks);
     free(s->profile.thread_tids);
+    free(s->counters);
     free(s->functions);
     free(s->per_thread);
     free(s->seconds);
@@ -41,7 +43,7 @@ static void fill_stacks(struct summary *s, const struct ht_merge_result *r, int 
 {
     const struct ht_pathset *set = &r->global->set;
     size_t g = set->count;
-    size_t us = HT_MERGE_U64_STRIDE(t), fs = HT_MERGE_F64_STRIDE(t);
+    size_t us = HT_MERGE_U64_STRIDE(t, r->ncounters), fs = HT_MERGE_F64_STRIDE(t);
     for (size_t k = 0; k < g; k++) {
         const struct ht_path_node *n = &set->nodes[k];
         struct ht_function *f = &s->functions[k];
@@ -72,6 +74,13 @@ static void fill_stacks(struct summary *s, const struct ht_merge_result *r, int 
                                               .bytes_sent = u[2 * t + 2],
                                               .bytes_received = u[2 * t + 3]};
         st->throttled = u[2 * t + 4] != 0;
+        /* Counters over threads and ranks: the stacks' own words (the
+         * threads' are not summed over ranks). */
+        if (r->ncounters && s->counters) {
+            st->total.counters = s->counters + k * 2 * r->ncounters;
+            for (unsigned c = 0; c < 2 * r->ncounters; c++)
+                st->total.counters[c] = (int64_t)u[2 * t + 5 + c];
+        }
         s->seconds[k] = d[2 * t];
         s->seconds[g + k] = d[2 * t + 1];
         s->spread[k] = (struct ht_mpi_spread){r->min[k].value, r->max[k].value, r->min[k].rank,
@@ -167,6 +176,8 @@ void ht_merge_write_summary(const struct ht_merge_result *r, const struct ht_pro
     int t = r->global->nthreads > 0 ? r->global->nthreads : 1;
     s.profile.nthreads = t;
     s.profile.nstacks = g;
+    s.profile.ncounters = r->ncounters;
+    s.counters = r->ncounters ? calloc(g * 2 * r->ncounters + 1, sizeof *s.counters) : NULL;
     s.profile.thread_tids = calloc((size_t)t, sizeof *s.profile.thread_tids);
     s.profile.stacks = calloc(g + 1, sizeof *s.profile.stacks);
     s.functions = calloc(g + 1, sizeof *s.functions);
@@ -179,7 +190,8 @@ void ht_merge_write_summary(const struct ht_merge_result *r, const struct ht_pro
     s.comm = malloc((r->ncells + 1) * sizeof *s.comm);
     s.coll = malloc((r->ncells + 1) * sizeof *s.coll);
     if (!s.profile.thread_tids || !s.profile.stacks || !s.functions || !s.per_thread ||
-        !s.seconds || !s.start || !s.figures || !s.spread || !s.ranks || !s.comm || !s.coll) {
+        !s.seconds || !s.start || !s.figures || !s.spread || !s.ranks || !s.comm || !s.coll ||
+        (r->ncounters && !s.counters)) {
         fprintf(stderr, "hooktrace: out of memory on rank 0: no summary profile written\n");
         summary_free(&s);
         return;

@@ -20,6 +20,7 @@
 #include "callstack/functions.h"
 #include "callstack/thread.h"
 #include "common/clock.h"
+#include "counters/counters.h"
 #include "runtime/runtime.h"
 #include "mpit/mpit.h"
 #include "mpi/state.h"
@@ -36,6 +37,7 @@ struct ht_mpi_call {
      * and root (-1: none) of the collective. */
     MPI_Comm comm;
     int root;
+    bool counted; /* the routine's node was entered with counters read */
 };
 
 HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t routine,
@@ -59,10 +61,9 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
      * seems to start after its message arrived. */
     if (m->requests.active && ht_request_poll_paced(t, now))
         now = ht_clock_now();
-    if (HT_UNLIKELY(t->tracing))
-        ht_trace_enter(t, routine, now, sp, site);
-    else
-        ht_tree_enter(&t->tree, routine, now, sp, site);
+    enum ht_tree_move move = HT_UNLIKELY(t->tracing)
+                                 ? ht_trace_enter(t, routine, now, sp, site)
+                                 : ht_tree_enter(&t->tree, routine, now, sp, site);
     c->thread = t;
     c->mpi = m;
     c->node = t->tree.current;
@@ -76,6 +77,9 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
     m->in_mpi = 1;
     if (HT_UNLIKELY(ht_mpit_pvars_active))
         ht_mpit_call_begin(c->node);
+    c->counted = HT_UNLIKELY(t->counting) && move == HT_MOVED;
+    if (c->counted)
+        ht_counters_entered(t, c->node);
     return true;
 }
 
@@ -90,10 +94,9 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
     if (t == NULL && (t = ht_thread_attach()) == NULL)
         return false;
     uint64_t now = ht_clock_now();
-    if (HT_UNLIKELY(t->tracing))
-        ht_trace_enter(t, routine, now, sp, site);
-    else
-        ht_tree_enter(&t->tree, routine, now, sp, site);
+    enum ht_tree_move move = HT_UNLIKELY(t->tracing)
+                                 ? ht_trace_enter(t, routine, now, sp, site)
+                                 : ht_tree_enter(&t->tree, routine, now, sp, site);
     c->thread = t;
     c->mpi = NULL;
     c->node = t->tree.current;
@@ -103,6 +106,9 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
     c->start = now;
     c->comm = MPI_COMM_NULL;
     c->root = -1;
+    c->counted = HT_UNLIKELY(t->counting) && move == HT_MOVED;
+    if (c->counted)
+        ht_counters_entered(t, c->node);
     return true;
 }
 
@@ -122,6 +128,10 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
 HT_NOINSTR static inline void ht_mpi_call_returned(struct ht_mpi_call *c)
 {
     c->end = ht_clock_now();
+    /* The routine's counts are the PMPI call's, like its time; the node is
+     * still the current one (the tree moves in ht_mpi_call_end). */
+    if (HT_UNLIKELY(c->counted) && c->node == c->thread->tree.current)
+        ht_counters_left(c->thread, c->node);
     if (c->mpi) {
         if (HT_UNLIKELY(ht_mpit_pvars_active))
             ht_mpit_call_end(c->node, c->end);

@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "output/output.h"
+#include "output/output_counters.h"
 #include "output/output_mpi.h"
 #include "output/function_index.h"
 #include "output/room.h"
@@ -37,6 +38,7 @@ static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, 
     json_object_set_new(obj, "parent", json_integer(s->parent));
     json_object_set_new(obj, "function_index", json_integer(function));
     stats_fields(obj, &s->total);
+    ht_output_json_counters(obj, p, &s->total);
     if (s->throttled)
         json_object_set_new(obj, "throttled", json_true());
     json_t *threads = json_array();
@@ -46,7 +48,8 @@ static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, 
             continue;
         json_t *th = json_object();
         json_object_set_new(th, "thread", json_integer(t));
-        json_array_append_new(threads, stats_fields(th, st));
+        ht_output_json_counters(stats_fields(th, st), p, st);
+        json_array_append_new(threads, th);
     }
     json_object_set_new(obj, "threads", threads);
     if (mpi)
@@ -159,6 +162,7 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     json_object_set_new(doc, "thread_groups", groups);
     if (mpi)
         ht_output_json_mpi_top(doc, mpi);
+    ht_output_json_counters_top(doc);
     int deepest = 0;
     for (size_t i = 0; i < p->nstacks; i++)
         if (p->stacks[i].depth > deepest)

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "output/output.h"
+#include "output/output_counters.h"
 #include "output/output_mpi.h"
 #include "output/room.h"
 
@@ -89,6 +90,7 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     fprintf(out, "call stacks:     %zu, the deepest %d functions deep (%llu tree nodes, %.1f KiB)\n",
             p->nstacks, deepest, (unsigned long long)p->tree_nodes, (double)p->tree_bytes / 1024.0);
     fprintf(out, "config:          %s\n", cfg->source_file ? cfg->source_file : "(defaults)");
+    ht_output_logfile_counters_header(out);
     if (cfg->include_functions.count || cfg->exclude_functions.count) {
         fprintf(out, "function filter:");
         for (size_t i = 0; i < cfg->include_functions.count; i++)
@@ -250,6 +252,7 @@ void ht_output_logfile(FILE *out, const struct ht_profile *p, const struct ht_ru
     if (p->nthreads > 1)
         for (int t = 0; t < p->nthreads; t++)
             print_table(out, p, order, t, cfg->sort_by, all_ranks, &rows, &room);
+    ht_output_logfile_counters(out, p, order, all_ranks, cfg->sort_by, &rows);
     if (mpi)
         ht_output_logfile_mpi_tables(out, p, order, mpi, &rows);
     free(order);

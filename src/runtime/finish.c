@@ -11,6 +11,7 @@
 #include "callstack/thread.h"
 #include "common/clock.h"
 #include "runtime/progress.h"
+#include "counters/counters.h"
 #include "runtime/runtime.h"
 #include "throttle/throttle.h"
 #include "callstack/function_table.h"
@@ -239,6 +240,9 @@ static bool begin_finish(uint64_t *end_tick, uint64_t *end_ns)
     *end_tick = ht_clock_now();
     *end_ns = ht_clock_monotonic_ns();
     __atomic_store_n(&ht_recording, 0, __ATOMIC_RELEASE);
+    /* This thread's calls in progress (main, MPI_Finalize) count their
+     * counters up to now, as their time counts up to end_tick. */
+    ht_counters_close_open(ht_thread_self);
     void (*listener)(void) = __atomic_load_n(&stop_listener, __ATOMIC_ACQUIRE);
     if (listener)
         listener();

@@ -49,6 +49,9 @@ static void in_child(void)
     uint64_t now = ht_clock_now();
     for (struct ht_thread *t = ht_thread_registry(); t; t = t->next) {
         ht_tree_forget_counts(&t->tree, now);
+        /* PAPI's event sets are the parent's: the child reads none, and
+         * its counter figures stay 0 (docs/output.md). */
+        t->counting = 0;
         forget_peers(t->peers, ht_world.size);
     }
     ht_runtime_restart_clock();

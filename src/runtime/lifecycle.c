@@ -14,6 +14,7 @@
 
 #include "callstack/thread.h"
 #include "common/clock.h"
+#include "counters/counters.h"
 #include "runtime/runtime.h"
 #include "throttle/throttle.h"
 #include "symbols/symbols.h"
@@ -182,6 +183,9 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
     find_own_code();
     setup_throttle();
     ht_trace_setup(&config);
+    /* PAPI starts only if the config names events; every thread's nodes
+     * then carry the events kept. */
+    ht_thread_counters = ht_counters_setup(&config);
     /* Every thread, this one first, starts with throttling's first check
      * and its trace buffer. */
     ht_thread_configure(ht_throttle_check_calls, ht_trace_attach);

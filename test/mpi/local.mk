@@ -126,6 +126,17 @@ test_mpi_openmp_mpi_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS) $(OPENMP_CFLAGS)
 test_mpi_openmp_mpi_plain_LDADD = $(MPI_LIBS)
 test_mpi_openmp_mpi_plain_LDFLAGS = $(OPENMP_CFLAGS)
 
+# Counters in an MPI program (test/mpi/counters.py), where PAPI has its SDE
+# library.
+if HAVE_PAPI_SDE
+check_PROGRAMS += test/mpi/counters_mpi
+test_mpi_counters_mpi_SOURCES = test/mpi/counters_mpi.c
+test_mpi_counters_mpi_CFLAGS = $(HT_MPI_TEST_CFLAGS) $(PAPI_CFLAGS)
+test_mpi_counters_mpi_LDADD = $(HT_MPI_TEST_LDADD) -lsde
+test_mpi_counters_mpi_LDFLAGS = $(HT_TEST_LINK)
+endif
+EXTRA_DIST += test/mpi/counters_mpi.c
+
 # One script per program; each runs its program once per configuration
 # (60 s limit per launch) and ends with "N passed, N failed".
 # A halo exchange for the HTML report, loaded in chromium (test/mpi/report.py).
@@ -139,7 +150,7 @@ HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
 	test/mpi/large.py test/mpi/cancel.py test/mpi/openmp.py \
 	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py \
-	test/mpi/rank_times.py test/mpi/report.py
+	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 

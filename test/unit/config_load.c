@@ -7,7 +7,7 @@
 
 #define TOP_KEYS                                                                                   \
     "off, output_directory, output_basename, sort_by, include_functions, "                         \
-    "exclude_functions, max_stack_depth, fork_children, signal_timeout_ms, outputs, mpi, trace, mpi_t, throttle"
+    "exclude_functions, max_stack_depth, fork_children, signal_timeout_ms, outputs, mpi, trace, mpi_t, throttle, counters"
 
 static void test_defaults(void)
 {
@@ -253,6 +253,33 @@ static void test_log_stacks(void)
     CHECK_STR(load_error("log_stacks_neg.json", "{\"outputs\": {\"log_stacks\": -5}}"),
               in_tmp("log_stacks_neg.json:1: \"outputs.log_stacks\" must be an integer from 0 to "
                      "1000000000, not -5"));
+}
+
+static void test_counters(void)
+{
+    struct ht_config cfg;
+    char err[1024];
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(cfg.counters.count, 0);
+    const char *path = tmp_file("counters.json",
+                                "{\"counters\": [\"PAPI_TOT_INS\", \"sde:::X::y\"]}");
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
+    CHECK_EQ_U64(cfg.counters.count, 2);
+    CHECK_STR(cfg.counters.items[0], "PAPI_TOT_INS");
+    CHECK_STR(cfg.counters.items[1], "sde:::X::y");
+    ht_config_free(&cfg);
+    CHECK_EQ_U64(cfg.counters.count, 0);
+    CHECK_STR(load_error("counters_str.json", "{\"counters\": \"PAPI_TOT_INS\"}"),
+              in_tmp("counters_str.json:1: \"counters\" must be an array of strings, not a string"
+                     " (for one write [\"PAPI_TOT_INS\"])"));
+    CHECK_STR(load_error("counters_num.json", "{\"counters\": [\"a\", 3]}"),
+              in_tmp("counters_num.json:1: \"counters\"[1] must be an event name (a string), not"
+                     " an integer"));
+    CHECK_STR(load_error("counters_empty.json", "{\"counters\": [\"\"]}"),
+              in_tmp("counters_empty.json:1: \"counters\"[0] must be an event name, not \"\""));
+    CHECK_STR(load_error("counters_nine.json",
+                         "{\"counters\": [\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\"]}"),
+              in_tmp("counters_nine.json:1: \"counters\" names 9 entries; at most 8 are allowed"));
 }
 
 static void test_trace_section(void)
@@ -503,6 +530,7 @@ int main(void)
     test_mpi_section();
     test_log_stacks();
     test_trace_section();
+    test_counters();
     test_throttle_section();
     test_wrong_types();
     test_bad_values();

@@ -1,0 +1,283 @@
+/* Counters through PAPI.
+ *
+ * Two kinds of events.  A software-defined event ("sde:::LIB::name") is a
+ * value of the process: PAPI's SDE component rebases every SDE event
+ * whenever any event set holding one starts, so one event set holds them
+ * all for the whole process, started once at start-up, and every thread
+ * reads it (under a spin lock, since PAPI_read writes into the set).  Any
+ * other event (perf::..., PAPI_TOT_INS, ...) counts the thread that
+ * started it: each thread gets its own event set, created the first time
+ * it records. */
+#include <papi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "counters/counters.h"
+
+static struct ht_counters_info info;
+static bool configured; /* the config named events */
+
+/* Where the kept events are read: process[k] true for SDE events.  The
+ * process set reads them in the order they were added, as does each
+ * thread's set the others; slot[] maps both back to the config's order. */
+static bool process[HT_CONFIG_MAX_COUNTERS];
+static unsigned nprocess, nthread;
+static int process_set = PAPI_NULL;
+static int process_lock;
+static char version[32];
+
+/* Per thread: its event set (PAPI_NULL if it has no per-thread event or
+ * could not make one) and the scratch the reads go to. */
+struct counter_thread {
+    pthread_t owner; /* the thread the set counts (a finished thread's
+                        state may be taken over by another: thread_reuse.c) */
+    int set;
+    long long process_values[HT_CONFIG_MAX_COUNTERS];
+    long long thread_values[HT_CONFIG_MAX_COUNTERS];
+};
+
+static bool is_sde(const char *event)
+{
+    return strncmp(event, "sde:::", 6) == 0;
+}
+
+/* Why PAPI refused event: the component's reason when the component the
+ * event belongs to is disabled (PAPI itself often just says the event does
+ * not exist), else PAPI's message for rc. */
+static void explain(const char *event, int rc, char *out, size_t size)
+{
+    /* The component prefix: "perf" of "perf::TASK-CLOCK", "sde" of
+     * "sde:::X::y"; a preset (PAPI_TOT_INS) or a bare native name belongs
+     * to the CPU component, the first. */
+    const char *colon = strstr(event, "::");
+    size_t plen = colon ? (size_t)(colon - event) : 0;
+    if (!colon && rc != PAPI_ECMP_DISABLED) { /* a bare name PAPI does not know */
+        snprintf(out, size, "no such event (PAPI: %s)", PAPI_strerror(rc));
+        return;
+    }
+    int ncomp = PAPI_num_components();
+    for (int c = 0; c < ncomp; c++) {
+        const PAPI_component_info_t *ci = PAPI_get_component_info(c);
+        if (!ci)
+            continue;
+        bool owns = colon ? plen > 0 && strncmp(ci->name, event, plen) == 0 : c == 0;
+        if (!owns)
+            continue;
+        if (ci->disabled) {
+            snprintf(out, size, "the %s component is disabled: %s", ci->name,
+                     ci->disabled_reason[0] ? ci->disabled_reason : PAPI_strerror(ci->disabled));
+            return;
+        }
+        break;
+    }
+    snprintf(out, size, "PAPI cannot read it: %s", PAPI_strerror(rc));
+}
+
+static void drop(const char *event, const char *reason)
+{
+    struct ht_counter_unavailable *u = &info.unavailable[info.nunavailable++];
+    u->event = event;
+    u->reason = strdup(reason);
+    if (!u->reason)
+        u->reason = "out of memory";
+    fprintf(stderr, "hooktrace: counter %s: %s; not counted\n", event, reason);
+}
+
+uint32_t ht_counters_setup(const struct ht_config *cfg)
+{
+    const struct ht_string_list *names = &cfg->counters;
+    if (names->count == 0)
+        return 0;
+    configured = true;
+    snprintf(version, sizeof version, "%d.%d.%d.%d", PAPI_VERSION_MAJOR(PAPI_VERSION),
+             PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION),
+             PAPI_VERSION_INCREMENT(PAPI_VERSION));
+    info.papi_version = version;
+    int rc = PAPI_library_init(PAPI_VER_CURRENT);
+    if (rc == PAPI_VER_CURRENT)
+        rc = PAPI_thread_init(pthread_self);
+    if (rc != PAPI_OK) {
+        char why[256];
+        snprintf(why, sizeof why, "PAPI could not start: %s", PAPI_strerror(rc));
+        for (unsigned i = 0; i < names->count; i++)
+            drop(names->items[i], why);
+        return 0;
+    }
+    /* Each event alone on a test set, so that one bad event's reason is
+     * its own; the good ones then go to the process set, or to `combined`,
+     * the set every thread's repeats: an event the counters before it
+     * leave no room for (hardware counters are few) is dropped here, not
+     * left to count 0 on every thread. */
+    int combined = PAPI_NULL;
+    if (PAPI_create_eventset(&combined) != PAPI_OK)
+        combined = PAPI_NULL;
+    for (unsigned i = 0; i < names->count; i++) {
+        const char *event = names->items[i];
+        bool duplicate = false;
+        for (unsigned k = 0; k < info.nevents; k++)
+            duplicate |= strcmp(info.events[k], event) == 0;
+        if (duplicate) {
+            drop(event, "named twice");
+            continue;
+        }
+        int test = PAPI_NULL;
+        rc = PAPI_create_eventset(&test);
+        if (rc == PAPI_OK)
+            rc = PAPI_add_named_event(test, event);
+        if (test != PAPI_NULL) {
+            PAPI_cleanup_eventset(test);
+            PAPI_destroy_eventset(&test);
+        }
+        if (rc != PAPI_OK) {
+            char why[1280]; /* PAPI's names and reasons fit (at most 1179) */
+            explain(event, rc, why, sizeof why);
+            drop(event, why);
+            continue;
+        }
+        if (is_sde(event)) {
+            if (process_set == PAPI_NULL && (rc = PAPI_create_eventset(&process_set)) != PAPI_OK)
+                process_set = PAPI_NULL;
+            if (process_set == PAPI_NULL ||
+                (rc = PAPI_add_named_event(process_set, event)) != PAPI_OK) {
+                drop(event, PAPI_strerror(rc));
+                continue;
+            }
+            nprocess++;
+        } else {
+            if (combined == PAPI_NULL || (rc = PAPI_add_named_event(combined, event)) != PAPI_OK) {
+                char why[256];
+                snprintf(why, sizeof why, "cannot be counted together with the events before it"
+                                          " (PAPI: %s)", PAPI_strerror(rc));
+                drop(event, why);
+                continue;
+            }
+            nthread++;
+        }
+        process[info.nevents] = is_sde(event);
+        info.events[info.nevents++] = event;
+    }
+    if (combined != PAPI_NULL) {
+        PAPI_cleanup_eventset(combined);
+        PAPI_destroy_eventset(&combined);
+    }
+    if (nprocess > 0 && (rc = PAPI_start(process_set)) != PAPI_OK) {
+        fprintf(stderr, "hooktrace: counters: PAPI could not start the SDE events: %s; "
+                        "no counters\n", PAPI_strerror(rc));
+        info.nevents = nprocess = nthread = 0;
+    }
+    return info.nevents;
+}
+
+const struct ht_counters_info *ht_counters_info(void)
+{
+    return configured ? &info : NULL;
+}
+
+/* The thread's data and set, made on its first recorded call (mmap and
+ * PAPI's own locks: once per thread, never again). */
+static struct counter_thread *thread_data(struct ht_thread *t)
+{
+    struct counter_thread *ct = t->counters;
+    if (__builtin_expect(ct != NULL, 1)) {
+        if (nthread == 0 || pthread_equal(ct->owner, pthread_self()))
+            return ct;
+        /* A reused state: the old set counts a thread that ended (PAPI
+         * keeps it; it is not ours to stop from here).  A new one. */
+    } else {
+        /* mmap'ed like the thread's state, which points to it and outlives
+         * the thread (and which LeakSanitizer does not scan) */
+        ct = mmap(NULL, sizeof *ct, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (ct == MAP_FAILED) {
+            t->counting = 0; /* no memory: this thread goes on without */
+            return NULL;
+        }
+    }
+    ct->owner = pthread_self();
+    ct->set = PAPI_NULL;
+    if (nthread > 0) {
+        bool ok = PAPI_register_thread() == PAPI_OK && PAPI_create_eventset(&ct->set) == PAPI_OK;
+        for (unsigned k = 0; ok && k < info.nevents; k++)
+            ok = process[k] || PAPI_add_named_event(ct->set, info.events[k]) == PAPI_OK;
+        if (!ok || PAPI_start(ct->set) != PAPI_OK) {
+            if (ct->set != PAPI_NULL) {
+                PAPI_cleanup_eventset(ct->set);
+                PAPI_destroy_eventset(&ct->set);
+            }
+            ct->set = PAPI_NULL; /* its per-thread events stay 0 */
+        }
+    }
+    t->counters = ct;
+    return ct;
+}
+
+/* Set while this thread is inside PAPI: an SDE callback counter runs the
+ * program's own code, whose hooks must not read again (the process set's
+ * lock is held) and whose calls are recorded without counts. */
+static __thread bool reading __attribute__((tls_model("initial-exec")));
+
+static bool read_inner(struct ht_thread *t, long long *out);
+
+/* The events' values now, in the config's order. */
+static bool read_now(struct ht_thread *t, long long *out)
+{
+    if (reading)
+        return false;
+    reading = true;
+    bool ok = read_inner(t, out);
+    reading = false;
+    return ok;
+}
+
+static bool read_inner(struct ht_thread *t, long long *out)
+{
+    struct counter_thread *ct = thread_data(t);
+    if (!ct)
+        return false;
+    if (nprocess > 0) {
+        while (__atomic_exchange_n(&process_lock, 1, __ATOMIC_ACQUIRE))
+            __builtin_ia32_pause();
+        int rc = PAPI_read(process_set, ct->process_values);
+        __atomic_store_n(&process_lock, 0, __ATOMIC_RELEASE);
+        if (rc != PAPI_OK)
+            return false;
+    }
+    if (ct->set != PAPI_NULL && PAPI_read(ct->set, ct->thread_values) != PAPI_OK)
+        return false;
+    unsigned p = 0, h = 0;
+    for (unsigned k = 0; k < info.nevents; k++)
+        out[k] = process[k] ? ct->process_values[p++]
+                            : (ct->set != PAPI_NULL ? ct->thread_values[h++] : 0);
+    return true;
+}
+
+void ht_counters_entered(struct ht_thread *t, struct ht_node *n)
+{
+    long long v[HT_CONFIG_MAX_COUNTERS];
+    if (!read_now(t, v))
+        return;
+    int64_t *w = ht_node_counters(n) + t->tree.counters;
+    for (unsigned k = 0; k < t->tree.counters; k++)
+        w[k] = v[k];
+}
+
+void ht_counters_left(struct ht_thread *t, struct ht_node *n)
+{
+    long long v[HT_CONFIG_MAX_COUNTERS];
+    if (!read_now(t, v))
+        return;
+    uint32_t K = t->tree.counters;
+    int64_t *w = ht_node_counters(n);
+    for (unsigned k = 0; k < K; k++)
+        w[k] += v[k] - w[K + k];
+}
+
+void ht_counters_close_open(struct ht_thread *t)
+{
+    if (!t || !t->counting || !t->tree.counters)
+        return;
+    for (struct ht_node *n = t->tree.current; n && n != &t->tree.root; n = n->parent)
+        ht_counters_left(t, n);
+}
