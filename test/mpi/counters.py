@@ -3,9 +3,13 @@ software-defined PAPI events the program owns.  The summary's counters are
 the sums over the ranks, exactly; each rank's own file has its own; the MPI
 routines' stacks carry counters too (MTEST::reads, which grows by one per
 read, counts exactly 1 per call of a routine with nothing recorded inside:
-hooktrace reads once as the routine is entered and once as it returns)."""
+hooktrace reads once as the routine is entered and once as it returns).
+The HTML report's function table shows the same figures, read in headless
+chromium when it is installed."""
 import os
+import shutil
 from mpilib import *
+import browser
 
 require_launcher()
 if os.environ.get("HT_PAPI_SDE") != "yes":
@@ -60,6 +64,27 @@ if s:
             and len(l.split()) == 8]
     check_eq([l.split()[:6] for l in line], [["0", "0", "0", "0", "12", "12"]],
              "summary log: MPI_Send's counters row")
+
+# The report: one column pair per event, each cell the summary's exact
+# figure (every function here has one stack, so per function = per stack).
+if s and shutil.which("chromium") and check(r.exists(".html"), "counters_mpi.html written"):
+    page, errors, page_errors = browser.load(r.path(".html"))
+    if page is not None:
+        browser.expect_no_errors(errors, page_errors, "counters_mpi.html")
+        check_eq([li.get("data-event") for li in page.by_id("ht-counter-events").find_all("li")],
+                 [WORK, SENT, READS], "report: the events listed")
+        rows = page.by_id("ht-functions").find_all("tr", data_function=None)
+        got = {}
+        for tr in rows:
+            for td in tr.find_all("td", data_event=None):
+                got[(tr.get("data-function"), td.get("data-event"), td.get("data-kind"))] = \
+                    int(td.get("data-value"))
+        want = {}
+        for path, (calls, figures) in RANK.items():
+            for e, (i, x) in figures.items():
+                want[(path.split(";")[-1], e, "incl")] = i * N
+                want[(path.split(";")[-1], e, "excl")] = x * N
+        check_eq(got, want, "report: every function's counters, summed over the 4 ranks")
 
 for k in range(N):
     p = r.rank_profile(k)

@@ -233,9 +233,9 @@
       {key: "excl", label: "exclusive", get: function (r) { return r.excl; }, show: seconds}
     ];
     events.forEach(function (e) {
-      columns.push({key: "incl:" + e, label: e + " incl",
+      columns.push({key: "incl:" + e, label: e + " incl", event: e, kind: "incl",
                     get: function (r) { return r.counters[e].incl; }, show: count});
-      columns.push({key: "excl:" + e, label: e + " excl",
+      columns.push({key: "excl:" + e, label: e + " excl", event: e, kind: "excl",
                     get: function (r) { return r.counters[e].excl; }, show: count});
     });
     var rows = functionRows(doc);
@@ -270,7 +270,10 @@
                            "class": r.throttled ? "throttled" : null});
         columns.forEach(function (c) {
           var v = c.get(r);
-          tr.appendChild(el("td", {"class": c.text ? "name" : "num"}, c.text ? v : c.show(v)));
+          // a counter's cell carries its exact figure, as the other columns' rows do
+          tr.appendChild(el("td", {"class": c.text ? "name" : "num", "data-event": c.event || null,
+                                   "data-kind": c.kind || null, "data-value": c.event ? v : null},
+                            c.text ? v : c.show(v)));
         });
         body.appendChild(tr);
       });
