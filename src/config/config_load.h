@@ -47,6 +47,16 @@ void ht_config_quote(char *buf, size_t size, const char *s);
 /* "a string", "an integer", ... for "not ..." in messages. */
 const char *ht_config_type_name(const json_t *v);
 
+/* " must be <expected>, not <what v is>", with a hint when v is the right
+ * value in quotes (config_options.c). */
+int ht_config_wrong_type(struct ht_config_load *ld, const json_t *v, const char *expected);
+
+/* OPT_REGEX_LIST (config_regex.c): replaces *dst only when every pattern
+ * of v is accepted. */
+struct ht_regex_list;
+int ht_config_apply_regex_list(struct ht_config_load *ld, struct ht_regex_list *dst,
+                               const json_t *v);
+
 /* An array of at most max non-empty strings into *dst (replaced), for
  * OPT_STRING_LIST (config_strings.c).  what: "an event name", ... */
 int ht_config_apply_string_list(struct ht_config_load *ld, struct ht_string_list *dst,

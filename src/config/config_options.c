@@ -2,7 +2,6 @@
  * each must have and where its value goes.  Adding a section ("mpi",
  * "trace", ...) means adding a table and one OPT_SECTION row; the checks and
  * the error messages come for free. */
-#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +19,7 @@ enum opt_kind {
     OPT_STRING, /* char *, replaced via ht_config_set_string */
     OPT_UINT, /* unsigned, within [min, max] */
     OPT_ENUM, /* an enum (int-sized), the index of the string in names */
-    OPT_REGEX_LIST, /* struct ht_regex_list */
+    OPT_REGEX_LIST, /* struct ht_regex_list (config_regex.c) */
     OPT_RANK_SET, /* struct ht_rank_set: "all", "none" or [ranks] */
     OPT_SECTION, /* a nested object, checked against its own table */
     OPT_NAME_SET, /* unsigned bit set: an array of strings from names, bit i for names[i] */
@@ -251,7 +250,7 @@ static int unknown_key(struct ht_config_load *ld, const struct section *s, const
 
 /* "true" for a boolean, "512" for an integer: the commonest wrong type is
  * the right value in quotes. */
-static int wrong_type(struct ht_config_load *ld, const json_t *v, const char *expected)
+int ht_config_wrong_type(struct ht_config_load *ld, const json_t *v, const char *expected)
 {
     const char *s = json_is_string(v) ? json_string_value(v) : NULL;
     const char *t = ht_config_type_name(v);
@@ -309,122 +308,12 @@ static int apply_uint(struct ht_config_load *ld, const struct opt *o, const json
     char expected[64];
     snprintf(expected, sizeof expected, "an integer >= %u", o->min);
     if (!json_is_integer(v))
-        return wrong_type(ld, v, expected);
+        return ht_config_wrong_type(ld, v, expected);
     json_int_t n = json_integer_value(v);
     if (n < (json_int_t)o->min || n > (json_int_t)o->max)
         return ht_config_fail_at(ld, " must be an integer from %u to %u, not %" JSON_INTEGER_FORMAT,
                                  o->min, o->max, n);
     *(unsigned *)field(ld, o) = (unsigned)n;
-    return 0;
-}
-
-/* Compiles a pattern that is not plain into list->compiled[list->nregex]. */
-static int compile_regex(struct ht_config_load *ld, struct ht_regex_list *list,
-                         const char *pattern)
-{
-    char q[256];
-    if (list->nregex == HT_PATTERN_MAX_REGEX)
-        return ht_config_fail_at(ld,
-                                 ": too many regular expressions in one list: at most %d (plain "
-                                 "names, \"^name\", \"name$\" and \"^name$\" are not counted)",
-                                 HT_PATTERN_MAX_REGEX);
-    long stacked = ht_pattern_stacked_repetition(pattern);
-    if (stacked >= 0) {
-        ht_config_quote(q, sizeof q, pattern);
-        return ht_config_fail_at(ld,
-                                 ": regular expression %s has two repetition operators in a row "
-                                 "(at offset %ld), which POSIX leaves undefined; write one",
-                                 q, stacked);
-    }
-    double size = ht_pattern_regex_size(pattern);
-    if (size > HT_PATTERN_MAX_REGEX_SIZE) {
-        ht_config_quote(q, sizeof q, pattern);
-        return ht_config_fail_at(ld,
-                                 ": regular expression %s is too complex: its repetitions (+, "
-                                 "{m,n}) would expand to more than %d elements",
-                                 q, HT_PATTERN_MAX_REGEX_SIZE);
-    }
-    list->regex_cost += size * size;
-    if (list->regex_cost > HT_PATTERN_MAX_REGEX_COST)
-        return ht_config_fail_at(ld,
-                                 ": the regular expressions of this list are too complex "
-                                 "together (their repetitions would take more than about "
-                                 "100 MB); use plain names where you can");
-    int code = regcomp(&list->compiled[list->nregex], pattern, REG_EXTENDED | REG_NOSUB);
-    if (code != 0) {
-        char why[256];
-        regerror(code, &list->compiled[list->nregex], why, sizeof why);
-        /* glibc leaves nothing allocated after a failed regcomp, but POSIX
-         * does not promise that; regfree is safe either way. */
-        regfree(&list->compiled[list->nregex]);
-        ht_config_quote(q, sizeof q, pattern);
-        return ht_config_fail_at(ld, ": invalid regular expression %s: %s", q, why);
-    }
-    list->nregex++;
-    return 0;
-}
-
-static int apply_regex_list(struct ht_config_load *ld, const struct opt *o, const json_t *v)
-{
-    static const char expected[] = "an array of strings (regular expressions)";
-    if (json_is_string(v)) {
-        char q[256];
-        ht_config_quote(q, sizeof q, json_string_value(v));
-        return ht_config_fail_at(ld, " must be %s, not a string (for one pattern write [%s])",
-                                 expected, q);
-    }
-    if (!json_is_array(v))
-        return wrong_type(ld, v, expected);
-
-    struct ht_regex_list list = {0};
-    size_t n = json_array_size(v);
-    size_t nplain = 0;
-    for (size_t i = 0; i < n; i++) {
-        const json_t *e = json_array_get(v, i);
-        nplain += json_is_string(e) && ht_pattern_is_plain(json_string_value(e));
-    }
-    if (n > 0) {
-        list.patterns = calloc(n, sizeof *list.patterns);
-        list.compiled = n > nplain ? calloc(n - nplain, sizeof *list.compiled) : NULL;
-        list.plain = nplain ? ht_pattern_set_new(nplain) : NULL;
-        if (!list.patterns || (n > nplain && !list.compiled) || (nplain && !list.plain)) {
-            ht_regex_list_free(&list);
-            return ht_config_out_of_memory(ld);
-        }
-    }
-
-    int rc = 0;
-    ld->path[ld->depth++] = (struct ht_config_path_step){.key = NULL, .index = 0};
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        ld->path[ld->depth - 1].index = i;
-        const json_t *e = json_array_get(v, i);
-        if (!json_is_string(e)) {
-            rc = ht_config_fail_at(ld, " must be a string (a regular expression), not %s",
-                                   ht_config_type_name(e));
-            break;
-        }
-        const char *pattern = json_string_value(e);
-        list.patterns[i] = strdup(pattern);
-        if (!list.patterns[i]) {
-            rc = ht_config_out_of_memory(ld);
-            break;
-        }
-        list.count = i + 1;
-        if (ht_pattern_is_plain(pattern)) {
-            if (ht_pattern_set_add(list.plain, list.patterns[i]) != 0)
-                rc = ht_config_out_of_memory(ld);
-            continue;
-        }
-        rc = compile_regex(ld, &list, pattern);
-    }    ld->depth--;
-
-    if (rc != 0) {
-        ht_regex_list_free(&list);
-        return rc;
-    }
-    struct ht_regex_list *dst = field(ld, o);
-    ht_regex_list_free(dst);
-    *dst = list;
     return 0;
 }
 
@@ -465,7 +354,7 @@ static int apply_rank_set(struct ht_config_load *ld, const struct opt *o, const 
         }
         ld->depth--;
     } else {
-        return wrong_type(ld, v, expected);
+        return ht_config_wrong_type(ld, v, expected);
     }
     struct ht_rank_set *dst = field(ld, o);
     ht_rank_set_free(dst);
@@ -489,7 +378,7 @@ static int apply_name_set(struct ht_config_load *ld, const struct opt *o, const 
                                  expected, q);
     }
     if (!json_is_array(v))
-        return wrong_type(ld, v, expected);
+        return ht_config_wrong_type(ld, v, expected);
 
     unsigned bits = 0;
     int rc = 0;
@@ -539,12 +428,12 @@ static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
     switch (o->kind) {
     case OPT_BOOL:
         if (!json_is_boolean(v))
-            return wrong_type(ld, v, "true or false");
+            return ht_config_wrong_type(ld, v, "true or false");
         *(bool *)field(ld, o) = json_is_true(v);
         return 0;
     case OPT_STRING:
         if (!json_is_string(v))
-            return wrong_type(ld, v, "a string");
+            return ht_config_wrong_type(ld, v, "a string");
         if (o->check && o->check(ld, json_string_value(v)) != 0)
             return -1;
         if (ht_config_set_string(field(ld, o), json_string_value(v)) != 0)
@@ -555,7 +444,7 @@ static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
     case OPT_ENUM:
         return apply_enum(ld, o, v);
     case OPT_REGEX_LIST:
-        return apply_regex_list(ld, o, v);
+        return ht_config_apply_regex_list(ld, field(ld, o), v);
     case OPT_RANK_SET:
         return apply_rank_set(ld, o, v);
     case OPT_NAME_SET:
@@ -570,7 +459,7 @@ static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
             for (const struct opt *k = o->section->opts; k->key; k++)
                 ht_config_appendf(expected, sizeof expected, &pos, "%s%s",
                                   k == o->section->opts ? "" : ", ", k->key);
-            return wrong_type(ld, v, expected);
+            return ht_config_wrong_type(ld, v, expected);
         }
         return apply_section(ld, o->section, v);
     }
