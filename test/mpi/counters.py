@@ -85,6 +85,22 @@ if s and shutil.which("chromium") and check(r.exists(".html"), "counters_mpi.htm
                 want[(path.split(";")[-1], e, "incl")] = i * N
                 want[(path.split(";")[-1], e, "excl")] = x * N
         check_eq(got, want, "report: every function's counters, summed over the 4 ranks")
+        # per call stack: each flame-graph frame's hover text (main is
+        # always shown; the others when above the 0.1% cut)
+        titles = {}
+        for g in page.by_id("ht-flame").find_all("g", name=None):
+            t = g.find_all("title")
+            if t:
+                titles[g.get("name")] = t[0].text
+        check("main" in titles, "report: main has a frame")
+        for path, (calls, figures) in RANK.items():
+            name = path.split(";")[-1]
+            if name in titles:
+                for e, (i, x) in figures.items():
+                    line = "%s: %s inclusive, %s exclusive" % (e, "{:,}".format(i * N),
+                                                               "{:,}".format(x * N))
+                    check(line in titles[name].split("\n"), "report: frame %s says %r (title %r)"
+                          % (name, line, titles[name]))
 
 for k in range(N):
     p = r.rank_profile(k)

@@ -126,6 +126,20 @@
     return {tree: {name: "all", value: total, id: -1, children: roots}, shown: shown};
   }
 
+  // A frame's hover text: the stack's own figures, and its counters per
+  // event, so that counters are read per call stack and not only per function.
+  function frameLabel(doc, node) {
+    var text = node.name + ": " + seconds(node.value) + " inclusive";
+    var s = node.id >= 0 ? doc.stacks[node.id] : null;
+    if (!s) return text;
+    text += ", " + seconds(s.time_excl_s) + " exclusive, " + count(s.calls) + " calls";
+    counterEvents(doc).forEach(function (e) {
+      var c = s.counters && s.counters[e];
+      if (c) text += "\n" + e + ": " + count(c.incl) + " inclusive, " + count(c.excl) + " exclusive";
+    });
+    return text;
+  }
+
   function renderFlame(doc) {
     var box = document.getElementById("ht-flame");
     var built = flameTree(doc);
@@ -144,9 +158,7 @@
       .minFrameSize(1)
       .sort(true)
       .title("")
-      .label(function (d) {
-        return d.data.name + ": " + seconds(d.data.value) + " inclusive";
-      })
+      .label(function (d) { return frameLabel(doc, d.data); })
       .setSearchHandler(function (results, sum, total) {
         var out = document.getElementById("ht-search-result");
         out.setAttribute("data-matches", results.length);
