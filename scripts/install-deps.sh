@@ -19,7 +19,13 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libotf2-trace-dev otf2-tools \
     libpapi-dev papi-tools \
     python3 valgrind \
-    npm chromium >/dev/null
+    chromium >/dev/null
+# npm from Debian, unless npm is there already: a node.js installed from
+# elsewhere (NodeSource's nodejs package) brings its own npm and conflicts
+# with Debian's.
+if ! command -v npm >/dev/null 2>&1; then
+    $SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null
+fi
 # The GCC plugin (optional, docs/plugin.md) is built against the plugin
 # headers of the very GCC that will load it.
 gcc_major=$(gcc -dumpversion | cut -d. -f1)
