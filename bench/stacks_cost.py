@@ -7,7 +7,10 @@ one of them down to a depth D (default 4, so 1 + F + ... + F^5 stacks
 below main), builds it with and without -finstrument-functions against
 this build's libhooktrace, and runs each a few times (throttling off, so
 every call is recorded): peak RSS (from wait4), the sizes of the output
-files, and the wall time.  Prints a markdown table of medians.
+files (the HTML report among them), and the wall time.  Then the report
+itself at that size: hooktrace-report's time and peak RSS on the JSON, and
+the time headless chromium takes to load the page and run its scripts
+(when chromium is installed).  Prints markdown tables of medians.
 
 Usage (from the build directory; needs GNU time): python3 bench/stacks_cost.py
     [--builddir DIR] [--functions 10] [--depth 4] [--rounds 3] [--cc gcc]
@@ -23,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import re
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -58,6 +62,34 @@ def run(exe, cwd, env):
         return int(f.read().split()[-1]) / 1024.0, wall
 
 
+def report_cost(builddir, work):
+    """hooktrace-report on the profile: (wall s, peak RSS MB); then
+    chromium on the page: (wall s, frames drawn, errors) or None."""
+    out = os.path.join(work, "time.out")
+    tool = os.path.join(os.path.abspath(builddir), "hooktrace-report")
+    start = time.monotonic()
+    subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out, tool, "profiled.json", "-o",
+                    "again.html"], cwd=work, check=True)
+    tool_wall = time.monotonic() - start
+    with open(out) as f:
+        tool_rss = int(f.read().split()[-1]) / 1024.0
+    browser = shutil.which("chromium")
+    if not browser:
+        return tool_wall, tool_rss, None
+    start = time.monotonic()
+    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                          "--user-data-dir=" + os.path.join(work, "chromium"),
+                          "--virtual-time-budget=10000", "--dump-dom",
+                          "file://" + os.path.join(work, "profiled.html")],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         universal_newlines=True, timeout=600).stdout
+    page_wall = time.monotonic() - start
+    shown = re.search(r'data-shown="(\d+)"', dom)
+    errors = re.search(r'<pre id="ht-errors"[^>]*>(.*?)</pre>', dom, re.S)
+    return tool_wall, tool_rss, (page_wall, int(shown.group(1)) if shown else -1,
+                                 errors.group(1).strip() if errors else "no #ht-errors")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--builddir", default=".")
@@ -86,9 +118,10 @@ def main():
             profiled.append(rss)
             walls.append(wall)
         sizes = {ext: os.path.getsize(os.path.join(work, "profiled" + ext))
-                 for ext in (".json", ".log", ".folded")}
+                 for ext in (".json", ".log", ".folded", ".html")}
         with open(os.path.join(work, "profiled.json")) as f:
             nstacks = len(json.load(f)["stacks"])
+        tool_wall, tool_rss, page = report_cost(a.builddir, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     extra = statistics.median(profiled) - statistics.median(plain)
@@ -98,11 +131,22 @@ def main():
           % (a.functions, a.depth, nstacks))
     print()
     print("| peak RSS, uninstrumented | peak RSS, hooktrace | extra | .json | .log | .folded | "
-          "all outputs | wall time with hooktrace |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-    print("| %.1f MB | %.1f MB | **%.1f MB** | %.1f MB | %.2f MB | %.2f MB | **%.1f MB** | %.2f s |" % (
-        statistics.median(plain), statistics.median(profiled), extra, sizes[".json"] / 1e6,
-        sizes[".log"] / 1e6, sizes[".folded"] / 1e6, total, statistics.median(walls)))
+          ".html | all outputs | wall time with hooktrace |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| %.1f MB | %.1f MB | **%.1f MB** | %.1f MB | %.2f MB | %.2f MB | %.1f MB | **%.1f MB** "
+          "| %.2f s |" % (
+              statistics.median(plain), statistics.median(profiled), extra, sizes[".json"] / 1e6,
+              sizes[".log"] / 1e6, sizes[".folded"] / 1e6, sizes[".html"] / 1e6, total,
+              statistics.median(walls)))
+    print()
+    print("The report of this profile: `hooktrace-report profiled.json` %.2f s, peak RSS %.0f MB"
+          % (tool_wall, tool_rss), end="")
+    if page:
+        print("; headless chromium loads the page and runs its scripts in %.1f s, drawing %d "
+              "frames of the flame graph (the others are under 0.1%% of the time), "
+              "errors: %s" % (page[0], page[1], page[2] or "none"))
+    else:
+        print("; chromium is not installed, so the page's load time was not measured")
     print()
     print("Targets: extra RSS <= %d MB: %s; all outputs <= %d MB: %s" % (
         TARGET_RSS_MB, "met" if extra <= TARGET_RSS_MB else "NOT met", TARGET_OUTPUT_MB,
