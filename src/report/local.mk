@@ -26,8 +26,20 @@ $(HT_REPORT_NPM)/installed: $(HT_REPORT_WEB)/package.json $(HT_REPORT_WEB)/packa
 	(cd $(HT_REPORT_NPM) && $(NPM) ci --ignore-scripts --no-audit --no-fund --prefer-offline \
 		--loglevel=error >/dev/null) && touch $@
 
+# From a release tarball the component is already in src/report/vendor
+# (dist-hook below), laid out as node_modules is: no npm, no network.
+if HT_REPORT_VENDORED
+HT_REPORT_MODULES = $(srcdir)/src/report/vendor
+HT_REPORT_FETCHED =
+else
 HT_REPORT_MODULES = $(HT_REPORT_NPM)/node_modules
-src/output/html_page.c: $(HT_REPORT_NPM)/installed $(HT_REPORT_FILES) $(srcdir)/src/report/embed.py
+HT_REPORT_FETCHED = $(HT_REPORT_NPM)/installed
+endif
+# The files of the component the page embeds (paths under HT_REPORT_MODULES).
+HT_REPORT_VENDOR_FILES = d3-flame-graph/LICENSE d3-selection/LICENSE \
+	d3-flame-graph/dist/d3-flamegraph.css d3-selection/dist/d3-selection.min.js \
+	d3-flame-graph/dist/d3-flamegraph.min.js
+src/output/html_page.c: $(HT_REPORT_FETCHED) $(HT_REPORT_FILES) $(srcdir)/src/report/embed.py
 	$(AM_V_GEN)$(MKDIR_P) src/output && $(PYTHON3) $(srcdir)/src/report/embed.py $@ \
 		$(HT_REPORT_WEB)/template.html \
 		LICENSE_FLAMEGRAPH=$(HT_REPORT_MODULES)/d3-flame-graph/LICENSE \
@@ -45,3 +57,12 @@ clean-local: clean-report-npm
 clean-report-npm:
 	rm -rf $(HT_REPORT_NPM)
 .PHONY: clean-report-npm
+
+# A release tarball carries the component, so that it builds offline.
+dist-hook: dist-report-vendor
+dist-report-vendor: $(HT_REPORT_FETCHED)
+	for f in $(HT_REPORT_VENDOR_FILES); do \
+		$(MKDIR_P) "$(distdir)/src/report/vendor/$$(dirname $$f)" && \
+		cp "$(HT_REPORT_MODULES)/$$f" "$(distdir)/src/report/vendor/$$f" || exit 1; \
+	done
+.PHONY: dist-report-vendor
