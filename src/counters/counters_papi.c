@@ -86,6 +86,30 @@ static void drop(const char *event, const char *reason)
     fprintf(stderr, "hooktrace: counter %s: %s; not counted\n", event, reason);
 }
 
+/* HOOKTRACE_PAPI_DISABLE=perf_event,...: components PAPI is to leave off,
+ * so that a machine that has them can run what one without them does (the
+ * tests force the no-perf-events branch this way; docs/config.md).  Only
+ * before PAPI_library_init. */
+static void disable_components(void)
+{
+    const char *list = getenv("HOOKTRACE_PAPI_DISABLE");
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn(p, ",");
+        char name[64];
+        if (n > 0) {
+            bool fits = n < sizeof name;
+            if (fits) {
+                memcpy(name, p, n);
+                name[n] = '\0';
+            }
+            if (!fits || PAPI_disable_component_by_name(name) != PAPI_OK)
+                fprintf(stderr, "hooktrace: HOOKTRACE_PAPI_DISABLE: PAPI has no component"
+                                " named %.*s\n", (int)n, p);
+        }
+        p += n + (p[n] == ',');
+    }
+}
+
 uint32_t ht_counters_setup(const struct ht_config *cfg)
 {
     const struct ht_string_list *names = &cfg->counters;
@@ -96,6 +120,7 @@ uint32_t ht_counters_setup(const struct ht_config *cfg)
              PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION),
              PAPI_VERSION_INCREMENT(PAPI_VERSION));
     info.papi_version = version;
+    disable_components();
     int rc = PAPI_library_init(PAPI_VER_CURRENT);
     if (rc == PAPI_VER_CURRENT)
         rc = PAPI_thread_init(pthread_self);

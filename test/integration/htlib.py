@@ -49,6 +49,85 @@ def check_eq(actual, expected, what):
     return check(actual == expected, "%s: got %r, expected %r" % (what, actual, expected))
 
 
+# Times in the outputs are printed with 9 significant digits, so each is
+# within 5e-9 of the double it stands for, relative to it.  Sums of such
+# times (all >= 0) keep that relative bound.  Compare them 20 times wider
+# than that, relative to the value: never at a printed digit (a tolerance
+# of exactly the rounding fails at random) and never absolute (a slow
+# machine's longer times have larger rounding errors).
+PRINTED_REL = 1e-7
+
+
+def close(a, b, rel=PRINTED_REL):
+    """a and b agree within rel of the larger, or are both (nearly) 0."""
+    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-15
+
+
+def check_close(actual, expected, what, rel=PRINTED_REL):
+    return check(close(actual, expected, rel),
+                 "%s: got %r, expected %r within %g of it" % (what, actual, expected, rel))
+
+
+def folded_paths(doc, head=64, tail=64):
+    """Each stack of a JSON profile's document (callers before callees), as
+    its folded line writes its path (docs/output.md): whole up to head +
+    tail + 3 frames, deeper as the first head frames, "[...N frames]" and
+    the last tail frames; ';' in a name as ':'.  O(stacks x (head + tail)),
+    never the whole depth."""
+    names = [f["name"].replace(";", ":") for f in doc["functions"]]
+    firsts, lasts, depths, result = [], [], [], []
+    for s in doc["stacks"]:
+        name, parent = names[s["function_index"]], s["parent"]
+        if parent < 0:
+            first, last, depth = (name,), (name,), 1
+        else:
+            first = firsts[parent] if len(firsts[parent]) == head else firsts[parent] + (name,)
+            last = (lasts[parent] + (name,))[-(tail + 3):]
+            depth = depths[parent] + 1
+        firsts.append(first)
+        lasts.append(last)
+        depths.append(depth)
+        if depth <= head + tail + 3:
+            frames = first + last[len(last) - (depth - len(first)):] if depth > len(first) else first
+        else:
+            frames = first + ("[...%d frames]" % (depth - head - tail),) + last[-tail:]
+        result.append(";".join(frames))
+    return result
+
+
+def check_folded(text, doc, what):
+    """The folded file `text` is exactly the profile `doc`'s stacks with
+    exclusive time, whatever the machine's speed: each line is a distinct
+    stack's (cut) path and its exclusive time in whole microseconds (within
+    1 us of the JSON's time: both are rounded), every stack of 1 us or more
+    has its line, none under 0.25 us has one (a stack's time rounds to 0 us
+    below 0.5 us, and how many do depends on the machine).  Returns the
+    file's size in bytes and its bound from the structure alone: every
+    stack's line written, with its cut path."""
+    paths = folded_paths(doc)
+    stack_of = {path: i for i, path in enumerate(paths)}
+    check_eq(len(stack_of), len(paths), what + ": the stacks' folded paths are distinct")
+    lines = text.splitlines()
+    seen, wrong = set(), []
+    for line in lines:
+        path, _, value = line.rpartition(" ")
+        i = stack_of.get(path)
+        if i is None or i in seen or not value.isdigit() or int(value) <= 0 or \
+                abs(int(value) - doc["stacks"][i]["time_excl_s"] * 1e6) > 1.0:
+            wrong.append(line[:120] + " ... " + line[-40:])
+        seen.add(i)
+    check_eq(wrong[:3], [], what + ": each folded line a distinct stack's path and exclusive us"
+             " (%d wrong of %d)" % (len(wrong), len(lines)))
+    excl_us = [s["time_excl_s"] * 1e6 for s in doc["stacks"]]
+    missing = [i for i, us in enumerate(excl_us) if us >= 1.0 and i not in seen]
+    extra = [i for i, us in enumerate(excl_us) if us < 0.25 and i in seen]
+    check_eq((missing[:3], extra[:3]), ([], []),
+             what + ": a folded line for each stack of 1 us or more, none under 0.25 us"
+             " (%d missing, %d extra)" % (len(missing), len(extra)))
+    bound = sum(len(path) + len(" %d\n" % (us + 1)) for path, us in zip(paths, excl_us))
+    return len(text.encode()), bound
+
+
 def finish():
     print("%d passed, %d failed" % (_passed, _failed))
     sys.exit(1 if _failed else 0)
@@ -85,7 +164,8 @@ def run(exe, args=(), config=None, env=None, basename=None):
     verbatim, or None for no config file."""
     directory = tempfile.mkdtemp(prefix="hooktrace-test-")
     environment = dict(os.environ)
-    for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY"):
+    for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY",
+                "HOOKTRACE_PAPI_DISABLE"):
         environment.pop(key, None)
     if config is not None:
         config_path = os.path.join(directory, "config.json")

@@ -29,7 +29,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 import htlib  # noqa: E402
-from htlib import BUILDDIR, Profile, check, check_eq, finish  # noqa: E402,F401
+from htlib import BUILDDIR, Profile, check, check_close, check_eq, check_folded, finish  # noqa: E402,F401
 
 MPIEXEC = os.environ.get("HT_MPIEXEC", "")
 MPI_NAME = os.environ.get("HT_MPI_NAME", "")
@@ -142,7 +142,8 @@ def mpirun(exe, ranks, args=(), config=None, env=None, basename=None, allow_no_f
     directory = tempfile.mkdtemp(prefix="hooktrace-mpi-")
     _directories.append(directory)
     environment = dict(os.environ)
-    for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY"):
+    for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY",
+                "HOOKTRACE_PAPI_DISABLE"):
         environment.pop(key, None)
     for key, value in launch_environment().items():
         if key == "ASAN_OPTIONS":  # extends the caller's, see launch_environment
