@@ -34,10 +34,10 @@ check(nap["time_incl_s"] < main["time_incl_s"], "nap is shorter than main")
 check(main["time_incl_s"] <= elapsed, "main (%.6f s) within the run as timed from outside (%.6f s)"
       % (main["time_incl_s"], elapsed))
 check(main["time_incl_s"] <= p.doc["wall_time_s"], "main within the profiled wall time")
-check(abs(nap["time_excl_s"] - nap["time_incl_s"]) < 1e-9, "a leaf's exclusive time is its inclusive time")
+check_close(nap["time_excl_s"], nap["time_incl_s"], "a leaf's exclusive time is its inclusive time")
 # Exclusive times add up to main's inclusive time (one thread, one root).
 total_excl = sum(s["time_excl_s"] for s in p.doc["stacks"])
-check(abs(total_excl - main["time_incl_s"]) < 1e-6, "exclusive times sum to the root's inclusive time")
+check_close(total_excl, main["time_incl_s"], "exclusive times sum to the root's inclusive time")
 leaf = p.stack("main;compute;leaf")
 check_eq([t["thread"] for t in leaf["threads"]], [0], "leaf ran on thread 0 only")
 check_eq(leaf["threads"][0]["calls"], 1000, "thread 0's leaf calls")

@@ -78,7 +78,7 @@ expect_calls(p, {"main;work;leaf": 303, "main;leaf": 1000, "main;work": 3})
 check(not any("compute" in path for path in p.paths()), "compute is gone from every path")
 main_incl = p.stack("main")["time_incl_s"]
 total_excl = sum(s["time_excl_s"] for s in p.doc["stacks"])
-check(abs(total_excl - main_incl) < 1e-6, "excluded time stays with the callers")
+check_close(total_excl, main_incl, "excluded time stays with the callers")
 
 # Including only some functions.
 r = run(BASIC, config={"include_functions": ["^main$", "^leaf$"]})

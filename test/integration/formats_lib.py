@@ -1,7 +1,7 @@
 """Reading the speedscope and Hatchet files back (test/integration/
 other_formats.py, test/mpi/other_formats.py): their figures as the JSON
 profile's, to compare exactly."""
-from htlib import check, check_eq
+from htlib import check, check_close, check_eq
 
 SCHEMA = "https://www.speedscope.app/file-format-schema.json"
 
@@ -19,7 +19,7 @@ def speedscope_samples(doc, what):
         check_eq(len(prof["samples"]), len(prof["weights"]), what + "a weight per sample")
         check(all(0 <= i < len(frames) for s in prof["samples"] for i in s),
               what + "every sample's frames exist")
-        check(abs(prof["endValue"] - sum(prof["weights"])) < 1e-6, what + "endValue is the total")
+        check_close(prof["endValue"], sum(prof["weights"]), what + "endValue is the total")
         paths = {}
         for s, w in zip(prof["samples"], prof["weights"]):
             path = ";".join(frames[i]["name"] for i in s)

@@ -30,7 +30,7 @@ check_eq(samples.get(thread_names(p)[0]), expected[0],
          "basic: samples are the JSON's stacks with their exclusive times")
 check_eq(len(expected[0]), 8, "basic: 8 stacks with time")
 total = sum(s["time_excl_s"] for s in p.doc["stacks"])
-check(abs(sum(expected[0].values()) - total) < 1e-9, "basic: weights sum to the exclusive times")
+check_close(sum(expected[0].values()), total, "basic: weights sum to the exclusive times")
 
 nodes, deepest = hatchet_nodes(json.loads(r.text(".hatchet.json")), "basic hatchet: ")
 check_eq(nodes, {";".join(s["path"]): (s["calls"], s["time_incl_s"], s["time_excl_s"])
@@ -88,7 +88,7 @@ cut = max(nodes.items(), key=lambda kv: kv[0].count(";"))[1]
 check(abs(cut[2] - below) <= 1e-6 * below + 1e-9,
       "deep: the node at depth 256 has the exclusive time below it (%r vs %r)" % (cut[2], below))
 total = sum(n[2] for n in nodes.values())
-check(abs(total - sum(s["time_excl_s"] for s in jdoc["stacks"])) < 1e-6, "deep: no time lost")
+check_close(total, sum(s["time_excl_s"] for s in jdoc["stacks"]), "deep: no time lost")
 check_eq(cut[0], 1, "deep: the node at depth 256 keeps its own calls")
 
 finish()

@@ -17,8 +17,8 @@ check_eq(p.thread_calls("main;worker;tick"), {0: 10}, "main;worker;tick on threa
 for s in p.doc["stacks"]:
     check_eq(sum(t["calls"] for t in s["threads"]), s["calls"],
              "per-thread calls add up for " + ";".join(s["path"]))
-    check(abs(sum(t["time_incl_s"] for t in s["threads"]) - s["time_incl_s"]) < 1e-9,
-          "per-thread times add up for " + ";".join(s["path"]))
+    check_close(sum(t["time_incl_s"] for t in s["threads"]), s["time_incl_s"],
+                "per-thread times add up for " + ";".join(s["path"]))
 log = r.text(".log")
 check("Runtime profile, thread 4" in log, "a table per thread in the logfile")
 
