@@ -5,7 +5,15 @@ routines' stacks carry counters too (MTEST::reads, which grows by one per
 read, counts exactly 1 per call of a routine with nothing recorded inside:
 hooktrace reads once as the routine is entered and once as it returns).
 The HTML report's function table shows the same figures, read in headless
-chromium when it is installed."""
+chromium when it is installed.
+
+Then perf events next to an SDE event, as the machine has them and forced
+off (HOOKTRACE_PAPI_DISABLE=perf_event, docs/config.md): where they are
+read, each rank's page faults in the function touching 16384 fresh pages
+are at least that, its 3 sleeps at least 3 context switches, the summary
+holds at least 4 times those, and MTEST::work stays exact; where they are
+not, they are listed unavailable with the component's reason and the run
+goes on."""
 import os
 import shutil
 from mpilib import *
@@ -113,6 +121,60 @@ for k in range(N):
         check_eq(st.get("counters"), as_json(figures, 1), "rank %d: counters of %s" % (k, path))
         check_eq([t.get("counters") for t in st["threads"]], [as_json(figures, 1)],
                  "rank %d: the thread's counters of %s" % (k, path))
+
+# perf events, read per thread on every rank; the same figures' least
+# values on each rank and 4 times them in the summary.
+FAULTS, PAGES = "perf::PAGE-FAULTS", 16384
+SWITCHES = "perf::CONTEXT-SWITCHES:u=1:k=1"  # the kernel's domain: docs/config.md
+DISABLED = "the perf_event component is disabled: "
+TOUCH, NAP, COMPUTE = "main;touch_fresh_pages", "main;nap", "main;compute"
+for env, forced in ((None, False), ({"HOOKTRACE_PAPI_DISABLE": "perf_event"}, True)):
+    what = "perf events " + ("off" if forced else "as the machine has them")
+    events = [WORK, FAULTS, SWITCHES]
+    r = mpirun(EXE, N, args=["perf"], env=env,
+               config={"counters": events, "mpi": {"rank_files": list(range(N))}})
+    check_status(r, 0, what)
+    check_eq(sorted(r.stdout.splitlines()),
+             ["rank %d: work 35 sent 300" % k for k in range(N)], what + ": the program's output")
+    s = r.summary()
+    if not s:
+        continue
+    kept = s.doc["counters"]["events"]
+    print("note: %s: counted %s" % (what, ", ".join(kept)))
+    unavailable = {u["event"]: u["reason"] for u in s.doc["counters"]["unavailable"]}
+    check_eq(sorted(kept + list(unavailable)), sorted(events), what + ": each event kept or listed")
+    check(WORK in kept, what + ": the SDE event kept")
+    for e, reason in unavailable.items():
+        check(reason.startswith(DISABLED) if forced else reason != "",
+              what + ": %s dropped for a reason: %r" % (e, reason))
+        check("hooktrace: counter %s: %s; not counted\n" % (e, reason) in r.stderr,
+              what + ": %s's message on stderr" % e)
+    if forced:
+        check_eq(kept, [WORK], what + ": the perf events dropped")
+    for k, p in [(None, s)] + [(k, r.rank_profile(k)) for k in range(N)]:
+        if not p:
+            continue
+        times = N if k is None else 1
+        tag = what + (": summary" if k is None else ": rank %d" % k)
+        check_eq([p.calls(x) for x in (TOUCH, NAP, COMPUTE)], [times, 3 * times, 5 * times],
+                 tag + ": calls of touch_fresh_pages, nap, compute")
+        check_eq(p.stack(COMPUTE)["counters"][WORK], {"incl": 35 * times, "excl": 35 * times},
+                 tag + ": MTEST::work of compute, exact")
+        if FAULTS in kept:
+            v = p.stack(TOUCH)["counters"][FAULTS]
+            check(v["incl"] == v["excl"] >= PAGES * times,
+                  tag + ": page faults of touch_fresh_pages %r >= %d" % (v, PAGES * times))
+        if SWITCHES in kept:
+            v = p.stack(NAP)["counters"][SWITCHES]
+            check(v["incl"] >= 3 * times, tag + ": context switches of nap %r >= %d"
+                  % (v, 3 * times))
+        for st in p.doc["stacks"]:
+            children = [c for c in p.doc["stacks"] if c["parent"] == st["id"]]
+            for e in kept:
+                v, below = st["counters"][e], sum(c["counters"][e]["incl"] for c in children)
+                check(0 <= v["excl"] == v["incl"] - below,
+                      tag + ": %s %s: %r, excl = incl - the callees' %d"
+                      % (";".join(st["path"]), e, v, below))
 
 # Without counters: no counters anywhere, as before.
 r = mpirun(EXE, N)

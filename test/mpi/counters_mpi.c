@@ -4,10 +4,15 @@
  * exchange(); MTEST::reads is a callback counter that grows by 1 each time
  * it is read, so a call's inclusive count is one more than the reads made
  * inside it (two per recorded call): an MPI routine's own stack, with
- * nothing recorded inside, counts exactly 1 per call. */
+ * nothing recorded inside, counts exactly 1 per call.  With "perf" as
+ * argument each rank then touches 16384 fresh pages and sleeps 3 times,
+ * for perf events (page faults, context switches) to count. */
 #include <mpi.h>
 #include <sde_lib.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 
 static long long work, sent, reads;
 
@@ -49,6 +54,30 @@ void exchange(int rank, int size)
     }
 }
 
+/* Each page a fault of its own: no transparent huge pages. */
+long touch_fresh_pages(void)
+{
+    size_t size = (size_t)64 << 20; /* 16384 pages */
+    char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return 0;
+    madvise(p, size, MADV_NOHUGEPAGE);
+    long sum = 0;
+    for (size_t i = 0; i < size; i += 4096) {
+        p[i] = (char)i;
+        sum += p[i];
+    }
+    munmap(p, size);
+    return sum;
+}
+
+/* A thread that sleeps is switched out: at least one context switch. */
+void nap(void)
+{
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -58,6 +87,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < 5; i++)
         compute();
     exchange(rank, size);
+    if (argc > 1 && strcmp(argv[1], "perf") == 0) {
+        touch_fresh_pages();
+        for (int i = 0; i < 3; i++)
+            nap();
+    }
     printf("rank %d: work %lld sent %lld\n", rank, work, sent);
     MPI_Finalize();
     return 0;
