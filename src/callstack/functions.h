@@ -31,6 +31,7 @@ struct ht_function_record {
      * (src/hooks/throttle.c). */
     const struct ht_node *caller;
     uint64_t caller_calls, caller_ticks_incl, caller_enter_tick, caller_children_ticks;
+    uint64_t node_calls; /* the calls of the node that crossed it, under that caller */
     uint32_t throttled;              /* set once, never cleared */
     uint32_t flags;
 };

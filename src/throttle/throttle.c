@@ -92,6 +92,7 @@ void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t e
     rec->caller_ticks_incl = caller->ticks_incl;
     rec->caller_enter_tick = caller->enter_tick;
     rec->caller_children_ticks = children_ticks(caller);
+    rec->node_calls = node->calls;
     rec->caller = caller;
     __atomic_add_fetch(&functions_throttled, 1, __ATOMIC_RELAXED);
     /* The call known here is this exit's; every other call is rewritten
@@ -128,14 +129,39 @@ static double caller_exclusive_after(const struct ht_function_record *rec, uint6
     return after > 0.0 ? after : 0.0;
 }
 
-/* The calls a throttled function would have made: its rate from its first
- * call to its throttling (two hook calls per call, the rate taken without
- * its own hooks' cost, of which at most 19/20 of the time is taken out),
- * times its share of its caller's exclusive time afterwards.  Functions
- * throttled under the same caller share that time equally.  Neither the
- * rate nor the time is exact: docs/throttle.md says how close it comes. */
-static double saved_by(const struct ht_function_record *rec, double overhead_ticks,
-                       uint64_t end_tick, unsigned sharing)
+/* The calls a throttled function made after its throttling, estimated
+ * from counts where its caller is called again and again (a time step, a
+ * sweep): the function's calls per caller activation before, times the
+ * activations after.  A node's calls count entries, so at the throttling
+ * the caller had completed D = caller_calls - 1 activations and was phi of
+ * the way through one more (phi from the time that one had run against the
+ * completed ones' average, kept within [0, 1]); E were entered after.
+ * However the times come out, the figure stays between
+ * node_calls * E / (D + 1) and node_calls * (E + 1) / D. */
+static double calls_after_by_counts(const struct ht_function_record *rec)
+{
+    const struct ht_node *c = rec->caller;
+    uint64_t entered = rec->caller_calls;
+    uint64_t now = __atomic_load_n(&c->calls, __ATOMIC_RELAXED);
+    if (entered < 2 || now <= entered || rec->throttled_tick < rec->caller_enter_tick)
+        return -1.0; /* nothing to count by: no activation before or after */
+    double done = (double)(entered - 1);
+    double average = (double)rec->caller_ticks_incl / done;
+    double phi = average > 0.0 ? (double)(rec->throttled_tick - rec->caller_enter_tick) / average : 1.0;
+    phi = phi < 0.0 ? 0.0 : phi > 1.0 ? 1.0 : phi;
+    double per_activation = (double)rec->node_calls / (done + phi);
+    return per_activation * ((double)(now - entered) + 1.0 - phi);
+}
+
+/* Else (the caller's one activation runs the whole loop), from times: the
+ * function's rate from its first call to its throttling (the rate taken
+ * without its own hooks' cost, of which at most 19/20 of the time is taken
+ * out), times its share of its caller's exclusive time afterwards.
+ * Functions throttled under the same caller share that time equally.
+ * Neither the rate nor the time is exact: docs/throttle.md says how close
+ * it comes. */
+static double calls_after_by_time(const struct ht_function_record *rec, double overhead_ticks,
+                                  uint64_t end_tick, unsigned sharing)
 {
     if (rec->throttled_tick <= rec->first_tick)
         return 0.0;
@@ -147,7 +173,7 @@ static double saved_by(const struct ht_function_record *rec, double overhead_tic
     double without_hooks = before - (double)calls * overhead_ticks;
     if (without_hooks < before / 20.0)
         without_hooks = before / 20.0;
-    return 2.0 * (double)calls / without_hooks * caller_exclusive_after(rec, end_tick) / sharing;
+    return (double)calls / without_hooks * caller_exclusive_after(rec, end_tick) / sharing;
 }
 
 struct throttled_list {
@@ -188,8 +214,12 @@ static double estimate_saved(uint64_t end_tick, double overhead_ticks)
     for (size_t i = 0, j; i < l.count; i = j) {
         for (j = i + 1; j < l.count && l.recs[j]->caller == l.recs[i]->caller; j++)
             ;
-        for (size_t k = i; k < j; k++)
-            saved += saved_by(l.recs[k], overhead_ticks, end_tick, (unsigned)(j - i));
+        for (size_t k = i; k < j; k++) {
+            double calls = calls_after_by_counts(l.recs[k]);
+            if (calls < 0.0)
+                calls = calls_after_by_time(l.recs[k], overhead_ticks, end_tick, (unsigned)(j - i));
+            saved += 2.0 * calls; /* an entry and an exit hook each */
+        }
     }
     free(l.recs);
     return saved;
