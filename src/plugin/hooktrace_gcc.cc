@@ -28,6 +28,8 @@
  * written as top-level asm statements, which GCC emits at the end of the
  * unit and, under -flto, streams with the code to the link-time compile.
  *
+ * At -O0 it removes nothing (see the gate).
+ *
  * Arguments (-fplugin-arg-hooktrace_gcc-NAME[=VALUE]):
  *   max-statements=N   the size limit (default 8; 0 keeps every hook)
  *   verbose            a note on stderr for every function left out */
@@ -245,9 +247,14 @@ class tiny_pass : public gimple_opt_pass {
 public:
     explicit tiny_pass(gcc::context *ctx) : gimple_opt_pass(tiny_pass_data, ctx) {}
 
-    bool gate(function *) final override
+    /* Not at -O0 (nor in a function optimize("O0") compiles so): nothing is
+     * inlined there, so a tiny function's hooks are one call pair that
+     * run-time throttling rewrites, keeping its first calls in the
+     * profile, and a build for debugging shows every function. */
+    bool gate(function *fun) final override
     {
-        return flag_instrument_function_entry_exit && max_statements > 0;
+        return flag_instrument_function_entry_exit && max_statements > 0 &&
+               opt_for_fn(fun->decl, optimize) > 0;
     }
 
     unsigned int execute(function *fun) final override

@@ -1,14 +1,16 @@
 # The GCC plugin (src/plugin, docs/plugin.md): a C++ MPI program built with
 # the plugin at its default limit, with the plugin keeping every hook
-# (max-statements=0: the control), and without hooktrace (the reference
+# (max-statements=0: the control), with the plugin at -O0 (which it leaves
+# alone), and without hooktrace (the reference
 # output); a Fortran program with the plugin.  test/plugin/plugin.py runs
 # them and also compiles with bad plugin arguments (HT_CXX).
-EXTRA_DIST += test/plugin/plugin.py test/plugin/tiny.cpp test/plugin/tiny_module.f90
+EXTRA_DIST += test/plugin/plugin.py test/plugin/tiny.cpp test/plugin/tiny_O0.cpp \
+	test/plugin/tiny_module.f90
 if HT_GCC_PLUGIN
 HT_PLUGIN_FLAGS = -fplugin=$(abs_top_builddir)/hooktrace_gcc.so
 HT_PLUGIN_TEST_CXXFLAGS = $(MPI_CFLAGS) -O2 -g -finstrument-functions $(HT_WARN_CFLAGS)
 
-check_PROGRAMS += test/plugin/tiny test/plugin/tiny_all test/plugin/tiny_plain
+check_PROGRAMS += test/plugin/tiny test/plugin/tiny_all test/plugin/tiny_plain test/plugin/tiny_O0
 TESTS += test/plugin/plugin.py
 
 test_plugin_tiny_SOURCES = test/plugin/tiny.cpp
@@ -20,11 +22,16 @@ test_plugin_tiny_all_CXXFLAGS = $(HT_PLUGIN_TEST_CXXFLAGS) $(HT_PLUGIN_FLAGS) \
 	-fplugin-arg-hooktrace_gcc-max-statements=0
 test_plugin_tiny_all_LDADD = $(HT_MPI_TEST_LDADD)
 test_plugin_tiny_all_LDFLAGS = $(HT_TEST_LINK)
+# At -O0 the plugin removes nothing (docs/plugin.md).
+test_plugin_tiny_O0_SOURCES = test/plugin/tiny_O0.cpp
+test_plugin_tiny_O0_CXXFLAGS = $(HT_PLUGIN_TEST_CXXFLAGS) $(HT_PLUGIN_FLAGS)
+test_plugin_tiny_O0_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_tiny_O0_LDFLAGS = $(HT_TEST_LINK)
 test_plugin_tiny_plain_SOURCES = test/plugin/tiny.cpp
 test_plugin_tiny_plain_CXXFLAGS = $(MPI_CFLAGS) -O2 -g $(HT_WARN_CFLAGS)
 test_plugin_tiny_plain_LDADD = $(MPI_LIBS)
 # Rebuilt when the plugin changes (BUILT_SOURCES builds it first anyway).
-test/plugin/tiny-tiny.$(OBJEXT) test/plugin/tiny_all-tiny.$(OBJEXT): \
+test/plugin/tiny-tiny.$(OBJEXT) test/plugin/tiny_all-tiny.$(OBJEXT) test/plugin/tiny_O0-tiny_O0.$(OBJEXT): \
 	hooktrace_gcc.so
 
 if HAVE_FORTRAN

@@ -8,8 +8,11 @@ appear in no stack, the JSON's "uninstrumented" object names them, and every
 function that is kept (loops, longer bodies, tiny functions that call MPI,
 main) keeps its exact call count and its messages.  The control build
 (max-statements=0) keeps every hook, so the same functions show up with
-their exact counts and nothing is listed as uninstrumented.  Bad plugin
-arguments stop the compiler with a message that names them."""
+their exact counts and nothing is listed as uninstrumented.  At -O0, where
+GCC inlines nothing, the plugin removes nothing either (docs/plugin.md):
+tiny.cpp compiled as at -O0 (tiny_O0.cpp: #pragma GCC optimize("O0"))
+records every tiny call, as the control does.  Bad plugin arguments stop the compiler with a message that names
+them."""
 import os
 import subprocess
 import sys
@@ -98,6 +101,14 @@ check_eq(p.doc["overhead"]["calls"] - recorded, left_out,
          "tiny_all: extra calls recorded = calls of the functions tiny left out")
 check(left_out >= N * sum(TINY_CALLS.values()), "tiny_all: the left-out calls include the program's own")
 check("uninstrumented:" not in r.text(".log"), "tiny_all: no uninstrumented line in the logfile")
+
+# 2b. -O0: the plugin leaves every hook, like the control.
+r, p = launch("tiny_O0")
+for path, calls in TINY_CALLS.items():
+    check_eq(p.calls(path), N * calls, "tiny_O0: calls of %s (both ranks)" % path)
+check_eq(p.doc.get("uninstrumented"), {"functions": 0, "names": []}, "tiny_O0: nothing uninstrumented")
+check("uninstrumented:" not in r.text(".log"), "tiny_O0: no uninstrumented line in the logfile")
+check(any("operator[]" in f for f in names(p)), "tiny_O0: vector::operator[] is in the profile")
 
 # 3. Fortran: a module function and an external function left out, the
 # subroutine with the loop kept.
