@@ -241,6 +241,19 @@ static int wait_child(pid_t pid)
     return status;
 }
 
+/* "nested": test/integration/signals_diff.py stops the program under gdb in
+ * the hook of fresh()'s entry and delivers SIGUSR1 there. */
+__attribute__((noinline)) static void in_handler(void) { sink += 2; }
+
+static void on_usr1(int sig)
+{
+    (void)sig;
+    in_handler();
+    runs++;
+}
+
+__attribute__((noinline)) static void fresh(void) { sink += 3; }
+
 int main(int argc, char **argv)
 {
     if (argc < 3)
@@ -390,6 +403,13 @@ int main(int argc, char **argv)
         raise(SIGHUP);
         show("SIGHUP", SIGHUP);
         printf("signal(SIG_ERR): %s\n", disposition(signal(SIGHUP, SIG_ERR)));
+        printf("handler runs: %d\n", (int)runs);
+        return 0;
+    }
+    if (strcmp(mode, "nested") == 0) {
+        set(SIGUSR1, on_usr1, 0);
+        fresh();
+        in_handler();
         printf("handler runs: %d\n", (int)runs);
         return 0;
     }
