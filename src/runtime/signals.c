@@ -16,15 +16,18 @@
  * The rule for the program's own handlers (docs/what_happens.md): a signal
  * whose disposition is not SIG_DFL at start-up (ignored, or handled by a
  * preloaded library) is left alone.  For the others hooktrace holds the
- * kernel's handler from then on: sigaction and signal are interposed
- * (src/hooks/signals.c), and what the program (or a library it loads) sets
- * is recorded as the program's action, which our handler carries out: its
- * handler is called, with its flags and mask; SIG_IGN is set in the kernel
- * as it is (so that it survives exec).  hooktrace writes a partial profile
- * only where the program's action is the default one, death: at once, or
- * when its handler cleans up and re-raises the signal with SIG_DFL.  A
- * handler that calls exit() gets the complete profile at exit; one that
- * returns lets the program go on, still recorded. */
+ * kernel's handler from then on: sigaction and the old-style entry points
+ * are interposed (src/hooks/signals.c), and what the program (or a library
+ * it loads) sets is recorded as the program's action (signal_actions.c),
+ * which our handler carries out: its handler is called, with its flags and
+ * mask; SIG_IGN is set in the kernel as it is (so that it survives exec).
+ * hooktrace writes a partial profile only where the program's action is
+ * the default one, death: at once, or when its handler cleans up and
+ * re-raises the signal with SIG_DFL.  A handler that calls exit() gets the
+ * complete profile at exit; one that returns lets the program go on, still
+ * recorded.  Only the process that started the watcher writes: a vfork
+ * child, or a fork child the signal reaches before its set-up, shares or
+ * copies our state and pipes, and acts as the kernel would without us. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
