@@ -1,7 +1,8 @@
 /* sigaction and the old-style signal APIs (signal, bsd_signal, ssignal,
- * sysv_signal, sigset, sigignore, siginterrupt), interposed so that a program's own handler for
- * SIGTERM, SIGINT or SIGHUP chains behind hooktrace's instead of replacing
- * it (src/runtime/signals.c, docs/what_happens.md).
+ * sysv_signal, sigset, sigignore, siginterrupt), interposed so that a
+ * program's own handler for SIGTERM, SIGINT or SIGHUP chains behind
+ * hooktrace's instead of replacing it (src/runtime/signals.c,
+ * docs/what_happens.md).
  *
  * Without this, a program that installs a handler which cleans up and then
  * re-raises the signal with its default action (the usual way to die "of"
