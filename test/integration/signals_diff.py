@@ -54,6 +54,7 @@ MODES = {
     "query_set_default": (-signal.SIGTERM, "SIGTERM", N),
     "same_pointer": (0, "complete", N),
     "resethand": (-signal.SIGTERM, "SIGTERM", N),
+    "resethand_threads": (-signal.SIGTERM, "SIGTERM", N),
     "nodefer": (0, "complete", N),
     "defer": (0, "complete", N),
     "restart": (0, "complete", N),

@@ -241,6 +241,30 @@ static int wait_child(pid_t pid)
     return status;
 }
 
+/* SA_RESETHAND with the handler still running in one thread: the action
+ * is already SIG_DFL, so the same signal in another thread kills. */
+static volatile sig_atomic_t entered;
+
+static void staying_handler(int sig)
+{
+    (void)sig;
+    entered = 1;
+    say("staying_handler entered\n");
+    for (;;)
+        pause();
+}
+
+static void *raise_when_entered(void *arg)
+{
+    (void)arg;
+    while (!entered) {
+        struct timespec pause = {0, 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    raise(SIGTERM);
+    return NULL;
+}
+
 /* "nested": test/integration/signals_diff.py stops the program under gdb in
  * the hook of fresh()'s entry and delivers SIGUSR1 there. */
 __attribute__((noinline)) static void in_handler(void) { sink += 2; }
@@ -404,6 +428,14 @@ int main(int argc, char **argv)
         show("SIGHUP", SIGHUP);
         printf("signal(SIG_ERR): %s\n", disposition(signal(SIGHUP, SIG_ERR)));
         printf("handler runs: %d\n", (int)runs);
+        return 0;
+    }
+    if (strcmp(mode, "resethand_threads") == 0) {
+        set(SIGTERM, staying_handler, SA_RESETHAND);
+        pthread_t other;
+        pthread_create(&other, NULL, raise_when_entered, NULL);
+        raise(SIGTERM);
+        printf("not reached\n");
         return 0;
     }
     if (strcmp(mode, "nested") == 0) {
