@@ -176,7 +176,7 @@ static void *send_when_reading(void *arg)
         struct timespec pause = {0, 1000 * 1000};
         nanosleep(&pause, NULL);
     }
-    kill(getpid(), SIGHUP);
+    kill(getpid(), SIGINT);
     while (!handled) {
         struct timespec pause = {0, 1000 * 1000};
         nanosleep(&pause, NULL);
@@ -186,19 +186,21 @@ static void *send_when_reading(void *arg)
     return NULL;
 }
 
-/* A read() interrupted by SIGHUP: restarted, or failing with EINTR. */
+/* A read() interrupted by SIGINT: restarted, or failing with EINTR.  Not
+ * SIGHUP: UCX (loaded with MPICH) owns it, and signal() would return its
+ * handler. */
 static void interrupted_read(void)
 {
-    sigset_t hup;
-    sigemptyset(&hup);
-    sigaddset(&hup, SIGHUP);
+    sigset_t intr;
+    sigemptyset(&intr);
+    sigaddset(&intr, SIGINT);
     if (pipe(pipe_fds) != 0)
         exit(3);
     pid_t tid = gettid();
-    pthread_sigmask(SIG_BLOCK, &hup, NULL); /* the helper never takes it */
+    pthread_sigmask(SIG_BLOCK, &intr, NULL); /* the helper never takes it */
     pthread_t helper;
     pthread_create(&helper, NULL, send_when_reading, &tid);
-    pthread_sigmask(SIG_UNBLOCK, &hup, NULL);
+    pthread_sigmask(SIG_UNBLOCK, &intr, NULL);
     char buf[8];
     ssize_t n = read(pipe_fds[0], buf, sizeof buf);
     if (n < 0) {
@@ -342,14 +344,14 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(mode, "restart") == 0 || strcmp(mode, "norestart") == 0) {
-        set(SIGHUP, marking_handler, strcmp(mode, "restart") == 0 ? SA_RESTART : 0);
+        set(SIGINT, marking_handler, strcmp(mode, "restart") == 0 ? SA_RESTART : 0);
         interrupted_read();
         return 0;
     }
     if (strcmp(mode, "restart_signal") == 0 || strcmp(mode, "siginterrupt") == 0) {
         if (strcmp(mode, "siginterrupt") == 0)
-            siginterrupt(SIGHUP, 1);
-        printf("signal: %s\n", disposition(signal(SIGHUP, marking_handler)));
+            siginterrupt(SIGINT, 1);
+        printf("signal: %s\n", disposition(signal(SIGINT, marking_handler)));
         interrupted_read();
         return 0;
     }
@@ -403,13 +405,13 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(mode, "old_apis") == 0) {
-        printf("signal: %s\n", disposition(signal(SIGHUP, plain_handler)));
-        show("SIGHUP", SIGHUP);
-        raise(SIGHUP);
-        printf("signal: %s\n", disposition(signal(SIGHUP, SIG_IGN)));
-        raise(SIGHUP);
-        printf("bsd_signal: %s\n", disposition(bsd_signal(SIGHUP, other_handler)));
-        show("SIGHUP", SIGHUP);
+        printf("signal: %s\n", disposition(signal(SIGINT, plain_handler)));
+        show("SIGINT", SIGINT);
+        raise(SIGINT);
+        printf("signal: %s\n", disposition(signal(SIGINT, SIG_IGN)));
+        raise(SIGINT);
+        printf("bsd_signal: %s\n", disposition(bsd_signal(SIGINT, other_handler)));
+        show("SIGINT", SIGINT);
         printf("sysv_signal: %s\n", disposition(sysv_signal(SIGINT, show_in_handler)));
         show("SIGINT", SIGINT);
         raise(SIGINT);
@@ -423,10 +425,10 @@ int main(int argc, char **argv)
         printf("sigset: %s\n", disposition(sigset(SIGTERM, other_handler)));
         show("SIGTERM", SIGTERM);
         printf("sigset: %s\n", disposition(sigset(SIGTERM, SIG_DFL)));
-        printf("sigignore: %d\n", sigignore(SIGHUP));
-        raise(SIGHUP);
-        show("SIGHUP", SIGHUP);
-        printf("signal(SIG_ERR): %s\n", disposition(signal(SIGHUP, SIG_ERR)));
+        printf("sigignore: %d\n", sigignore(SIGINT));
+        raise(SIGINT);
+        show("SIGINT", SIGINT);
+        printf("signal(SIG_ERR): %s\n", disposition(signal(SIGINT, SIG_ERR)));
         printf("handler runs: %d\n", (int)runs);
         return 0;
     }
