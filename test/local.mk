@@ -91,6 +91,15 @@ test_programs_lifecycle_SOURCES = test/programs/lifecycle.c
 test_programs_lifecycle_CFLAGS = $(HT_TEST_CFLAGS)
 test_programs_lifecycle_LDADD = libhooktrace.la
 test_programs_lifecycle_LDFLAGS = $(HT_TEST_LINK)
+# Signal-handling idioms, instrumented and plain (test/integration/signals_diff.py).
+check_PROGRAMS += test/programs/signals_idioms test/programs/signals_idioms_plain
+test_programs_signals_idioms_SOURCES = test/programs/signals_idioms.c
+test_programs_signals_idioms_CFLAGS = $(HT_TEST_CFLAGS) -pthread
+test_programs_signals_idioms_LDADD = libhooktrace.la
+test_programs_signals_idioms_LDFLAGS = $(HT_TEST_LINK) -pthread
+test_programs_signals_idioms_plain_SOURCES = test/programs/signals_idioms.c
+test_programs_signals_idioms_plain_CFLAGS = -g $(HT_WARN_CFLAGS) -pthread
+test_programs_signals_idioms_plain_LDFLAGS = -pthread
 test_programs_late_thread_SOURCES = test/programs/late_thread.c
 test_programs_late_thread_CFLAGS = $(HT_TEST_CFLAGS) -pthread
 test_programs_late_thread_LDADD = libhooktrace.la
@@ -159,7 +168,8 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/deep_output.py test/integration/thread_groups.py \
 	test/integration/config_input.py test/integration/config_patterns.py \
 	test/integration/lifecycle.py test/integration/other_formats.py \
-	test/integration/hook_binding.py test/integration/report.py
+	test/integration/hook_binding.py test/integration/report.py \
+	test/integration/signals_diff.py
 EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py \
 	test/integration/browser.py $(filter %.py,$(TESTS))
 

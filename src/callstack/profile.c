@@ -225,6 +225,7 @@ static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht
     }
     p->mismatched_exits += tree->mismatched_exits;
     p->throttled_hook_calls += tree->declined;
+    p->nested_hooks_declined += tree->nested_declined;
     p->tree_nodes += tree->node_count;
     p->tree_bytes += ht_tree_memory_bytes(tree);
     p->out_of_memory |= tree->out_of_memory;

@@ -86,6 +86,8 @@ struct ht_profile {
     uint64_t mismatched_exits;
     uint64_t throttled_hook_calls; /* hook calls of throttled functions that
                                       still reached a hook (rewritten after) */
+    uint64_t nested_hooks_declined; /* hook calls of signal handlers that
+                                       interrupted a hook, not recorded */
     uint64_t tree_nodes;
     size_t tree_bytes;
     bool out_of_memory;

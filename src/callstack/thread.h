@@ -24,19 +24,24 @@ struct ht_thread {
     /* Any non-zero sends this thread's hooks down the general path,
      * which the fast path tests as one word: open MPI requests to poll
      * now and then, events to append to the trace buffer, or counters
-     * to read (src/counters; set at attach, for the thread's life). */
+     * to read (src/counters; set at attach, for the thread's life), or a
+     * general path in progress (in_hook: a signal handler's hooks on this
+     * thread then come here too, and decline; src/hooks/hooks.c). */
     union {
         struct {
             uint16_t poll_requests;
             uint16_t tracing;
             uint16_t counting;
-            uint16_t unused_path;
+            uint16_t in_hook;
         };
         uint64_t general_path;
     };
     /* The call count at which an exiting node is checked for throttling
      * (ht_throttle_check_calls), next to what the fast path reads. */
     uint64_t throttle_at;
+    /* A frame address of the general path in progress (in_hook): a
+     * longjmp above it leaves that hook for good (src/hooks/longjmp.c). */
+    uintptr_t hook_frame;
     struct ht_trace_buffer *trace; /* src/trace, NULL unless tracing */
     struct ht_mpi_thread *mpi; /* MPI data (src/mpi), NULL until first use */
     void *counters;           /* src/counters' per-thread data, NULL until

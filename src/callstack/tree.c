@@ -390,4 +390,5 @@ void ht_tree_forget_counts(struct ht_tree *tree, uint64_t now)
     }
     tree->mismatched_exits = 0;
     tree->declined = 0;
+    tree->nested_declined = 0;
 }

@@ -145,6 +145,9 @@ struct ht_tree {
     uint64_t mismatched_exits; /* exits that matched no active call */
     uint64_t declined;        /* hook calls of throttled functions that
                                  still reached the tree */
+    uint64_t nested_declined; /* hook calls of a signal handler that
+                                 interrupted a hook of this thread, left
+                                 unrecorded (src/hooks/hooks.c) */
     bool out_of_memory;       /* the arena could not grow: calls fold */
     uint32_t counters;        /* counter events per node (0: none); set
                                  before the first node, never changed */

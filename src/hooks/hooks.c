@@ -26,10 +26,37 @@ __attribute__((used)) static const char *const lifecycle_anchor = &ht_runtime_an
  * there is no invariant TSC, a node not in the last-child cache, polling
  * open MPI requests, tracing, throttling.  hook_site is the hook's return
  * address: where the call to the hook is, should it be rewritten. */
+/* A signal handler compiled with -finstrument-functions can run on this
+ * thread in the middle of a general path (a node half added to the hash,
+ * the arena growing, a trace buffer being flushed).  While one runs, the
+ * thread's in_hook makes its general_path word non-zero, so the handler's
+ * hooks come here too, and decline: they are counted, never recorded.
+ * The fast path's few stores leave the tree consistent after each one, so
+ * it needs no flag. */
+HT_NOINSTR static inline bool hook_begin(struct ht_thread *t)
+{
+    if (HT_UNLIKELY(t->in_hook)) {
+        t->tree.nested_declined++;
+        return false;
+    }
+    t->hook_frame = (uintptr_t)__builtin_frame_address(0);
+    t->in_hook = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return true;
+}
+
+HT_NOINSTR static inline void hook_end(struct ht_thread *t)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->in_hook = 0;
+}
+
 HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t function, uintptr_t sp,
                                              uintptr_t site, uintptr_t hook_site)
 {
     if (t == NULL && (t = ht_thread_attach_entering(function)) == NULL)
+        return;
+    if (!hook_begin(t))
         return;
     enum ht_tree_move move;
     uint64_t now = HT_TICK_UNKNOWN;
@@ -54,12 +81,15 @@ HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t func
         ht_counters_entered(t, t->tree.current);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
+    hook_end(t);
 }
 
 HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t function,
                                             uintptr_t hook_site)
 {
     if (t == NULL) /* an exit without an enter on this thread */
+        return;
+    if (!hook_begin(t))
         return;
     struct ht_node *before = t->tree.current;
     enum ht_tree_move move;
@@ -84,6 +114,7 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
         ht_throttle_site_reached(hook_site, function, true, &own_hooks);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
+    hook_end(t);
 }
 
 /* The common paths: recording on, a thread with nothing else to do, an

@@ -66,6 +66,14 @@ HT_NOINSTR static void close_left_calls(const struct __jmp_buf_tag *env)
     uintptr_t here = (uintptr_t)__builtin_frame_address(0);
     if (target <= here || target - here >= HT_STACK_SPAN)
         return; /* not a jump up this stack as we understand it */
+    if (t->in_hook) {
+        /* From a signal handler that interrupted a hook of this thread:
+         * a jump within the handler leaves that hook to finish its work;
+         * a jump above it means it never will. */
+        if (target <= t->hook_frame)
+            return;
+        t->in_hook = 0;
+    }
     struct ht_node *before = t->tree.current;
     uint64_t now = ht_clock_now();
     ht_tree_unwind_longjmp(&t->tree, target, now);

@@ -99,6 +99,7 @@ static void describe_self(struct merge *m, const struct ht_run_info *run)
     i->overhead_seconds = run->overhead_seconds;
     i->time_excluded_at_root = p->time_excluded_at_root;
     i->throttled_hook_calls = p->throttled_hook_calls;
+    i->nested_hooks_declined = p->nested_hooks_declined;
     i->sites_patched = run->throttle.sites_patched;
     i->sites_unpatched = run->throttle.sites_unpatched;
     i->patch_refused_errno = run->throttle.patch_refused_errno;

@@ -150,7 +150,7 @@ struct ht_merge_rank_info {
     uint64_t instrumented_calls, folded_calls, mismatched_exits, tree_nodes, tree_bytes;
     uint64_t out_of_memory, has_mpi;
     uint64_t nfigures, ncomm, ncoll;
-    uint64_t throttled_hook_calls, sites_patched, sites_unpatched;
+    uint64_t throttled_hook_calls, sites_patched, sites_unpatched, nested_hooks_declined;
     int64_t patch_refused_errno;
     double wall_seconds, overhead_seconds, time_excluded_at_root, hook_calls_avoided;
 };

@@ -106,6 +106,7 @@ static void fill_totals(struct summary *s, const struct ht_merge_result *r,
         p->instrumented_calls += i->instrumented_calls;
         p->folded_calls += i->folded_calls;
         p->mismatched_exits += i->mismatched_exits;
+        p->nested_hooks_declined += i->nested_hooks_declined;
         p->tree_nodes += i->tree_nodes;
         p->tree_bytes += i->tree_bytes;
         p->out_of_memory |= i->out_of_memory != 0;

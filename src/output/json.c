@@ -170,6 +170,8 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     json_object_set_new(doc, "deepest_stack", json_integer(deepest));
     json_object_set_new(doc, "folded_calls", json_integer((json_int_t)p->folded_calls));
     json_object_set_new(doc, "mismatched_exits", json_integer((json_int_t)p->mismatched_exits));
+    json_object_set_new(doc, "nested_hooks_declined",
+                        json_integer((json_int_t)p->nested_hooks_declined));
     json_object_set_new(doc, "time_excluded_at_root_s", json_real(p->time_excluded_at_root));
     return doc;
 }

@@ -106,6 +106,10 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     if (p->mismatched_exits)
         fprintf(out, "note:            %llu function exits matched no recorded entry\n",
                 (unsigned long long)p->mismatched_exits);
+    if (p->nested_hooks_declined)
+        fprintf(out, "note:            %llu hook calls of signal handlers that interrupted a hook "
+                     "were not recorded\n",
+                (unsigned long long)p->nested_hooks_declined);
     if (p->out_of_memory)
         fprintf(out, "warning:         memory for call-stack nodes ran out; later calls were folded\n");
     fputc('\n', out);

@@ -5,6 +5,8 @@ libht_runtime_la_SOURCES = \
 	src/runtime/lifecycle.c \
 	src/runtime/finish.c \
 	src/runtime/signals.c \
+	src/runtime/signal_actions.h \
+	src/runtime/signal_actions.c \
 	src/runtime/fork.c \
 	src/runtime/hook_binding.c \
 	src/runtime/overhead.c \

@@ -87,6 +87,10 @@ void ht_signals_restart(void);
  * false for any other signal, which the caller passes on. */
 struct sigaction;
 bool ht_signals_program_action(int sig, const struct sigaction *act, struct sigaction *old, int *rc);
+/* Whether hooktrace holds sig's handler (the old-style interposers: they
+ * then go through ht_signals_program_action as glibc goes through
+ * sigaction, which it calls internally, past any interposer). */
+bool ht_signals_held(int sig);
 
 /* Started at start-up (fork.c): what a fork child records and writes. */
 void ht_fork_setup(void);

@@ -16,15 +16,18 @@
  * The rule for the program's own handlers (docs/what_happens.md): a signal
  * whose disposition is not SIG_DFL at start-up (ignored, or handled by a
  * preloaded library) is left alone.  For the others hooktrace holds the
- * kernel's handler from then on: sigaction and signal are interposed
- * (src/hooks/signals.c), and what the program (or a library it loads) sets
- * is recorded as the program's action, which our handler carries out: its
- * handler is called, with its flags and mask; SIG_IGN is set in the kernel
- * as it is (so that it survives exec).  hooktrace writes a partial profile
- * only where the program's action is the default one, death: at once, or
- * when its handler cleans up and re-raises the signal with SIG_DFL.  A
- * handler that calls exit() gets the complete profile at exit; one that
- * returns lets the program go on, still recorded. */
+ * kernel's handler from then on: sigaction and the old-style entry points
+ * are interposed (src/hooks/signals.c), and what the program (or a library
+ * it loads) sets is recorded as the program's action (signal_actions.c),
+ * which our handler carries out: its handler is called, with its flags and
+ * mask; SIG_IGN is set in the kernel as it is (so that it survives exec).
+ * hooktrace writes a partial profile only where the program's action is
+ * the default one, death: at once, or when its handler cleans up and
+ * re-raises the signal with SIG_DFL.  A handler that calls exit() gets the
+ * complete profile at exit; one that returns lets the program go on, still
+ * recorded.  Only the process that started the watcher writes: a vfork
+ * child, or a fork child the signal reaches before its set-up, shares or
+ * copies our state and pipes, and acts as the kernel would without us. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -38,10 +41,9 @@
 
 #include "output/output.h"
 #include "runtime/runtime.h"
+#include "runtime/signal_actions.h"
 
-static const int watched[] = {SIGTERM, SIGINT, SIGHUP};
-static const char *const watched_names[] = {"SIGTERM", "SIGINT", "SIGHUP"};
-#define NWATCHED (sizeof watched / sizeof watched[0])
+static const char *const watched_names[HT_SIGNALS_WATCHED] = {"SIGTERM", "SIGINT", "SIGHUP"};
 
 /* request: handler -> watcher (the signal's index); done: watcher -> handler
  * (never read: once written it stays readable for every waiting handler). */
@@ -49,13 +51,6 @@ static int request_pipe[2] = {-1, -1}, done_pipe[2] = {-1, -1};
 static int handling;
 static unsigned timeout_ms;
 
-/* Per watched signal: whether hooktrace holds the kernel's handler, and the
- * action the program set (SIG_DFL until it sets one). */
-static bool held[NWATCHED];
-static struct sigaction program_action[NWATCHED];
-
-/* The C library's own: sigaction itself is interposed in the shared
- * library (src/hooks/signals.c), and would send us back here. */
 extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 static struct ht_partial why = {.reason = "signal"};
 
@@ -68,41 +63,65 @@ static void say(const char *a, const char *b, const char *c)
     (void)r;
 }
 
-static int slot_of(int sig)
+/* Dies of sig with no profile: the default action, delivered as soon as
+ * the handler returns (the signal is blocked while it runs). */
+static void die_of(int sig)
 {
-    for (unsigned i = 0; i < NWATCHED; i++)
-        if (watched[i] == sig)
-            return (int)i;
-    return -1;
+    struct sigaction dfl = {.sa_handler = SIG_DFL};
+    sigemptyset(&dfl.sa_mask);
+    __sigaction(sig, &dfl, NULL);
+    raise(sig);
 }
 
-static bool is_function(const struct sigaction *a)
+/* The program's action for the signal, as the kernel would carry it out.
+ * Returns false when that action is the default one (death). */
+static bool program_action(int slot, int sig, siginfo_t *info, void *context, bool foreign,
+                           int saved_errno)
 {
-    return (a->sa_flags & SA_SIGINFO) || (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN);
+    for (;;) {
+        struct sigaction program;
+        unsigned seq;
+        ht_signals_read((unsigned)slot, &program, &seq, foreign);
+        /* SIG_IGN and SIG_DFL are dispositions whatever sa_flags say
+         * (SA_SIGINFO included), as in the kernel. */
+        if (program.sa_handler == SIG_IGN)
+            return true;
+        if (program.sa_handler == SIG_DFL)
+            return false;
+        if (program.sa_flags & SA_RESETHAND) {
+            if (foreign) {
+                /* This process's own table: the owner's record is not
+                 * ours to change (a vfork child shares its memory). */
+                struct sigaction dfl = {.sa_handler = SIG_DFL};
+                sigemptyset(&dfl.sa_mask);
+                __sigaction(sig, &dfl, NULL);
+            } else if (!ht_signals_reset_once((unsigned)slot, seq)) {
+                continue; /* another delivery reset it first */
+            }
+        }
+        errno = saved_errno;
+        if (program.sa_flags & SA_SIGINFO)
+            program.sa_sigaction(sig, info, context);
+        else
+            program.sa_handler(sig);
+        return true;
+    }
 }
 
-static void on_signal(int sig, siginfo_t *info, void *context)
+void ht_signals_on_signal(int sig, siginfo_t *info, void *context)
 {
     int saved_errno = errno;
-    int slot = slot_of(sig);
-    if (slot >= 0) {
-        struct sigaction program = program_action[slot];
-        if (is_function(&program)) {
-            /* The program's handler, as the kernel would have run it (our
-             * action carries its mask and flags). */
-            if (program.sa_flags & SA_RESETHAND) {
-                program_action[slot].sa_handler = SIG_DFL;
-                program_action[slot].sa_flags = 0;
-            }
-            errno = saved_errno;
-            if (program.sa_flags & SA_SIGINFO)
-                program.sa_sigaction(sig, info, context);
-            else
-                program.sa_handler(sig);
-            return;
-        }
-        if (program.sa_handler == SIG_IGN)
-            return;
+    int slot = ht_signals_slot(sig);
+    /* A process that did not start the watcher (a vfork child, a fork
+     * child before its set-up) does its own thing and never wakes the
+     * parent's watcher through an inherited pipe. */
+    bool foreign = getpid() != ht_signals_owner();
+    if (slot >= 0 && program_action(slot, sig, info, context, foreign, saved_errno))
+        return; /* errno as the program's handler left it */
+    if (foreign) {
+        die_of(sig);
+        errno = saved_errno;
+        return;
     }
     const char *name = slot >= 0 ? watched_names[slot] : "a signal";
     /* The first signal asks for the profile; a second one (another thread,
@@ -126,14 +145,9 @@ static void on_signal(int sig, siginfo_t *info, void *context)
         say("hooktrace: ", name,
             ": the partial profile was not written in time (signal_timeout_ms; the "
             "interrupted code may hold a lock the writer needs)\n");
-    /* Die of the same signal: the default action, delivered as soon as the
-     * handler returns (the signal is blocked while it runs). */
-    struct sigaction dfl = {.sa_handler = SIG_DFL};
-    sigemptyset(&dfl.sa_mask);
     if (slot >= 0)
-        held[slot] = false;
-    __sigaction(sig, &dfl, NULL);
-    raise(sig);
+        ht_signals_release((unsigned)slot);
+    die_of(sig);
     errno = saved_errno;
 }
 
@@ -152,7 +166,7 @@ static void *watch(void *unused)
             continue;
         return NULL;
     }
-    why.signal = watched_names[slot < NWATCHED ? slot : 0];
+    why.signal = watched_names[slot < HT_SIGNALS_WATCHED ? slot : 0];
     ht_runtime_finish_partial(&why);
     char done[1] = {1};
     ssize_t r = write(done_pipe[1], done, 1);
@@ -213,39 +227,6 @@ static bool start_watcher(void)
     return true;
 }
 
-/* Our handler in the kernel for the program's action a (SIG_IGN as it is),
- * with a's mask and flags so that its handler runs as it asked. */
-static int install(unsigned slot, const struct sigaction *a)
-{
-    if (!is_function(a) && a->sa_handler == SIG_IGN)
-        return __sigaction(watched[slot], a, NULL);
-    struct sigaction ours = {.sa_sigaction = on_signal};
-    if (is_function(a)) {
-        ours.sa_mask = a->sa_mask;
-        ours.sa_flags = (a->sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
-    } else {
-        sigemptyset(&ours.sa_mask);
-        ours.sa_flags = SA_SIGINFO | SA_RESTART;
-    }
-    return __sigaction(watched[slot], &ours, NULL);
-}
-
-bool ht_signals_program_action(int sig, const struct sigaction *act, struct sigaction *old, int *rc)
-{
-    int slot = slot_of(sig);
-    if (slot < 0 || !__atomic_load_n(&held[slot], __ATOMIC_ACQUIRE))
-        return false;
-    if (old)
-        *old = program_action[slot];
-    *rc = 0;
-    if (act) {
-        struct sigaction a = *act;
-        if ((*rc = install((unsigned)slot, &a)) == 0)
-            program_action[slot] = a;
-    }
-    return true;
-}
-
 void ht_signals_start(void)
 {
     timeout_ms = ht_runtime_config()->signal_timeout_ms;
@@ -255,14 +236,12 @@ void ht_signals_start(void)
         close_pipes();
         return;
     }
-    for (unsigned i = 0; i < NWATCHED; i++) {
+    ht_signals_set_owner();
+    for (unsigned i = 0; i < HT_SIGNALS_WATCHED; i++) {
         struct sigaction now;
-        if (__sigaction(watched[i], NULL, &now) != 0 || is_function(&now) ||
-            now.sa_handler != SIG_DFL)
+        if (__sigaction(ht_signals_watched[i], NULL, &now) != 0 || now.sa_handler != SIG_DFL)
             continue; /* ignored or handled already: not ours */
-        program_action[i] = now;
-        if (install(i, &now) == 0)
-            __atomic_store_n(&held[i], true, __ATOMIC_RELEASE);
+        ht_signals_hold(i, &now);
     }
 }
 
@@ -270,6 +249,7 @@ void ht_signals_restart(void)
 {
     /* In a fork child: the watcher did not survive the fork; a new one,
      * on new pipes (the parent's are still the parent's). */
+    ht_signals_after_fork();
     close_pipes();
     __atomic_store_n(&handling, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&watcher_running, 0, __ATOMIC_RELEASE);
