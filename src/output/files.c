@@ -44,6 +44,15 @@ int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_ru
 
 static char last_suffix[256], forced[256];
 static bool have_forced;
+/* The logfiles this process placed (an MPI rank 0 may place a summary and
+ * its own), for ht_output_append_log; the oldest is forgotten first. */
+enum { LOGS_KEPT = 4 };
+static struct {
+    char name[PATH_MAX + 256];
+    dev_t dev;
+    ino_t ino;
+} placed_logs[LOGS_KEPT];
+static unsigned logs_placed;
 
 const char *ht_output_last_suffix(void)
 {
@@ -263,9 +272,55 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
     failures += ht_output_place(dirfd, dir, basename, have_forced ? forced : NULL, out, n,
                                 &run->start_realtime, chosen, sizeof chosen);
     close(dirfd);
+    for (int i = 0; i < n; i++)
+        if (out[i].ok && strcmp(out[i].ext, ".log") == 0) {
+            unsigned k = logs_placed++ % LOGS_KEPT;
+            snprintf(placed_logs[k].name, sizeof placed_logs[k].name, "%s/%s", dir, chosen);
+            placed_logs[k].dev = out[i].dev;
+            placed_logs[k].ino = out[i].ino;
+        }
     snprintf(last_suffix, sizeof last_suffix, "%s", chosen + strlen(basename));
     if (last_suffix[0])
         fprintf(stderr, "hooktrace: %s/%s.* was written by a concurrent run: this run's files "
                         "are %s/%s.*\n", dir, basename, dir, chosen);
     return failures;
+}
+
+void ht_output_append_log(const char *dir, const char *name, void (*write)(FILE *f, void *ctx),
+                          void *ctx)
+{
+    char whole[PATH_MAX + 256];
+    snprintf(whole, sizeof whole, "%s/%s", dir, name);
+    int k = -1;
+    for (int i = 0; i < LOGS_KEPT && i < (int)logs_placed; i++)
+        if (strcmp(placed_logs[i].name, whole) == 0)
+            k = i;
+    if (k < 0)
+        return;
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd < 0)
+        return;
+    char file[PATH_MAX];
+    snprintf(file, sizeof file, "%s.log", name);
+    int fd = openat(dirfd, file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+                                     O_CLOEXEC);
+    close(dirfd);
+    struct stat st;
+    /* Only the file this run wrote: not one that took its name since. */
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_dev != placed_logs[k].dev ||
+        st.st_ino != placed_logs[k].ino) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    FILE *f = fdopen(fd, "a");
+    if (!f) {
+        close(fd);
+        return;
+    }
+    struct ht_xfsz_guard xfsz;
+    ht_output_xfsz_block(&xfsz);
+    write(f, ctx);
+    fclose(f);
+    ht_output_xfsz_restore(&xfsz);
 }

@@ -139,8 +139,13 @@ int ht_output_place(int dirfd, const char *dir, const char *basename, const char
         snprintf(path, sizeof path, "%s%s", name, out[i].ext);
         struct timespec times[2] = {{.tv_nsec = UTIME_OMIT}};
         clock_gettime(CLOCK_REALTIME, &times[1]);
-        if (out[i].fd >= 0)
+        struct stat st = {0};
+        if (out[i].fd >= 0) {
             futimens(out[i].fd, times);
+            fstat(out[i].fd, &st);
+        }
+        out[i].dev = st.st_dev;
+        out[i].ino = st.st_ino;
         if (place_one(dirfd, &out[i], path) != 0) {
             int err = errno;
             unlinkat(dirfd, out[i].tmp, 0);

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <time.h>
 
 struct ht_pending_output {
@@ -14,6 +15,8 @@ struct ht_pending_output {
     int fd;             /* open on it until it is placed; -1: none */
     bool ok;            /* written without error: to be renamed */
     bool cut;           /* stopped for lack of room: replaces no file */
+    dev_t dev;          /* once placed: the file, to know it again */
+    ino_t ino;
 };
 
 /* Renames each ok output in dirfd (dir: its name in messages) to
