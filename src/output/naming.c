@@ -78,7 +78,7 @@ static void job_id(char *out, size_t len)
 /* The suffix'th candidate name ("" for the plain one). */
 static void candidate(int attempt, char *suffix, size_t len)
 {
-    char job[128];
+    char job[49]; /* with the PID, at most 60 bytes: HT_CONFIG_BASENAME_MAX */
     job_id(job, sizeof job);
     long pid = (long)getpid();
     if (attempt == 0)
