@@ -158,7 +158,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/openmp.py \
 	test/integration/deep_output.py test/integration/thread_groups.py \
 	test/integration/config_input.py test/integration/config_patterns.py \
-	test/integration/lifecycle.py test/integration/other_formats.py \
+	test/integration/lifecycle.py test/integration/files_safety.py test/integration/other_formats.py \
 	test/integration/hook_binding.py test/integration/report.py
 EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py \
 	test/integration/browser.py $(filter %.py,$(TESTS))
