@@ -18,6 +18,7 @@
 #include "merge/merge.h"
 #include "merge/names.h"
 #include "output/output.h"
+#include "output/temporary.h"
 #include "trace/writer.h"
 
 /* /proc/self/cmdline holds the arguments separated by NULs. */
@@ -179,7 +180,12 @@ static void write_trace(const struct local_profile *lp, bool mpi)
         .world_rank = ht_world.rank,
         .world_size = ht_world.size,
     };
+    /* A file size limit fails the archive's writes rather than kill the
+     * program with SIGXFSZ, as for the profile (output/temporary.h). */
+    struct ht_xfsz_guard xfsz;
+    ht_output_xfsz_block(&xfsz);
     ht_trace_write(&run, lp->built ? lp->table : NULL, lp->basename);
+    ht_output_xfsz_restore(&xfsz);
 }
 
 /* The logfile says where the trace went and whether events were lost. */
