@@ -17,9 +17,9 @@
  *
  * "Written" is the file's mtime, which hooktrace sets itself, on the open
  * descriptor, to the moment of the rename (CLOCK_REALTIME, to the
- * nanosecond): the kernel's own file
- * times come from a coarse clock, a tick behind, which would make a file
- * completed just after this run started look older.  Two runs are
+ * nanosecond): the kernel's own file times come from a coarse clock, a
+ * tick behind, which would make a file completed just after this run
+ * started look older.  Two runs are
  * concurrent when they overlap in time: a run that started after another
  * finished replaces its files, as re-running in place does.
  *
@@ -105,13 +105,21 @@ static bool name_free(int dirfd, const char *name, const struct ht_pending_outpu
     return true;
 }
 
-/* A cut file goes where no file is (renameat2's RENAME_NOREPLACE; where
- * the file system has no such rename, nowhere). */
+/* A cut file goes only where no file is: renameat2's RENAME_NOREPLACE, or
+ * where the file system has no such rename, a hard link (which never
+ * replaces either) and the temporary name removed. */
 static int place_one(int dirfd, const struct ht_pending_output *out, const char *path)
 {
     if (!out->cut)
         return renameat(dirfd, out->tmp, dirfd, path);
-    return renameat2(dirfd, out->tmp, dirfd, path, RENAME_NOREPLACE);
+    if (renameat2(dirfd, out->tmp, dirfd, path, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+    if (linkat(dirfd, out->tmp, dirfd, path, 0) != 0)
+        return -1;
+    unlinkat(dirfd, out->tmp, 0);
+    return 0;
 }
 
 int ht_output_place(int dirfd, const char *dir, const char *basename, const char *forced_suffix,
@@ -149,7 +157,7 @@ int ht_output_place(int dirfd, const char *dir, const char *basename, const char
         if (place_one(dirfd, &out[i], path) != 0) {
             int err = errno;
             unlinkat(dirfd, out[i].tmp, 0);
-            if (out[i].cut && (err == EEXIST || err == EINVAL || err == ENOSYS))
+            if (out[i].cut && err == EEXIST)
                 fprintf(stderr, "hooktrace: %s/%s was not replaced by an incomplete one: "
                                 "the incomplete %s/%s was removed\n",
                         dir, path, dir, out[i].tmp);

@@ -113,8 +113,10 @@ static long stale_pid(const char *name, const char *host)
         return 0;
     char marker[HOST_MAX + 8];
     int m = snprintf(marker, sizeof marker, ".tmp-%s", host);
+    if ((p - 1) - name <= m) /* room for "." and the marker before the PID */
+        return 0;
     const char *at = p - 1 - m;
-    if (at <= name || strncmp(at, marker, (size_t)m) != 0)
+    if (strncmp(at, marker, (size_t)m) != 0)
         return 0;
     return strtol(p, NULL, 10);
 }
