@@ -167,7 +167,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/openmp.py \
 	test/integration/deep_output.py test/integration/thread_groups.py \
 	test/integration/config_input.py test/integration/config_patterns.py \
-	test/integration/lifecycle.py test/integration/other_formats.py \
+	test/integration/lifecycle.py test/integration/files_safety.py test/integration/other_formats.py \
 	test/integration/hook_binding.py test/integration/report.py \
 	test/integration/signals_diff.py
 EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py \

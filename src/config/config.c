@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <strings.h>
 
 #include "config/config.h"
@@ -194,9 +195,24 @@ static int parse_off(const char *v)
     return -1;
 }
 
+bool ht_config_secure_execution(void)
+{
+    return getauxval(AT_SECURE) != 0;
+}
+
 int ht_config_from_environment(struct ht_config *cfg, char *err, size_t errlen)
 {
     ht_config_defaults(cfg);
+    /* A setuid or setgid program (or one given capabilities) runs with
+     * more rights than whoever set its environment: a HOOKTRACE_CONFIG or
+     * HOOKTRACE_OUTPUT_DIRECTORY would let them read and create files with
+     * those rights.  No variable is read, no config file either (the
+     * default output folder, the current one, is theirs too): profiling is
+     * off. */
+    if (ht_config_secure_execution()) {
+        cfg->off = true;
+        return 0;
+    }
 
     const char *off = getenv("HOOKTRACE_OFF");
     if (off) {

@@ -127,6 +127,11 @@ struct ht_string_list {
  * two words per call-stack node. */
 #define HT_CONFIG_MAX_COUNTERS 8u
 
+/* The longest output_basename (and trace.name): 128 + "_<rank>" +
+ * ".child-<pid>" + a concurrent run's suffix (at most 60) +
+ * ".speedscope.json" stays within NAME_MAX (255). */
+#define HT_CONFIG_BASENAME_MAX 128
+
 struct ht_config {
     bool off;
     char *output_directory; /* never NULL after loading; default "." */
@@ -174,6 +179,10 @@ int ht_config_load_file(const char *path, struct ht_config *cfg, char *err, size
  * HOOKTRACE_CONFIG (if set).  HOOKTRACE_OFF=1 wins and skips the file.
  * Returns 0, or -1 with a message in err. */
 int ht_config_from_environment(struct ht_config *cfg, char *err, size_t errlen);
+/* Whether this process runs setuid, setgid or with added capabilities
+ * (getauxval(AT_SECURE)): then ht_config_from_environment reads nothing
+ * and leaves profiling off (docs/what_happens.md). */
+bool ht_config_secure_execution(void);
 
 /* Whether a function with this display name appears in the output: it must
  * match an include pattern (if there are any) and no exclude pattern. */

@@ -24,6 +24,20 @@ int ht_config_check_basename(struct ht_config_load *ld, const char *value)
                                  "\"output_directory\"",
                                  q);
     }
+    char q[256];
+    ht_config_quote(q, sizeof q, value);
+    /* "." and ".." make files named ".log", "..json": hidden, and ".."
+     * reads as the parent folder to every tool that lists them. */
+    if (strcmp(value, ".") == 0 || strcmp(value, "..") == 0)
+        return ht_config_fail_at(ld, " must be a plain file name, not %s (the files would be "
+                                     "hidden and named like the folder itself or its parent)",
+                                 q);
+    if (strlen(value) > HT_CONFIG_BASENAME_MAX)
+        return ht_config_fail_at(ld,
+                                 " is %zu bytes long: at most %d, so that every file name made "
+                                 "from it (rank, concurrent-run suffix, \".speedscope.json\") "
+                                 "stays within the file system's limit of 255 bytes",
+                                 strlen(value), HT_CONFIG_BASENAME_MAX);
     return 0;
 }
 
@@ -34,8 +48,6 @@ int ht_config_check_basename(struct ht_config_load *ld, const char *value)
  * can type. */
 int ht_config_check_trace_name(struct ht_config_load *ld, const char *value)
 {
-    if (ht_config_check_basename(ld, value) != 0)
-        return -1;
     char q[256];
     ht_config_quote(q, sizeof q, value);
     if (strcmp(value, ".") == 0 || strcmp(value, "..") == 0)
@@ -43,6 +55,8 @@ int ht_config_check_trace_name(struct ht_config_load *ld, const char *value)
                                  " must be a plain file name, not %s: the archive's folder would "
                                  "be \"trace.folder\" itself or its parent",
                                  q);
+    if (ht_config_check_basename(ld, value) != 0)
+        return -1;
     for (const char *c = value; *c; c++) {
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             return ht_config_fail_at(ld, " must be a file name without control characters, not %s",

@@ -30,6 +30,15 @@ static int compile_regex(struct ht_config_load *ld, struct ht_regex_list *list,
                                  "(at offset %ld), which POSIX leaves undefined; write one",
                                  q, stacked);
     }
+    long back = ht_pattern_back_reference(pattern);
+    if (back >= 0) {
+        ht_config_quote(q, sizeof q, pattern);
+        return ht_config_fail_at(ld,
+                                 ": regular expression %s has a back-reference (\\%c at offset "
+                                 "%ld), which is matched by backtracking and can take seconds "
+                                 "per name; back-references are not accepted",
+                                 q, pattern[back + 1], back);
+    }
     double size = ht_pattern_regex_size(pattern);
     if (size > HT_PATTERN_MAX_REGEX_SIZE) {
         ht_config_quote(q, sizeof q, pattern);

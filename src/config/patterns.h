@@ -26,6 +26,9 @@ bool ht_pattern_is_plain(const char *pattern);
 /* The offset of a repetition operator (+ * ? {m,n}) that directly follows
  * another ("a++", "a*?"), or -1.  POSIX leaves their meaning undefined. */
 long ht_pattern_stacked_repetition(const char *pattern);
+/* The offset of a back-reference (\1 to \9 outside a bracket
+ * expression), or -1. */
+long ht_pattern_back_reference(const char *pattern);
 /* An estimate of the nodes glibc's regcomp builds for pattern: + copies its
  * operand once more, {m,n} max(m,n) times, nested copies multiply. */
 double ht_pattern_regex_size(const char *pattern);

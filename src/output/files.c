@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "output/naming.h"
 #include "output/output.h"
 #include "output/room.h"
+#include "output/temporary.h"
 
 static int write_files(const struct ht_profile *profile, const struct ht_run_info *run,
                        const struct ht_config *config, const char *basename,
@@ -42,6 +44,15 @@ int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_ru
 
 static char last_suffix[256], forced[256];
 static bool have_forced;
+/* The logfiles this process placed (an MPI rank 0 may place a summary and
+ * its own), for ht_output_append_log; the oldest is forgotten first. */
+enum { LOGS_KEPT = 4 };
+static struct {
+    char name[PATH_MAX + 256];
+    dev_t dev;
+    ino_t ino;
+} placed_logs[LOGS_KEPT];
+static unsigned logs_placed;
 
 const char *ht_output_last_suffix(void)
 {
@@ -54,45 +65,59 @@ void ht_output_force_suffix(const char *suffix)
     have_forced = true;
 }
 
-/* Writes one output into a new temporary file beside its final place; on
- * any error the temporary file is removed and the final file untouched. */
-static bool write_temporary(struct ht_pending_output *out, const char *dir, const char *basename,
-                            int (*write)(FILE *f, const void *ctx), const void *ctx)
+/* Writes one output into a new temporary file beside its final place,
+ * kept open (out->fd) until it is placed; on any error the temporary file
+ * is removed and the final file untouched. */
+static bool write_temporary(struct ht_pending_output *out, int dirfd, const char *dir,
+                            const char *basename, int (*write)(FILE *f, const void *ctx),
+                            const void *ctx)
 {
     char final[PATH_MAX + 64];
     snprintf(final, sizeof final, "%s/%s%s", dir, basename, out->ext);
-    int n = snprintf(out->tmp, sizeof out->tmp, "%s/.%s%s.tmp-%ld", dir, basename, out->ext,
-                     (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof out->tmp) {
-        fprintf(stderr, "hooktrace: cannot write %s: %s\n", final, strerror(ENAMETOOLONG));
-        return false;
-    }
-    int fd = open(out->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    out->cut = false;
+    out->fd = ht_output_temporary_open(dirfd, basename, out->ext, out->tmp, sizeof out->tmp);
+    int dup_fd = out->fd >= 0 ? dup(out->fd) : -1;
+    FILE *f = dup_fd >= 0 ? fdopen(dup_fd, "w") : NULL;
     if (!f) {
         int err = errno;
-        if (fd >= 0)
-            close(fd);
-        unlink(out->tmp);
-        fprintf(stderr, "hooktrace: cannot write %s: cannot create the temporary file %s: %s\n",
-                final, out->tmp, strerror(err));
+        if (dup_fd >= 0)
+            close(dup_fd);
+        if (out->fd >= 0) {
+            unlinkat(dirfd, out->tmp, 0);
+            close(out->fd);
+            out->fd = -1;
+        }
+        fprintf(stderr, "hooktrace: cannot write %s: cannot create a temporary file beside it: %s\n",
+                final, strerror(err));
         return false;
     }
+    unsigned stops = ht_output_room_stops();
     errno = 0;
     int rc = write(f, ctx);
     int err = errno;
     if (fflush(f) != 0)
         err = errno;
-    bool failed = rc != 0 || ferror(f);
+    bool write_error = ferror(f);
     if (fclose(f) != 0) {
-        failed = true;
+        write_error = true;
         err = errno;
     }
-    if (failed) {
-        unlink(out->tmp);
-        fprintf(stderr, "hooktrace: cannot write %s: %s; the temporary file %s was removed%s\n",
-                final, rc == -2 ? "out of memory" : strerror(err ? err : EIO), out->tmp,
-                access(final, F_OK) == 0 ? " and the existing file left as it was" : "");
+    out->cut = ht_output_room_stops() != stops;
+    if (rc != 0 || write_error) {
+        /* A write error first: a writer whose write failed says -2 too. */
+        const char *why = write_error ? strerror(err ? err : EIO)
+                          : rc == -2  ? "out of memory"
+                                      : strerror(err ? err : EIO);
+        unlinkat(dirfd, out->tmp, 0);
+        close(out->fd);
+        out->fd = -1;
+        char name[PATH_MAX];
+        snprintf(name, sizeof name, "%s%s", basename, out->ext);
+        fprintf(stderr, "hooktrace: cannot write %s: %s; the temporary file %s/%s was removed%s\n",
+                final, why, dir, out->tmp,
+                faccessat(dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0
+                    ? " and the existing file left as it was"
+                    : "");
         return false;
     }
     return true;
@@ -103,7 +128,7 @@ struct outputs_ctx {
     const struct ht_run_info *run;
     const struct ht_config *config;
     const struct ht_mpi_view *mpi;
-    const char *json_tmp; /* the JSON just written, for the HTML report */
+    int json_fd; /* the JSON just written, for the HTML report; -1: none */
 };
 
 static int write_log(FILE *f, const void *ctx)
@@ -149,12 +174,38 @@ static bool html_room_left(void *ctx)
     return ht_output_room_left(&r->room, r->f, "HTML report");
 }
 
+/* The JSON is read back through this run's own descriptor, never by name,
+ * and no further than the size it was written to: nothing another process
+ * does in the folder can change what the page holds, or make it grow. */
+struct json_reader {
+    int fd;
+    off_t offset, size;
+};
+
+static ssize_t json_read(void *cookie, char *buf, size_t len)
+{
+    struct json_reader *r = cookie;
+    if ((off_t)len > r->size - r->offset)
+        len = (size_t)(r->size - r->offset);
+    ssize_t n;
+    while ((n = pread(r->fd, buf, len, r->offset)) < 0 && errno == EINTR)
+        ;
+    if (n > 0)
+        r->offset += n;
+    return n;
+}
+
 /* The report embeds the JSON file as written, read back a block at a time
  * (html.c), so that the profile is not built in memory a second time. */
 static int write_html(FILE *f, const void *ctx)
 {
     const struct outputs_ctx *c = ctx;
-    FILE *json = fopen(c->json_tmp, "re");
+    struct stat st;
+    if (fstat(c->json_fd, &st) != 0)
+        return -1;
+    struct json_reader reader = {c->json_fd, 0, st.st_size};
+    cookie_io_functions_t io = {.read = json_read};
+    FILE *json = fopencookie(&reader, "r", io);
     if (!json)
         return -1;
     struct html_room room = {.f = f};
@@ -171,13 +222,15 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
                        const struct ht_mpi_view *mpi, const char *dir)
 {
     last_suffix[0] = '\0';
-    if (ht_make_directory(dir) != 0) {
+    int all = (int)config->write_logfile + (int)config->write_json + (int)config->write_folded +
+              (int)config->write_speedscope + (int)config->write_hatchet;
+    int dirfd = ht_make_directory(dir) == 0 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (dirfd < 0) {
         fprintf(stderr, "hooktrace: cannot write the profile to output directory '%s': %s\n",
                 dir, strerror(errno));
-        return (int)config->write_logfile + (int)config->write_json + (int)config->write_folded +
-               (int)config->write_speedscope + (int)config->write_hatchet;
+        return all;
     }
-    struct outputs_ctx ctx = {profile, run, config, mpi, NULL};
+    struct outputs_ctx ctx = {profile, run, config, mpi, -1};
     struct {
         bool enabled;
         const char *ext;
@@ -188,29 +241,86 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
         {config->write_folded, ".folded", write_folded},
         {config->write_speedscope, ".speedscope.json", write_speedscope},
         {config->write_hatchet, ".hatchet.json", write_hatchet},
-        /* last: it reads the JSON's temporary file, written above */
+        /* last: it reads the JSON written above, through its descriptor */
         {config->write_html && config->write_json, ".html", write_html},
     };
     enum { KINDS = sizeof kinds / sizeof kinds[0] };
     struct ht_pending_output out[KINDS];
     int n = 0, failures = 0;
+    bool json_cut = false;
+    /* A file size limit fails a write with EFBIG; its signal must neither
+     * kill the program nor reach it later. */
+    struct ht_xfsz_guard xfsz;
+    ht_output_xfsz_block(&xfsz);
     for (int i = 0; i < KINDS; i++) {
         /* no report without its JSON, whose failure was said already */
-        if (!kinds[i].enabled || (kinds[i].write == write_html && !ctx.json_tmp))
+        if (!kinds[i].enabled || (kinds[i].write == write_html && ctx.json_fd < 0))
             continue;
         out[n].ext = kinds[i].ext;
-        out[n].ok = write_temporary(&out[n], dir, basename, kinds[i].write, &ctx);
+        out[n].ok = write_temporary(&out[n], dirfd, dir, basename, kinds[i].write, &ctx);
         failures += !out[n].ok;
-        if (kinds[i].write == write_json && out[n].ok)
-            ctx.json_tmp = out[n].tmp;
+        if (kinds[i].write == write_json && out[n].ok) {
+            ctx.json_fd = out[n].fd;
+            json_cut = out[n].cut;
+        }
+        if (kinds[i].write == write_html) /* a cut JSON's page is cut too */
+            out[n].cut = out[n].cut || json_cut;
         n++;
     }
+    ht_output_xfsz_restore(&xfsz);
     char chosen[PATH_MAX];
-    failures += ht_output_place(dir, basename, have_forced ? forced : NULL, out, n,
+    failures += ht_output_place(dirfd, dir, basename, have_forced ? forced : NULL, out, n,
                                 &run->start_realtime, chosen, sizeof chosen);
+    close(dirfd);
+    for (int i = 0; i < n; i++)
+        if (out[i].ok && strcmp(out[i].ext, ".log") == 0) {
+            unsigned k = logs_placed++ % LOGS_KEPT;
+            snprintf(placed_logs[k].name, sizeof placed_logs[k].name, "%s/%s", dir, chosen);
+            placed_logs[k].dev = out[i].dev;
+            placed_logs[k].ino = out[i].ino;
+        }
     snprintf(last_suffix, sizeof last_suffix, "%s", chosen + strlen(basename));
     if (last_suffix[0])
         fprintf(stderr, "hooktrace: %s/%s.* was written by a concurrent run: this run's files "
                         "are %s/%s.*\n", dir, basename, dir, chosen);
     return failures;
+}
+
+void ht_output_append_log(const char *dir, const char *name, void (*write)(FILE *f, void *ctx),
+                          void *ctx)
+{
+    char whole[PATH_MAX + 256];
+    snprintf(whole, sizeof whole, "%s/%s", dir, name);
+    int k = -1;
+    for (int i = 0; i < LOGS_KEPT && i < (int)logs_placed; i++)
+        if (strcmp(placed_logs[i].name, whole) == 0)
+            k = i;
+    if (k < 0)
+        return;
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd < 0)
+        return;
+    char file[PATH_MAX];
+    snprintf(file, sizeof file, "%s.log", name);
+    int fd = openat(dirfd, file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+                                     O_CLOEXEC);
+    close(dirfd);
+    struct stat st;
+    /* Only the file this run wrote: not one that took its name since. */
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_dev != placed_logs[k].dev ||
+        st.st_ino != placed_logs[k].ino) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    FILE *f = fdopen(fd, "a");
+    if (!f) {
+        close(fd);
+        return;
+    }
+    struct ht_xfsz_guard xfsz;
+    ht_output_xfsz_block(&xfsz);
+    write(f, ctx);
+    fclose(f);
+    ht_output_xfsz_restore(&xfsz);
 }

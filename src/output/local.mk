@@ -4,6 +4,7 @@ libht_output_la_SOURCES = \
 	src/output/output.h \
 	src/output/files.c \
 	src/output/naming.c src/output/naming.h \
+	src/output/temporary.c src/output/temporary.h \
 	src/output/sort.c \
 	src/output/logfile.c \
 	src/output/json.c \

@@ -15,12 +15,17 @@
  *   hydra, which exports none, the PMI proxy's PID) or else the PID, and
  *   <jobid>.<pid>, then <pid>.<n>, if that is taken too.
  *
- * "Written" is the file's mtime, which hooktrace sets itself to the moment
- * of the rename (CLOCK_REALTIME, to the nanosecond): the kernel's own file
- * times come from a coarse clock, a tick behind, which would make a file
- * completed just after this run started look older.  Two runs are
+ * "Written" is the file's mtime, which hooktrace sets itself, on the open
+ * descriptor, to the moment of the rename (CLOCK_REALTIME, to the
+ * nanosecond): the kernel's own file times come from a coarse clock, a
+ * tick behind, which would make a file completed just after this run
+ * started look older.  Two runs are
  * concurrent when they overlap in time: a run that started after another
- * finished replaces its files, as re-running in place does. */
+ * finished replaces its files, as re-running in place does.
+ *
+ * Everything is done relative to the directory's descriptor and nothing
+ * follows a link: a link planted at a final name is replaced, its target
+ * untouched. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -32,11 +37,12 @@
 #include <unistd.h>
 
 #include "output/naming.h"
+#include "output/temporary.h"
 
-static bool written_since(const char *path, const struct timespec *start)
+static bool written_since(int dirfd, const char *name, const struct timespec *start)
 {
     struct stat st;
-    if (stat(path, &st) != 0)
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return false;
     if (st.st_mtim.tv_sec != start->tv_sec)
         return st.st_mtim.tv_sec > start->tv_sec;
@@ -72,7 +78,7 @@ static void job_id(char *out, size_t len)
 /* The suffix'th candidate name ("" for the plain one). */
 static void candidate(int attempt, char *suffix, size_t len)
 {
-    char job[128];
+    char job[49]; /* with the PID, at most 60 bytes: HT_CONFIG_BASENAME_MAX */
     job_id(job, sizeof job);
     long pid = (long)getpid();
     if (attempt == 0)
@@ -85,28 +91,44 @@ static void candidate(int attempt, char *suffix, size_t len)
         snprintf(suffix, len, ".%ld.%d", pid, attempt);
 }
 
-static bool name_free(const char *dir, const char *name, const struct ht_pending_output *out,
-                      int n, const struct timespec *start)
+static bool name_free(int dirfd, const char *name, const struct ht_pending_output *out, int n,
+                      const struct timespec *start)
 {
     char path[PATH_MAX + 256];
     for (int i = 0; i < n; i++) {
         if (!out[i].ok)
             continue;
-        snprintf(path, sizeof path, "%s/%s%s", dir, name, out[i].ext);
-        if (written_since(path, start))
+        snprintf(path, sizeof path, "%s%s", name, out[i].ext);
+        if (written_since(dirfd, path, start))
             return false;
     }
     return true;
 }
 
-int ht_output_place(const char *dir, const char *basename, const char *forced_suffix,
+/* A cut file goes only where no file is: renameat2's RENAME_NOREPLACE, or
+ * where the file system has no such rename, a hard link (which never
+ * replaces either) and the temporary name removed. */
+static int place_one(int dirfd, const struct ht_pending_output *out, const char *path)
+{
+    if (!out->cut)
+        return renameat(dirfd, out->tmp, dirfd, path);
+    if (renameat2(dirfd, out->tmp, dirfd, path, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+    if (linkat(dirfd, out->tmp, dirfd, path, 0) != 0)
+        return -1;
+    unlinkat(dirfd, out->tmp, 0);
+    return 0;
+}
+
+int ht_output_place(int dirfd, const char *dir, const char *basename, const char *forced_suffix,
                     struct ht_pending_output *out, int n, const struct timespec *start,
                     char *chosen, size_t chosen_len)
 {
-    int lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (lock >= 0)
-        while (flock(lock, LOCK_EX) != 0 && errno == EINTR)
-            ;
+    while (flock(dirfd, LOCK_EX) != 0 && errno == EINTR)
+        ;
+    ht_output_sweep_stale(dirfd, dir);
     char suffix[256], name[PATH_MAX];
     for (int attempt = 0;; attempt++) {
         if (forced_suffix && attempt == 0)
@@ -114,7 +136,7 @@ int ht_output_place(const char *dir, const char *basename, const char *forced_su
         else
             candidate(attempt, suffix, sizeof suffix);
         snprintf(name, sizeof name, "%s%s", basename, suffix);
-        if (name_free(dir, name, out, n, start) || attempt >= 1000)
+        if (name_free(dirfd, name, out, n, start) || attempt >= 1000)
             break;
     }
     int failures = 0;
@@ -122,20 +144,36 @@ int ht_output_place(const char *dir, const char *basename, const char *forced_su
     for (int i = 0; i < n; i++) {
         if (!out[i].ok)
             continue;
-        snprintf(path, sizeof path, "%s/%s%s", dir, name, out[i].ext);
+        snprintf(path, sizeof path, "%s%s", name, out[i].ext);
         struct timespec times[2] = {{.tv_nsec = UTIME_OMIT}};
         clock_gettime(CLOCK_REALTIME, &times[1]);
-        utimensat(AT_FDCWD, out[i].tmp, times, 0);
-        if (rename(out[i].tmp, path) != 0) {
-            fprintf(stderr, "hooktrace: cannot write %s: rename from %s: %s (removed)\n", path,
-                    out[i].tmp, strerror(errno));
-            unlink(out[i].tmp);
+        struct stat st = {0};
+        if (out[i].fd >= 0) {
+            futimens(out[i].fd, times);
+            fstat(out[i].fd, &st);
+        }
+        out[i].dev = st.st_dev;
+        out[i].ino = st.st_ino;
+        if (place_one(dirfd, &out[i], path) != 0) {
+            int err = errno;
+            unlinkat(dirfd, out[i].tmp, 0);
+            if (out[i].cut && err == EEXIST)
+                fprintf(stderr, "hooktrace: %s/%s was not replaced by an incomplete one: "
+                                "the incomplete %s/%s was removed\n",
+                        dir, path, dir, out[i].tmp);
+            else
+                fprintf(stderr, "hooktrace: cannot write %s/%s: rename from %s/%s: %s (removed)\n",
+                        dir, path, dir, out[i].tmp, strerror(err));
             out[i].ok = false;
             failures++;
         }
     }
-    if (lock >= 0)
-        close(lock); /* releases the lock */
+    for (int i = 0; i < n; i++)
+        if (out[i].fd >= 0) {
+            close(out[i].fd); /* and its flock: the file is no longer temporary */
+            out[i].fd = -1;
+        }
+    flock(dirfd, LOCK_UN);
     snprintf(chosen, chosen_len, "%s", name);
     return failures;
 }

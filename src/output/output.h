@@ -62,6 +62,12 @@ const char *ht_output_last_suffix(void);
  * (an MPI job's rank files take the suffix rank 0's summary got). */
 void ht_output_force_suffix(const char *suffix);
 
+/* Appends to <dir>/<name>.log with write(f, ctx) if it is still the
+ * logfile this process's last ht_output_write_all(_mpi) placed (not a file
+ * or link that took its name since). */
+void ht_output_append_log(const char *dir, const char *name, void (*write)(FILE *f, void *ctx),
+                          void *ctx);
+
 /* The same for an MPI run: mpi adds the MPI figures (NULL: a serial run,
  * exactly ht_output_write_all). */
 int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_run_info *run,

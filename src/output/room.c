@@ -5,6 +5,13 @@
 #include <stdlib.h>
 #include <sys/statvfs.h>
 
+static __thread unsigned stops;
+
+unsigned ht_output_room_stops(void)
+{
+    return stops;
+}
+
 void ht_output_room_init(struct ht_output_room *room, FILE *f)
 {
     room->limit = UINT64_MAX;
@@ -32,6 +39,7 @@ bool ht_output_room_left(struct ht_output_room *room, FILE *f, const char *what)
     if (offset < 0 || (uint64_t)offset < room->limit)
         return true;
     room->stopped = true;
+    stops++;
     fprintf(stderr, "hooktrace: the %s stopped at %ld bytes, incomplete: its file system is"
                     " nearly full (hooktrace leaves 64 MiB free, or half of what was free)\n",
             what, offset);

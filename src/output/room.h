@@ -42,6 +42,10 @@ void ht_output_room_init(struct ht_output_room *room, FILE *f);
  * every 64 calls: a piece is O(1) bytes, so the overshoot is bounded. */
 bool ht_output_room_left(struct ht_output_room *room, FILE *f, const char *what);
 
+/* How many files this thread stopped so far: a file that was stopped is
+ * incomplete, and must not replace a complete one (files.c). */
+unsigned ht_output_room_stops(void);
+
 /* Writing paths cut in the middle in O(1) per stack, however deep. */
 struct ht_path_cutter {
     const struct ht_profile *profile;

@@ -18,6 +18,7 @@
 #include "merge/merge.h"
 #include "merge/names.h"
 #include "output/output.h"
+#include "output/temporary.h"
 #include "trace/writer.h"
 
 /* /proc/self/cmdline holds the arguments separated by NULs. */
@@ -179,31 +180,36 @@ static void write_trace(const struct local_profile *lp, bool mpi)
         .world_rank = ht_world.rank,
         .world_size = ht_world.size,
     };
+    /* A file size limit fails the archive's writes rather than kill the
+     * program with SIGXFSZ, as for the profile (output/temporary.h). */
+    struct ht_xfsz_guard xfsz;
+    ht_output_xfsz_block(&xfsz);
     ht_trace_write(&run, lp->built ? lp->table : NULL, lp->basename);
+    ht_output_xfsz_restore(&xfsz);
 }
 
 /* The logfile says where the trace went and whether events were lost. */
+static void write_trace_note(FILE *f, void *ctx)
+{
+    const struct ht_trace_summary *ts = ctx;
+    fprintf(f, "\nTrace\n-----\n");
+    if (ts->archive[0])
+        fprintf(f, "archive:        %s\n", ts->archive);
+    else
+        fprintf(f, "archive:        not written (see the messages on standard error)\n");
+    fprintf(f, "events lost:    %llu%s\n", (unsigned long long)ts->dropped,
+            ts->dropped ? " (a flush of an event buffer to disk failed)" : "");
+    fprintf(f, "buffer flushes: %llu (this process), %llu bytes written during the run\n",
+            (unsigned long long)ts->flushes, (unsigned long long)ts->spilled_bytes);
+}
+
 static void note_trace_in_logfile(const struct ht_config *cfg, const char *basename)
 {
     struct ht_trace_summary ts;
     ht_trace_summary(&ts);
     if (!ts.enabled || !cfg->write_logfile)
         return;
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/%s.log", cfg->output_directory, basename);
-    FILE *f = fopen(path, "a");
-    if (!f)
-        return;
-    fprintf(f, "\nTrace\n-----\n");
-    if (ts.archive[0])
-        fprintf(f, "archive:        %s\n", ts.archive);
-    else
-        fprintf(f, "archive:        not written (see the messages on standard error)\n");
-    fprintf(f, "events lost:    %llu%s\n", (unsigned long long)ts.dropped,
-            ts.dropped ? " (a flush of an event buffer to disk failed)" : "");
-    fprintf(f, "buffer flushes: %llu (this process), %llu bytes written during the run\n",
-            (unsigned long long)ts.flushes, (unsigned long long)ts.spilled_bytes);
-    fclose(f);
+    ht_output_append_log(cfg->output_directory, basename, write_trace_note, &ts);
 }
 
 /* The files took the name <basename><suffix> (a concurrent run had the

@@ -162,6 +162,19 @@ static void setup_throttle(void)
     free(scan.addresses);
 }
 
+/* Whether a secure-execution process says why it is not profiled: only
+ * when someone asked for profiling (a HOOKTRACE_* variable, HOOKTRACE_OFF
+ * aside), so that a setuid program is otherwise as quiet as without
+ * hooktrace. */
+static bool secure_note_wanted(void)
+{
+    extern char **environ;
+    for (char **e = environ; e && *e; e++)
+        if (strncmp(*e, "HOOKTRACE_", 10) == 0 && strncmp(*e, "HOOKTRACE_OFF=", 14) != 0)
+            return true;
+    return false;
+}
+
 __attribute__((constructor(101))) static void hooktrace_start(void)
 {
     char err[2048];
@@ -176,8 +189,12 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
         ht_config_free(&config);
         exit(1);
     }
-    if (config.off)
+    if (config.off) {
+        if (ht_config_secure_execution() && secure_note_wanted())
+            fprintf(stderr, "hooktrace: a setuid or setgid program: not profiled, and the "
+                            "HOOKTRACE_* variables are ignored\n");
         return;
+    }
     ht_runtime_check_hook_binding();
     ht_thread_max_depth = config.max_stack_depth;
     find_own_code();

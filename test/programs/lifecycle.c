@@ -15,6 +15,8 @@
  *                             calls of child_work() and exits; the parent,
  *                             after waiting for it, 2 calls of after_fork()
  *   lifecycle calls N         N calls of work(), then returns
+ *   lifecycle status N S      N calls of work(), prints "status S" (left
+ *                             in stdio's buffer until exit), returns S
  *   lifecycle together N K    N calls of work(), then waits until K runs
  *                             in this folder got there too (files
  *                             started-<pid>), so that they overlap */
@@ -138,6 +140,10 @@ int main(int argc, char **argv)
         after_fork();
         printf("child %ld status %d\n", (long)pid, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         return 0;
+    }
+    if (strcmp(mode, "status") == 0 && argc > 3) {
+        printf("status %d\n", atoi(argv[3]));
+        return atoi(argv[3]);
     }
     if (strcmp(mode, "together") == 0 && argc > 3)
         rendezvous(atoi(argv[3]));

@@ -383,6 +383,31 @@ static void test_bad_values(void)
     CHECK_STR(load_error("base_slash.json", "{\"output_basename\": \"out/run\"}"),
               in_tmp("base_slash.json:1: \"output_basename\" must be a file name without '/', not "
                      "\"out/run\"; put the directory in \"output_directory\""));
+    /* ".." made the files "...json", "...log": hidden, named like the
+     * parent folder; a 300-byte name made every file fail at exit with
+     * "File name too long" (issue 23). */
+    CHECK_STR(load_error("base_dotdot.json", "{\"output_basename\": \"..\"}"),
+              in_tmp("base_dotdot.json:1: \"output_basename\" must be a plain file name, not "
+                     "\"..\" (the files would be hidden and named like the folder itself or its "
+                     "parent)"));
+    CHECK_STR(load_error("base_dot.json", "{\"output_basename\": \".\"}"),
+              in_tmp("base_dot.json:1: \"output_basename\" must be a plain file name, not "
+                     "\".\" (the files would be hidden and named like the folder itself or its "
+                     "parent)"));
+    {
+        char doc[400], name[301];
+        memset(name, 'n', 300);
+        name[300] = '\0';
+        snprintf(doc, sizeof doc, "{\"output_basename\": \"%s\"}", name);
+        CHECK_STR(load_error("base_long.json", doc),
+                  in_tmp("base_long.json:1: \"output_basename\" is 300 bytes long: at most 128, so "
+                         "that every file name made from it (rank, concurrent-run suffix, "
+                         "\".speedscope.json\") stays within the file system's limit of 255 "
+                         "bytes"));
+        name[128] = '\0'; /* the longest accepted */
+        snprintf(doc, sizeof doc, "{\"output_basename\": \"%s\"}", name);
+        CHECK_STR(load_error("base_128.json", doc), "");
+    }
     CHECK_STR(load_error("dir_empty.json", "{\"output_directory\": \"\"}"),
               in_tmp("dir_empty.json:1: \"output_directory\" must not be empty; use \".\" for the "
                      "current directory"));

@@ -107,6 +107,16 @@ static void test_limits(void)
               in_tmp("plusses.json:1: \"exclude_functions\"[0]: regular expression "
                      "\"^er++++++++++++++++$\" has two repetition operators in a row (at offset "
                      "4), which POSIX leaves undefined; write one"));
+    /* A back-reference is matched by backtracking: one "\1" pattern cost
+     * 11 s at exit (issue 23).  Inside brackets "\1" is two characters. */
+    CHECK_STR(load_error("backref.json", "{\"exclude_functions\": [\"^(a+)b\\\\1$\"]}"),
+              in_tmp("backref.json:1: \"exclude_functions\"[0]: regular expression "
+                     "\"^(a+)b\\\\1$\" has a back-reference (\\1 at offset 6), which is matched "
+                     "by backtracking and can take seconds per name; back-references are not "
+                     "accepted"));
+    CHECK_EQ_U64(ht_pattern_back_reference("x(y)\\9"), 4);
+    CHECK_EQ_U64(ht_pattern_back_reference("[\\1]x"), (uint64_t)-1);
+    CHECK_EQ_U64(ht_pattern_back_reference("a\\\\1"), (uint64_t)-1);
     /* The fuzzer's second and third finds: regcomp spent minutes in its
      * epsilon closure (test/fuzz/corpus/config/regress-regcomp-*.json);
      * the third stayed under the size limit. */
