@@ -48,6 +48,10 @@ void ht_patch_init(void);
 enum ht_patch_result ht_patch_hook_call(uintptr_t return_address, uintptr_t function, bool exit,
                                         const struct ht_hook_pair *hooks);
 
+/* The code in [lo, hi) was unmapped (dlclose): what was recorded of its
+ * call sites is forgotten, so that code loaded there later starts afresh. */
+void ht_patch_forget(uintptr_t lo, uintptr_t hi);
+
 struct ht_patch_stats {
     uint64_t sites_patched;   /* calls rewritten */
     uint64_t sites_unpatched; /* calls that could not be rewritten */
