@@ -26,7 +26,7 @@ check_PROGRAMS += test/programs/basic test/programs/basic_plain test/programs/re
 	test/programs/threads test/programs/openmp test/programs/openmp_regions \
 	test/programs/sharedlib_main \
 	test/programs/exit_deep test/programs/longjmp test/programs/cxx_names \
-	test/programs/late_thread test/programs/throttle \
+	test/programs/late_thread test/programs/throttle test/programs/throttle_code \
 	test/programs/deep_recursion test/programs/many_threads test/programs/many_threads_plain test/programs/lifecycle
 check_LTLIBRARIES += test/programs/libsharedfix.la
 
@@ -99,6 +99,10 @@ test_programs_throttle_SOURCES = test/programs/throttle.c
 test_programs_throttle_CFLAGS = $(HT_TEST_CFLAGS) -pthread $(OPENMP_CFLAGS)
 test_programs_throttle_LDADD = test/programs/libsharedfix.la libhooktrace.la
 test_programs_throttle_LDFLAGS = $(HT_TEST_LINK) -pthread $(OPENMP_CFLAGS)
+test_programs_throttle_code_SOURCES = test/programs/throttle_code.c
+test_programs_throttle_code_CFLAGS = $(HT_TEST_CFLAGS) -pthread
+test_programs_throttle_code_LDADD = libhooktrace.la -ldl
+test_programs_throttle_code_LDFLAGS = $(HT_TEST_LINK) -pthread
 test_programs_cxx_names_SOURCES = test/programs/cxx_names.cpp
 test_programs_cxx_names_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
 test_programs_cxx_names_LDADD = libhooktrace.la
@@ -154,6 +158,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
 	test/integration/exit_paths.py test/integration/names.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
+	test/integration/throttle_code.py \
 	test/integration/dlclose.py test/integration/paths.py \
 	test/integration/openmp.py \
 	test/integration/deep_output.py test/integration/thread_groups.py \
