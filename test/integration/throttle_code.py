@@ -18,7 +18,7 @@ LIBRARY = os.path.join(BUILDDIR, "test", "programs", ".libs", "libdlclosefix.so"
 N = 5000
 MIN_CALLS = 1000
 CONFIG = {"throttle": {"min_calls": MIN_CALLS, "max_ns_per_call": 20000,
-                       "never": ["^beta$", "^either$"]},
+                       "never": ["^beta$"]},
           "outputs": {"progress_after_ms": 3600000}}
 
 
@@ -32,9 +32,9 @@ def uses_asan(exe):
     return "libasan" in out
 
 
-# 0. The shape under test: in either(), compiled at -Os, alpha's and beta's
-# exit hooks are one call instruction (two exit-hook calls in all, the
-# other being either's own).
+# 0. The shape under test: in run_shared(), compiled at -Os, alpha's and
+# beta's exit hooks are one call instruction (two exit-hook calls in all,
+# the other being run_shared's own).
 objdump = shutil.which("objdump")
 if objdump and not uses_asan(EXE):
     binary = os.path.join(os.path.dirname(EXE), ".libs", os.path.basename(EXE))
@@ -42,9 +42,9 @@ if objdump and not uses_asan(EXE):
         binary = EXE
     text = subprocess.run([objdump, "-d", "--no-show-raw-insn", binary], stdout=subprocess.PIPE,
                           universal_newlines=True).stdout
-    body = text.split("<either>:", 1)[1].split("\n\n", 1)[0] if "<either>:" in text else ""
+    body = text.split("<run_shared>:", 1)[1].split("\n\n", 1)[0] if "<run_shared>:" in text else ""
     check_eq(len(re.findall(r"call\s+\S+ <__cyg_profile_func_exit", body)), 2,
-             "either(): alpha's and beta's exit hooks share one call instruction")
+             "run_shared(): alpha's and beta's exit hooks share one call instruction")
 else:
     print("SKIP: the objdump check of the shared call (no objdump, or an AddressSanitizer build)")
 
@@ -56,13 +56,14 @@ check_eq(r.returncode, 0, "shared: exit status")
 check_eq(r.stdout, plain_stdout(["shared", str(N)]), "shared: output unchanged")
 check("writable code mappings: 0\n" in r.stdout, "shared: no writable code after patching")
 p = r.profile()
-check_eq(p.calls("main;run_shared;either"), N, "shared: either, in never, keeps every call")
-check_eq(p.calls("main;run_shared;either;beta"), N // 2, "shared: beta, in never, keeps every call")
-check(not p.stack("main;run_shared;either;beta").get("throttled"), "shared: beta not throttled")
-check_eq(p.calls("main;run_shared;either;alpha"), MIN_CALLS + 1, "shared: alpha throttled at 1001")
-check_eq(p.stack("main;run_shared;either;alpha").get("throttled"), True, "shared: alpha marked")
-check_eq(sorted(q for q in p.paths() if "beta" in q), ["main;run_shared;either;beta"],
-         "shared: nothing nested under beta")
+check_eq(p.calls("main;run_shared"), 1, "shared: run_shared once")
+check_eq(p.calls("main;run_shared;beta"), N // 2, "shared: beta, in never, keeps every call")
+check(not p.stack("main;run_shared;beta").get("throttled"), "shared: beta not throttled")
+check_eq(p.calls("main;run_shared;alpha"), MIN_CALLS + 1, "shared: alpha throttled at 1001")
+check_eq(p.stack("main;run_shared;alpha").get("throttled"), True, "shared: alpha marked")
+check_eq(sorted(q for q in p.paths() if "run_shared;" in q),
+         ["main;run_shared;alpha", "main;run_shared;beta"],
+         "shared: alpha and beta under run_shared, nothing nested under them (no bogus recursion)")
 check_eq(p.doc["mismatched_exits"], 0, "shared: no exit out of step")
 th = p.doc["throttle"]
 check_eq(th["sites_patched"], 1, "shared: alpha's enter hook call rewritten, no other")

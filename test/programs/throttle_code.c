@@ -1,10 +1,10 @@
 /* Rewriting hook calls touches only what it may (docs/throttle.md, "Which
  * calls are rewritten"), driven by test/integration/throttle_code.py with
  * min_calls 1000.  Modes (argv[1]), argv[2] is N:
- *   shared  either(x) inlines alpha (odd x) or beta (even x); compiled at
- *           -Os, GCC cross-jumps the identical tails of the two branches,
- *           so alpha's and beta's exit hooks are one call instruction.
- *           alpha is throttled; beta and either are in "never".
+ *   shared  run_shared's loop inlines alpha (odd i) or beta (even i);
+ *           compiled at -Os, GCC cross-jumps the identical tails of the
+ *           two branches, so alpha's and beta's exit hooks are one call
+ *           instruction.  alpha is throttled; beta is in "never".
  *   reload  argv[3] is a library (libdlclosefix.so): dlc_alpha is called N
  *           times, the library closed and opened again (at the same
  *           address) and dlc_alpha called N times more.
@@ -38,16 +38,11 @@ __attribute__((always_inline)) static inline long beta(long x)
     return x * 5 + sink;
 }
 
-__attribute__((noinline, optimize("Os"))) long either(long x)
-{
-    return (x & 1) ? alpha(x) : beta(x);
-}
-
-__attribute__((noinline)) long run_shared(long n)
+__attribute__((noinline, optimize("Os"))) long run_shared(long n)
 {
     long s = 0;
     for (long i = 0; i < n; i++)
-        s += either(i);
+        s += (i & 1) ? alpha(i) : beta(i);
     return s;
 }
 
