@@ -208,7 +208,7 @@ static bool reaches_hook(uintptr_t target, bool *reloaded)
 
 /* Another thread may be running the very code rewritten.  x86 asks that a
  * processor executing modified code serialise before it does (Intel SDM
- * 3A, 9.1.3 "Handling Self- and Cross-Modifying Code"); the kernel's own
+ * volume 3A, "Handling Self- and Cross-Modifying Code"); the kernel's own
  * text poking does this with an IPI to every CPU.  membarrier's
  * PRIVATE_EXPEDITED_SYNC_CORE is that IPI for this process's threads.
  * Without it (Linux before 4.16, or refused), code is rewritten only while
