@@ -167,7 +167,7 @@ bool ht_code_range(uintptr_t address, uintptr_t *start, uintptr_t *end)
     return ht_code_range_lsda(address, start, end, NULL);
 }
 
-bool ht_code_range_lsda(uintptr_t address, uintptr_t *start, uintptr_t *end, bool *has_lsda)
+bool ht_code_range_lsda(uintptr_t address, uintptr_t *start, uintptr_t *end, uintptr_t *lsda_out)
 {
     struct dl_find_object dlfo;
     if (_dl_find_object((void *)address, &dlfo) != 0 || !dlfo.dlfo_eh_frame)
@@ -213,21 +213,50 @@ bool ht_code_range_lsda(uintptr_t address, uintptr_t *start, uintptr_t *end, boo
         return false;
     if (address < begin || address - begin >= range || range > MAX_FUNCTION_BYTES)
         return false;
-    if (has_lsda) {
+    if (lsda_out) {
         /* Landing pads are entered by the unwinder, not by a jump. */
-        *has_lsda = false;
+        *lsda_out = 0;
         if (augmented && lsda_enc != DW_EH_PE_omit) {
             uint64_t aug_length;
             uintptr_t lsda = 0;
             p = read_uleb(p, &aug_length);
-            uint8_t direct = (uint8_t)(lsda_enc & ~DW_EH_PE_indirect);
-            if (aug_length == 0 || !read_encoded(p, direct, base, &lsda))
-                *has_lsda = aug_length != 0; /* unknown encoding: assume pads */
-            else
-                *has_lsda = (lsda_enc & 0x70) == DW_EH_PE_pcrel ? lsda != (uintptr_t)p : lsda != 0;
+            if (aug_length != 0) {
+                if ((lsda_enc & DW_EH_PE_indirect) || !read_encoded(p, lsda_enc, base, &lsda))
+                    return false; /* pads we cannot find */
+                bool none = (lsda_enc & 0x70) == DW_EH_PE_pcrel ? lsda == (uintptr_t)p : lsda == 0;
+                *lsda_out = none ? 0 : lsda;
+            }
         }
     }
     *start = begin;
     *end = begin + range;
     return true;
+}
+
+bool ht_code_landing_pads(uintptr_t lsda, uintptr_t function_start,
+                          void (*each)(uintptr_t pad, void *ctx), void *ctx)
+{
+    const uint8_t *p = (const uint8_t *)lsda;
+    uintptr_t lp_start = function_start;
+    uint8_t enc = *p++;
+    if (enc != DW_EH_PE_omit && !(p = read_encoded(p, enc, 0, &lp_start)))
+        return false;
+    enc = *p++; /* type table */
+    if (enc != DW_EH_PE_omit)
+        p = skip_leb(p);
+    uint8_t site_enc = *p++;
+    uint64_t table_length;
+    p = read_uleb(p, &table_length);
+    const uint8_t *table_end = p + table_length;
+    while (p < table_end) {
+        uintptr_t site_start, site_length, pad;
+        if (!(p = read_encoded(p, site_enc, 0, &site_start)) ||
+            !(p = read_encoded(p, site_enc, 0, &site_length)) ||
+            !(p = read_encoded(p, site_enc, 0, &pad)))
+            return false;
+        p = skip_leb(p); /* action */
+        if (pad != 0)
+            each(lp_start + pad, ctx);
+    }
+    return p == table_end;
 }

@@ -132,10 +132,12 @@ bool ht_insn_decode(const uint8_t *p, size_t avail, uintptr_t at, struct ht_insn
         addr32 |= p[i] == 0x67;
         i++;
     }
-    unsigned rex_r = 0, rex_b = 0;
+    unsigned rex_r = 0, rex_x = 0, rex_b = 0;
+    out->mem_base = out->mem_index = 0xff;
     if (i < avail && (p[i] & 0xF0) == 0x40) {
         out->rex_w = (p[i] & 8) != 0;
         rex_r = (p[i] >> 2) & 1;
+        rex_x = (p[i] >> 1) & 1;
         rex_b = p[i] & 1;
         i++;
         if (i < avail && (is_legacy_prefix(p[i]) || (p[i] & 0xF0) == 0x40))
@@ -159,6 +161,7 @@ bool ht_insn_decode(const uint8_t *p, size_t avail, uintptr_t at, struct ht_insn
             out->map = 1;
         } else {
             rex_r = !(b1 & 0x80);
+            rex_x = !(b1 & 0x40);
             rex_b = !(b1 & 0x20);
             out->rex_w = (b2 & 0x80) != 0;
             out->vvvv = (uint8_t)((~b2 >> 3) & 15);
@@ -214,15 +217,22 @@ bool ht_insn_decode(const uint8_t *p, size_t avail, uintptr_t at, struct ht_insn
         out->rm = (uint8_t)((m & 7) | rex_b << 3);
         unsigned disp = 0;
         if (out->mod != 3) {
+            out->mem_base = out->rm;
             if ((m & 7) == 4) {
                 if (i >= avail)
                     return false;
                 uint8_t sib = p[i++];
-                if (out->mod == 0 && (sib & 7) == 5)
+                unsigned index = ((sib >> 3) & 7) | rex_x << 3;
+                out->mem_index = index == 4 ? 0xff : (uint8_t)index;
+                out->mem_base = (uint8_t)((sib & 7) | rex_b << 3);
+                if (out->mod == 0 && (sib & 7) == 5) {
                     disp = 4;
+                    out->mem_base = 0xff;
+                }
             } else if (out->mod == 0 && (m & 7) == 5) {
                 disp = 4;
                 out->rip_relative = true;
+                out->mem_base = 0xff;
             }
             if (out->mod == 1)
                 disp = 1;
@@ -231,8 +241,10 @@ bool ht_insn_decode(const uint8_t *p, size_t avail, uintptr_t at, struct ht_insn
         }
         if (i + disp > avail)
             return false;
-        if (out->rip_relative)
+        if (disp == 4)
             out->disp = (int32_t)(uint32_t)read_le(p + i, 4);
+        else if (disp == 1)
+            out->disp = (int8_t)p[i];
         i += disp;
     }
     if (out->map == 0 && !out->vex)

@@ -33,7 +33,10 @@ struct ht_insn {
                              register only when mod == 3 */
     uint8_t opreg;      /* the register in the opcode's low bits, with REX.B */
     uint8_t vvvv;       /* VEX/EVEX second register, 0xff if none */
-    int32_t disp;       /* the displacement, when rip_relative */
+    int32_t disp;       /* the memory operand's displacement */
+    uint8_t mem_base;   /* its base register (with REX.B), 0xff if none
+                           or %rip */
+    uint8_t mem_index;  /* its index register, 0xff if none */
     uint64_t imm;       /* the first immediate, zero-extended */
     enum ht_insn_flow flow;
     uintptr_t target;   /* direct branches and calls */

@@ -19,10 +19,18 @@
 #define MAX_STATES 1024u
 #define REG_RSP 4u
 #define REG_RDI 7u
+/* Locations from SLOT on are stack slots: SLOT + d is d(%rsp), where a
+ * function's address may be spilled and reloaded from. */
+#define SLOT 0x100u
+#define MAX_SLOT 0x100000
+/* The function forms a pointer into its stack frame (lea d(%rsp), a copy
+ * of %rsp): a callee may then write its slots. */
+static bool stack_escapes;
 
-/* Scratch space, one mmap for the life of the process: two bitmaps over
- * the function's bytes (instruction starts, jump targets) and its jumps. */
-static uint8_t *starts, *targets;
+/* Scratch space, one mmap for the life of the process: three bitmaps over
+ * the function's bytes (instruction starts, jump targets, landing pads)
+ * and its jumps. */
+static uint8_t *starts, *targets, *pads;
 static uint32_t *jump_from, *jump_to; /* offsets from base */
 static size_t njumps;
 static uintptr_t base, limit;
@@ -39,13 +47,14 @@ static bool scratch(void)
     if (starts)
         return true;
     size_t bitmap = MAX_BYTES / 8;
-    size_t bytes = 2 * bitmap + 2 * MAX_JUMPS * sizeof(uint32_t) + 2 * MAX_STATES * sizeof(struct state);
+    size_t bytes = 3 * bitmap + 2 * MAX_JUMPS * sizeof(uint32_t) + 2 * MAX_STATES * sizeof(struct state);
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return false;
     starts = p;
     targets = starts + bitmap;
-    jump_from = (uint32_t *)(void *)(targets + bitmap);
+    pads = targets + bitmap;
+    jump_from = (uint32_t *)(void *)(pads + bitmap);
     jump_to = jump_from + MAX_JUMPS;
     seen = (struct state *)(void *)(jump_to + MAX_JUMPS);
     pending = seen + MAX_STATES;
@@ -85,13 +94,23 @@ static bool sweep(void)
     size_t bytes = (limit - base + 7) / 8;
     memset(starts, 0, bytes);
     memset(targets, 0, bytes);
+    memset(pads, 0, bytes);
     njumps = 0;
+    stack_escapes = false;
     uintptr_t a = base;
     while (a < limit) {
         struct ht_insn in;
         if (!decode_at(a, &in) || in.flow == HT_FLOW_JMP_COMPUTED)
             return false;
         set_bit(starts, a);
+        if (!in.vex && in.map == 0 &&
+            ((in.opcode == 0x8D && (in.mem_base == REG_RSP || in.mem_index == REG_RSP)) ||
+             (in.opcode == 0x54 && in.opreg == REG_RSP) ||
+             (in.opcode < 0x40 && (in.opcode & 7) < 4 && in.mod == 3 &&
+              ((in.opcode & 7) < 2 ? in.reg : in.rm) == REG_RSP) ||
+             ((in.opcode == 0x89 || in.opcode == 0x87) && in.mod == 3 && in.reg == REG_RSP) ||
+             ((in.opcode == 0x8B || in.opcode == 0x87) && in.mod == 3 && in.rm == REG_RSP)))
+            stack_escapes = true;
         if ((in.flow == HT_FLOW_JCC || in.flow == HT_FLOW_JMP) && in.target >= base &&
             in.target < limit) {
             if (njumps == MAX_JUMPS)
@@ -113,6 +132,27 @@ static bool sweep(void)
     return true;
 }
 
+/* A landing pad outside the function (its cold part) or not at an
+ * instruction start makes landing_pads fail. */
+static bool pads_ok;
+
+static void note_pad(uintptr_t pad, void *ctx)
+{
+    (void)ctx;
+    if (pad < base || pad >= limit)
+        return; /* in the cold part: entered there, not here */
+    if (!bit(starts, pad))
+        pads_ok = false;
+    else
+        set_bit(pads, pad);
+}
+
+static bool landing_pads(uintptr_t lsda)
+{
+    pads_ok = true;
+    return !lsda || (ht_code_landing_pads(lsda, base, note_pad, NULL) && pads_ok);
+}
+
 static uintptr_t previous_start(uintptr_t a)
 {
     for (uintptr_t k = 1; k <= 15 && a - k >= base; k++)
@@ -126,6 +166,24 @@ enum effect { KEEP, COPY, VALUE, CLOBBER };
 static bool caller_saved(unsigned r)
 {
     return r <= 2 || r == 6 || r == 7 || (r >= 8 && r <= 11);
+}
+
+/* Legacy SSE and MMX instructions (0F, 0F 38 and 0F 3A maps) whose
+ * register operands are all vector registers, or that only read a general
+ * one (cvtsi2sd, movd to xmm, pinsr): they write no general register. */
+static bool vector_only(const struct ht_insn *in)
+{
+    uint8_t op = in->opcode;
+    if (in->map == 1)
+        return (op >= 0x10 && op <= 0x17) || (op >= 0x28 && op <= 0x2B) || op == 0x2E ||
+               op == 0x2F || (op >= 0x51 && op <= 0x6F) || (op >= 0x70 && op <= 0x76) ||
+               op == 0x7C || op == 0x7D || op == 0x7F || op == 0xC2 || op == 0xC6 ||
+               (op >= 0xD0 && op <= 0xD6) || op >= 0xD8;
+    if (in->map == 2)
+        return op < 0xF0;
+    if (in->map == 3)
+        return !(op >= 0x14 && op <= 0x17) && !(op >= 0x60 && op <= 0x63);
+    return false;
 }
 
 /* What a ModRM instruction may write: its reg operand, its r/m operand when
@@ -166,6 +224,8 @@ static enum effect modrm_effect(const struct ht_insn *in, unsigned r)
                 return CLOBBER;
             reg_written = rm_written = false;
         }
+    } else if (vector_only(in)) {
+        reg_written = rm_written = false;
     } else if (in->map == 1) {
         if (op == 0x1F || op == 0x18 || op == 0x0D || op == 0xA3) {
             reg_written = rm_written = false; /* nop, prefetch, bt */
@@ -208,11 +268,85 @@ static enum effect vex_effect(const struct ht_insn *in, unsigned r)
     return KEEP;
 }
 
-/* The effect of the instruction at `at` on register r: kept; copied from
- * another register (*out: which); set to a known value (*out); or possibly
- * changed in a way not followed. */
+static enum effect effect_on(const struct ht_insn *in, uintptr_t at, unsigned r, uintptr_t *out);
+
+static bool writes_rsp(const struct ht_insn *in, uintptr_t at)
+{
+    if (!in->vex && in->map == 0) {
+        uint8_t op = in->opcode;
+        if ((op >= 0x50 && op <= 0x5F) || op == 0x9C || op == 0x9D || op == 0xC8 || op == 0xC9 ||
+            op == 0x68 || op == 0x6A || op == 0x8F || (op == 0xFF && (in->reg & 7) == 6))
+            return true;
+    }
+    uintptr_t ignored;
+    return effect_on(in, at, REG_RSP, &ignored) != KEEP;
+}
+
+/* Instructions whose memory operand is only read. */
+static bool memory_read_only(const struct ht_insn *in)
+{
+    uint8_t op = in->opcode;
+    unsigned ext = in->reg & 7;
+    if (in->vex)
+        return false;
+    if (in->map == 0)
+        return op == 0x8B || op == 0x8A || op == 0x63 || op == 0x84 || op == 0x85 ||
+               (op < 0x40 && (op & 7) >= 2 && (op & 7) < 4) || (op >= 0x38 && op <= 0x3B) ||
+               ((op >= 0x80 && op <= 0x83) && ext == 7) || ((op == 0xF6 || op == 0xF7) && ext < 2);
+    if (in->map == 1 && (op == 0xB6 || op == 0xB7 || op == 0xBE || op == 0xBF || op == 0x2E ||
+                         op == 0x2F || op == 0x18 || op == 0x1F || (op >= 0x40 && op <= 0x4F) ||
+                         op == 0xAF))
+        return true;
+    /* SSE with a memory source; the stores are movups/movss/movsd (11),
+     * movlps/movhps (13, 17), movaps (29), movntps (2B), movd/movq (7E, 7F,
+     * D6), movntdq (E7). */
+    return vector_only(in) && !(in->map == 1 && (op == 0x11 || op == 0x13 || op == 0x17 ||
+                                                  op == 0x29 || op == 0x2B || op == 0x7E ||
+                                                  op == 0x7F || op == 0xD6 || op == 0xE7));
+}
+
+/* The effect on the stack slot d(%rsp): only while %rsp stays as it is,
+ * and only a store to it (or one that may overlap it) changes it; a callee
+ * may write it only if the function lets a pointer into its frame out. */
+static enum effect slot_effect(const struct ht_insn *in, uintptr_t at, unsigned loc,
+                               uintptr_t *out)
+{
+    int64_t d = (int64_t)(loc - SLOT);
+    if (in->flow == HT_FLOW_CALL || in->flow == HT_FLOW_CALL_INDIRECT)
+        return stack_escapes ? CLOBBER : KEEP;
+    if (in->flow == HT_FLOW_JCC || in->flow == HT_FLOW_JMP)
+        return KEEP;
+    if (writes_rsp(in, at))
+        return CLOBBER;
+    if (!in->has_modrm || in->mod == 3 || (in->mem_base != REG_RSP && in->mem_index != REG_RSP))
+        return KEEP;
+    if (in->mem_index != 0xff)
+        return CLOBBER;
+    if (!in->vex && in->map == 0 && in->opcode == 0x89 && in->rex_w && !in->opsize16 &&
+        in->disp == d) {
+        *out = in->reg; /* the spill */
+        return COPY;
+    }
+    if (memory_read_only(in))
+        return KEEP;
+    /* At most 8 bytes written by a general instruction, 16 by SSE, 64 by
+     * AVX-512; x87 state saves (up to 108 bytes) and the 0F AE, 0F C7
+     * groups (fxsave, xsave: hundreds) are not bounded here. */
+    int64_t size = in->vex ? 64 : in->map == 0 ? ((in->opcode >= 0xD8 && in->opcode <= 0xDF) ? 128 : 8) : 16;
+    if (!in->vex && in->map == 1 && (in->opcode == 0xAE || in->opcode == 0xC7))
+        return CLOBBER;
+    if (!(in->disp < d + 8 && d < (int64_t)in->disp + size))
+        return KEEP;
+    return CLOBBER;
+}
+
+/* The effect of the instruction at `at` on location r (a register, or a
+ * stack slot): kept; copied from another location (*out: which); set to a
+ * known value (*out); or possibly changed in a way not followed. */
 static enum effect effect_on(const struct ht_insn *in, uintptr_t at, unsigned r, uintptr_t *out)
 {
+    if (r >= SLOT)
+        return slot_effect(in, at, r, out);
     if (in->flow == HT_FLOW_CALL || in->flow == HT_FLOW_CALL_INDIRECT)
         return caller_saved(r) ? CLOBBER : KEEP;
     if (in->flow == HT_FLOW_JCC || in->flow == HT_FLOW_JMP)
@@ -257,6 +391,12 @@ static enum effect effect_on(const struct ht_insn *in, uintptr_t at, unsigned r,
                 return CLOBBER;
             memcpy(out, (const void *)slot, sizeof *out);
             return VALUE;
+        }
+        if (op == 0x8B && in->mod != 3 && in->reg == r && in->mem_base == REG_RSP &&
+            in->mem_index == 0xff && in->rex_w && !in->opsize16 && in->disp >= 0 &&
+            in->disp < MAX_SLOT) {
+            *out = SLOT + (uintptr_t)in->disp; /* reloaded from a spill slot */
+            return COPY;
         }
         if ((op == 0x89 || op == 0x8B) && in->mod == 3) {
             unsigned dst = op == 0x89 ? in->rm : in->reg, src = op == 0x89 ? in->reg : in->rm;
@@ -371,17 +511,19 @@ static bool through(uintptr_t p, unsigned r, uintptr_t function)
 
 bool ht_site_serves_only(uintptr_t call, uintptr_t function, ht_original_byte_fn original)
 {
-    bool lsda = true;
-    if (!ht_code_range_lsda(call, &base, &limit, &lsda) || lsda || !scratch())
+    uintptr_t lsda = 0;
+    if (!ht_code_range_lsda(call, &base, &limit, &lsda) || !scratch())
         return false;
     original_byte = original;
-    if (!sweep() || !bit(starts, call))
+    if (!sweep() || !bit(starts, call) || !landing_pads(lsda))
         return false;
     nseen = npending = 0;
     add_state(call, REG_RDI);
     while (npending > 0) {
         struct state s = pending[--npending];
-        if (s.at == base) /* the function's entry: the value is its caller's */
+        /* The function's entry (the value is its caller's), or a landing
+         * pad (the unwinder's: as at a call we may not have walked). */
+        if (s.at == base || bit(pads, s.at))
             return false;
         unsigned ways_in = 0;
         if (bit(targets, s.at))
