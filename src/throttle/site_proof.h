@@ -8,12 +8,13 @@
  * within its function's code (from the unwind tables), every path that
  * reaches it sets %rdi to the throttled function: walking back from the
  * call through every predecessor (fall-through, and every direct jump to
- * it, found by decoding the whole function), through register copies, to
- * a `lea f(%rip)` or `mov $f` of that very address.  Anything else gives
- * up: an instruction that may write the register it does not understand,
- * a call clobbering it, an indirect jump in the function (a jump table
- * could land anywhere), exception landing pads, the function's entry, a
- * decoding that does not cover the function exactly. */
+ * it, found by decoding the whole function), through register copies and
+ * stack spills, to a `lea f(%rip)`, `mov $f` or GOT load of that very
+ * address.  Anything else gives up: an instruction that may write the
+ * register it does not understand, a call clobbering it, an indirect jump
+ * in the function (a jump table could land anywhere), an exception landing
+ * pad, the function's entry, a decoding that does not cover the function
+ * exactly.  docs/throttle.md lists what is proven and what is not. */
 #ifndef HT_THROTTLE_SITE_PROOF_H
 #define HT_THROTTLE_SITE_PROOF_H
 
