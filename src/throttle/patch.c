@@ -305,8 +305,9 @@ static enum ht_patch_result store_byte(uintptr_t at, uint8_t replacement,
     mprotect((void *)page, page_size, prot);
     __atomic_store_n(&writable_page, 0, __ATOMIC_SEQ_CST);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (core_sync > 0)
-        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
+    if (core_sync > 0 &&
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) != 0)
+        core_sync = -1; /* not registered after all: single-threaded from now */
     sites_patched++;
     return HT_PATCH_DONE;
 }
@@ -473,6 +474,7 @@ static void child_after_fork(void)
 {
     locked_for_fork = false;
     holding = false;
+    core_sync = 0; /* the child registers its own */
     /* Only if forked from this thread mid-write, which blocked signals:
      * a fork that bypassed the atfork handlers, or the patcher's own. */
     uintptr_t page = __atomic_load_n(&writable_page, __ATOMIC_SEQ_CST);
