@@ -7,6 +7,7 @@ libht_throttle_la_SOURCES = \
 	src/throttle/code_range.c src/throttle/code_range.h \
 	src/throttle/mappings.c src/throttle/mappings.h \
 	src/throttle/site_proof.c src/throttle/site_proof.h \
+	src/throttle/noreturn.c src/throttle/noreturn.h \
 	src/throttle/insn.c src/throttle/insn.h
 libht_throttle_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libht_throttle_la_CFLAGS = $(HT_LIB_CFLAGS)

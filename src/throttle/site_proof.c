@@ -13,6 +13,7 @@
 #include "throttle/code_range.h"
 #include "throttle/insn.h"
 #include "throttle/mappings.h"
+#include "throttle/noreturn.h"
 
 #define MAX_BYTES ((size_t)1 << 20) /* code_range.c's limit on a function */
 #define MAX_JUMPS 65536u
@@ -538,7 +539,10 @@ bool ht_site_serves_only(uintptr_t call, uintptr_t function, ht_original_byte_fn
         if (!p || !decode_at(p, &in))
             return false;
         bool falls_in = in.flow != HT_FLOW_JMP && in.flow != HT_FLOW_STOP &&
-                        in.flow != HT_FLOW_JMP_MEMORY && in.flow != HT_FLOW_JMP_COMPUTED;
+                        in.flow != HT_FLOW_JMP_MEMORY && in.flow != HT_FLOW_JMP_COMPUTED &&
+                        !(in.flow == HT_FLOW_CALL && ht_call_never_returns(in.target, 0)) &&
+                        !(in.flow == HT_FLOW_CALL_INDIRECT && in.rip_relative &&
+                          ht_call_never_returns(0, p + in.length + (uintptr_t)(intptr_t)in.disp));
         if (falls_in) {
             ways_in++;
             if (!through(p, s.reg, function))
