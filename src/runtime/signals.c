@@ -38,6 +38,7 @@
 
 #include "output/output.h"
 #include "runtime/runtime.h"
+#include "throttle/patch.h"
 
 static const int watched[] = {SIGTERM, SIGINT, SIGHUP};
 static const char *const watched_names[] = {"SIGTERM", "SIGINT", "SIGHUP"};
@@ -142,6 +143,8 @@ static int watcher_running;
 static void *watch(void *unused)
 {
     (void)unused;
+    /* It runs none of the program's code, which patching rewrites. */
+    ht_patch_thread_runs_no_program_code((long)gettid());
     __atomic_store_n(&watcher_running, 1, __ATOMIC_RELEASE);
     unsigned char slot;
     for (;;) {

@@ -216,6 +216,32 @@ static bool reaches_hook(uintptr_t target, bool *reloaded)
  * the jumps before the code runs again are enough. */
 static int core_sync; /* 0 not asked yet, 1 membarrier, -1 none */
 
+#define MAX_QUIET 4
+static long quiet_threads[MAX_QUIET];
+
+void ht_patch_thread_runs_no_program_code(long tid)
+{
+    for (int i = 0; i < MAX_QUIET; i++) {
+        long expected = 0;
+        if (__atomic_compare_exchange_n(&quiet_threads[i], &expected, tid, false,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return;
+    }
+}
+
+static bool quiet(const char *name)
+{
+    long tid = 0;
+    for (; *name >= '0' && *name <= '9'; name++)
+        tid = tid * 10 + (*name - '0');
+    for (int i = 0; i < MAX_QUIET; i++)
+        if (tid != 0 && __atomic_load_n(&quiet_threads[i], __ATOMIC_ACQUIRE) == tid)
+            return true;
+    return false;
+}
+
+/* One thread runs the program's code: this one (hooktrace's own watcher
+ * aside). */
 static bool single_threaded(void)
 {
     int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -227,7 +253,7 @@ static bool single_threaded(void)
     while ((got = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
         for (long off = 0; off < got;) {
             const struct dirent64 *d = (const struct dirent64 *)(void *)(buf + off);
-            if (d->d_name[0] != '.')
+            if (d->d_name[0] != '.' && !quiet(d->d_name))
                 entries++;
             off += d->d_reclen;
         }
@@ -343,8 +369,10 @@ static enum ht_patch_result patch_locked(uintptr_t ret, uintptr_t function, bool
         return give_up(ret);
     }
     /* Only a call that serves this function alone (site_proof.h): one
-     * reached for two functions, or whose %rdi may hold another, stays. */
-    if (!serves_one_so_far(ret, function) || !ht_site_serves_only(at, function, original_byte))
+     * reached for two functions, or whose %rdi may hold another, stays.
+     * Nor while code cannot be written safely: remembered, not retried. */
+    if (!serves_one_so_far(ret, function) || !may_write_code() ||
+        !ht_site_serves_only(at, function, original_byte))
         return give_up(ret);
     /* Only the text of a loaded object: private, readable, executable and
      * not writable, which is also what it goes back to. */

@@ -56,6 +56,11 @@ void ht_patch_init(void);
 enum ht_patch_result ht_patch_hook_call(uintptr_t return_address, uintptr_t function, bool exit,
                                         const struct ht_hook_pair *hooks);
 
+/* A thread of hooktrace's own that never runs the program's code (the
+ * signal watcher): without membarrier, it does not make the process
+ * multi-threaded for rewriting (patch.c).  At most a few. */
+void ht_patch_thread_runs_no_program_code(long tid);
+
 /* The code in [lo, hi) was unmapped (dlclose): what was recorded of its
  * call sites is forgotten, so that code loaded there later starts afresh. */
 void ht_patch_forget(uintptr_t lo, uintptr_t hi);

@@ -5,7 +5,8 @@ a call instruction that GCC made serve two inlined functions is not
 rewritten when one of them is throttled (the other, in "never", keeps every
 call); a library closed and opened again at the same address is recorded
 afresh; a child forked while a page is being rewritten has no writable code,
-and neither has the program afterwards."""
+and neither has the program afterwards; without membarrier, code is
+rewritten only in a single-threaded program."""
 import os
 import re
 import shutil
@@ -102,5 +103,28 @@ check("writable code mappings: 0\n" in r.stdout.splitlines(True)[-1],
 p = r.profile()
 check_eq(p.calls("main;leaf"), MIN_CALLS + 1, "fork: leaf throttled at 1001")
 check_eq(p.doc["throttle"]["sites_patched"], 2, "fork: leaf's enter and exit calls rewritten")
+
+# 4. membarrier refused (a seccomp filter): with a second thread of the
+# program running, nothing is rewritten and the check declines every later
+# call; alone (hooktrace's signal watcher runs none of the program's code),
+# the calls are rewritten.
+r = run(EXE, ["nobarrier", str(N)], config=CONFIG)
+check_eq(r.returncode, 0, "no membarrier, two threads: exit status")
+p = r.profile()
+check_eq(p.calls("main;leaf"), MIN_CALLS + 1, "no membarrier, two threads: leaf throttled at 1001")
+th = p.doc["throttle"]
+check_eq((th["sites_patched"], th["sites_unpatched"]), (0, 3),
+         "no membarrier, two threads: leaf's enter and exit calls not rewritten (and its code "
+         "searched for a sibling-call jump in vain)")
+check_eq(th["hook_calls_after_throttling"], 2 * (N - (MIN_CALLS + 1)),
+         "no membarrier, two threads: both hooks of every later call declined by the check")
+r = run(EXE, ["nobarrier1", str(N)], config=CONFIG)
+check_eq(r.returncode, 0, "no membarrier, one thread: exit status")
+p = r.profile()
+check_eq(p.calls("main;leaf"), MIN_CALLS + 1, "no membarrier, one thread: leaf throttled at 1001")
+th = p.doc["throttle"]
+check_eq((th["sites_patched"], th["sites_unpatched"]), (2, 0),
+         "no membarrier, one thread: leaf's enter and exit calls rewritten")
+check_eq(th["hook_calls_after_throttling"], 1, "no membarrier, one thread: one enter more")
 
 finish()

@@ -12,11 +12,21 @@
  *           rewritten (inside the mprotect that makes the page writable,
  *           interposed below) another thread forks; the child counts the
  *           writable and executable mappings it has.
+ *   nobarrier  membarrier refused (a seccomp filter, as on kernels before
+ *           4.16); leaf is called N times while a second thread waits:
+ *           the code must not be rewritten.  "nobarrier1": the same with
+ *           one thread, where rewriting is safe without it.
  * Every mode ends by counting the writable and executable mappings of the
  * process.  The output does not depend on whether the profiler is there. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +145,33 @@ __attribute__((no_instrument_function)) int mprotect(void *addr, size_t len, int
     return (int)r;
 }
 
+/* --- nobarrier mode ------------------------------------------------------- */
+
+static int refuse_membarrier(void)
+{
+    struct sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_membarrier, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {sizeof filter / sizeof filter[0], filter};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return -1;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+static int wake[2];
+
+static void *waiter(void *arg)
+{
+    (void)arg;
+    char c;
+    while (read(wake[0], &c, 1) < 0 && errno == EINTR)
+        ;
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "shared";
@@ -157,6 +194,17 @@ int main(int argc, char **argv)
         __atomic_store_n(&fork_asked, 1, __ATOMIC_RELEASE); /* uninstrumented: fork anyway */
         pthread_join(t, NULL);
         printf("child's writable code mappings: %d\n", child_writable);
+    } else if (strcmp(mode, "nobarrier") == 0 || strcmp(mode, "nobarrier1") == 0) {
+        if (refuse_membarrier() != 0)
+            return 2;
+        pthread_t t;
+        bool two = strcmp(mode, "nobarrier") == 0;
+        if (two && (pipe(wake) != 0 || pthread_create(&t, NULL, waiter, NULL) != 0))
+            return 2;
+        for (long i = 0; i < n; i++)
+            result += leaf(i);
+        if (two && (write(wake[1], "x", 1) != 1 || pthread_join(t, NULL) != 0))
+            return 2;
     } else {
         return 2;
     }
