@@ -1,9 +1,9 @@
 # Unit tests of the hot-path modules (the symbols and config modules keep
 # theirs in their own local.mk).
 check_PROGRAMS += test/unit/callstack_tree test/unit/callstack_profile test/unit/clock_ticks \
-	test/unit/throttle_exclude
+	test/unit/throttle_exclude test/unit/throttle_insn
 TESTS += test/unit/callstack_tree test/unit/callstack_profile test/unit/clock_ticks \
-	test/unit/throttle_exclude
+	test/unit/throttle_exclude test/unit/throttle_insn
 EXTRA_DIST += test/unit/check.h
 
 test_unit_callstack_tree_SOURCES = test/unit/callstack_tree.c
@@ -13,6 +13,8 @@ test_unit_callstack_profile_LDADD = libht_callstack.la
 test_unit_clock_ticks_SOURCES = test/unit/clock_ticks.c src/common/clock.c
 test_unit_throttle_exclude_SOURCES = test/unit/throttle_exclude.c src/output/throttle.c
 test_unit_throttle_exclude_CPPFLAGS = $(HT_LIB_CPPFLAGS)
+test_unit_throttle_insn_SOURCES = test/unit/throttle_insn.c src/throttle/insn.c
+test_unit_throttle_insn_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 
 # Integration tests: instrumented programs (built like a user would build
 # them: -finstrument-functions, linked with libhooktrace) run by Python
@@ -26,7 +28,7 @@ check_PROGRAMS += test/programs/basic test/programs/basic_plain test/programs/re
 	test/programs/threads test/programs/openmp test/programs/openmp_regions \
 	test/programs/sharedlib_main \
 	test/programs/exit_deep test/programs/longjmp test/programs/cxx_names \
-	test/programs/late_thread test/programs/throttle \
+	test/programs/late_thread test/programs/throttle test/programs/throttle_code \
 	test/programs/deep_recursion test/programs/many_threads test/programs/many_threads_plain test/programs/lifecycle
 check_LTLIBRARIES += test/programs/libsharedfix.la
 
@@ -108,6 +110,10 @@ test_programs_throttle_SOURCES = test/programs/throttle.c
 test_programs_throttle_CFLAGS = $(HT_TEST_CFLAGS) -pthread $(OPENMP_CFLAGS)
 test_programs_throttle_LDADD = test/programs/libsharedfix.la libhooktrace.la
 test_programs_throttle_LDFLAGS = $(HT_TEST_LINK) -pthread $(OPENMP_CFLAGS)
+test_programs_throttle_code_SOURCES = test/programs/throttle_code.c
+test_programs_throttle_code_CFLAGS = $(HT_TEST_CFLAGS) -pthread
+test_programs_throttle_code_LDADD = libhooktrace.la -ldl
+test_programs_throttle_code_LDFLAGS = $(HT_TEST_LINK) -pthread
 test_programs_cxx_names_SOURCES = test/programs/cxx_names.cpp
 test_programs_cxx_names_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
 test_programs_cxx_names_LDADD = libhooktrace.la
@@ -163,6 +169,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
 	test/integration/exit_paths.py test/integration/names.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
+	test/integration/throttle_code.py \
 	test/integration/dlclose.py test/integration/paths.py \
 	test/integration/openmp.py \
 	test/integration/deep_output.py test/integration/thread_groups.py \

@@ -68,7 +68,7 @@ static struct ht_function_record *search(struct ht_function_record *from,
 {
     for (struct ht_function_record *r = from; r != until;
          r = __atomic_load_n(&r->next, __ATOMIC_ACQUIRE))
-        if (r->address == address)
+        if (r->address == address && !__atomic_load_n(&r->retired, __ATOMIC_ACQUIRE))
             return r;
     return NULL;
 }
@@ -159,6 +159,25 @@ void ht_functions_mark_mpi_path(struct ht_node *node, uint64_t now)
         return;
     for (struct ht_node *n = node; n && n->parent; n = n->parent)
         ht_functions_set_flags(ht_node_function(n), HT_FUNCTION_CALLS_MPI, now);
+}
+
+void ht_functions_retire(uintptr_t lo, uintptr_t hi)
+{
+    if (!buckets)
+        return;
+    for (size_t b = 0; b < NBUCKETS; b++)
+        for (struct ht_function_record *r = __atomic_load_n(&buckets[b], __ATOMIC_ACQUIRE); r;
+             r = __atomic_load_n(&r->next, __ATOMIC_ACQUIRE)) {
+            if (r->address < lo || r->address >= hi || __atomic_load_n(&r->retired, __ATOMIC_ACQUIRE))
+                continue;
+            for (struct ht_node *n = __atomic_load_n(&r->nodes, __ATOMIC_ACQUIRE); n;
+                 n = n->same_function_next) {
+                __atomic_or_fetch(&n->function, HT_NODE_RETIRED, __ATOMIC_RELAXED);
+                /* Its parent's caches compare the function word: they
+                 * miss it now, and the slow path makes a new node. */
+            }
+            __atomic_store_n(&r->retired, 1, __ATOMIC_RELEASE);
+        }
 }
 
 void ht_functions_visit(void (*visit)(struct ht_function_record *rec, void *ctx), void *ctx)

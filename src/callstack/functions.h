@@ -7,7 +7,7 @@
  * signal handlers): a fixed array of hash buckets, records pushed onto a
  * bucket's list with compare-and-swap, memory from mmap.  Records are never
  * removed.  Only the slow paths use it: creating a node, throttling, an exit
- * that matches no open call. */
+ * that matches no open call, dlclose. */
 #ifndef HT_CALLSTACK_FUNCTIONS_H
 #define HT_CALLSTACK_FUNCTIONS_H
 
@@ -34,6 +34,8 @@ struct ht_function_record {
     uint64_t node_calls; /* the calls of the node that crossed it, under that caller */
     uint32_t throttled;              /* set once, never cleared */
     uint32_t flags;
+    uint32_t retired;                /* its code was unmapped: never found
+                                        again, kept for the output */
 };
 
 /* Whether the registry is in use: set once at start-up, before any thread
@@ -74,6 +76,12 @@ void ht_functions_set_flags(uintptr_t address, uint32_t flags, uint64_t now);
 /* An MPI routine was entered at node: every function on its path gets
  * HT_FUNCTION_CALLS_MPI, once per node (node->flags remembers). */
 void ht_functions_mark_mpi_path(struct ht_node *node, uint64_t now);
+
+/* The code in [lo, hi) was unmapped (dlclose): its functions' records and
+ * nodes are retired, so that code loaded there later starts afresh, as a
+ * function never seen (not throttled, its nodes new).  Retired nodes keep
+ * their counts and are added up with the new ones in the output. */
+void ht_functions_retire(uintptr_t lo, uintptr_t hi);
 
 /* Calls visit for every record, in no particular order. */
 void ht_functions_visit(void (*visit)(struct ht_function_record *rec, void *ctx), void *ctx);

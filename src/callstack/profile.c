@@ -97,7 +97,7 @@ static int child_of(struct builder *b, int parent, const struct ht_function *f)
 void ht_tree_visit_addresses(const struct ht_tree *tree, ht_address_fn visit, void *ctx)
 {
     for (const struct ht_node *n = tree->root.first_child; n; n = ht_tree_next_node(tree, n))
-        visit(ht_node_function(n), ctx);
+        visit(ht_node_address(n), ctx);
 }
 
 static uint64_t node_ticks_incl(const struct ht_node *n, const struct ht_node *const *active,
@@ -177,7 +177,7 @@ static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht
          * ahead of its caller. */
         uint64_t excl = incl > callees ? incl - callees : 0;
 
-        const struct ht_function *f = describe(ht_node_function(n), ctx);
+        const struct ht_function *f = describe(ht_node_address(n), ctx);
         int m = item.merged_parent;
         if (f && f->kept) {
             m = child_of(b, m, f);

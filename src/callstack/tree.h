@@ -115,12 +115,24 @@ struct ht_node {
  * never have bit 63 set, so a tagged word never equals an address. */
 #define HT_NODE_THROTTLED ((uintptr_t)1 << 63)
 
+/* The function word of a node whose code was unmapped (dlclose): it never
+ * equals an address again, so that a library loaded later at the same
+ * address gets new nodes (ht_functions_retire).  The output names the node
+ * by ht_node_address and adds it to the new one's stack. */
+#define HT_NODE_RETIRED ((uintptr_t)1 << 62)
+
 /* node->flags: the node is an MPI routine entered by a wrapper (src/mpi). */
 #define HT_NODE_MPI_ROUTINE 1u
 
 HT_NOINSTR static inline uintptr_t ht_node_function(const struct ht_node *n)
 {
     return __atomic_load_n(&n->function, __ATOMIC_RELAXED) & ~HT_NODE_THROTTLED;
+}
+
+/* The node's function's address, retired or not: for naming. */
+HT_NOINSTR static inline uintptr_t ht_node_address(const struct ht_node *n)
+{
+    return __atomic_load_n(&n->function, __ATOMIC_RELAXED) & ~(HT_NODE_THROTTLED | HT_NODE_RETIRED);
 }
 
 HT_NOINSTR static inline bool ht_node_throttled(const struct ht_node *n)

@@ -65,7 +65,7 @@ static void add_path(const struct ht_node *n, void *table)
     if (!values_of(n))
         return;
     for (; n && n->function; n = n->parent)
-        ht_function_table_add(ht_node_function(n), table);
+        ht_function_table_add(ht_node_address(n), table);
 }
 
 /* What the nodes are gathered into: per (stack, column) the figure of this
@@ -104,7 +104,7 @@ static int stack_of_node(struct gather *g, const struct ht_node *n)
     int id = -1;
     while (k-- > 0) {
         const struct ht_function *f =
-            ht_function_table_lookup(ht_node_function(g->chain[k]), (void *)g->table);
+            ht_function_table_lookup(ht_node_address(g->chain[k]), (void *)g->table);
         if (!f || !f->kept)
             continue; /* its callees move up to the nearest kept caller */
         id = ht_pathset_find(g->set, id, f->name ? f->name : "", f->file, f->line);

@@ -42,6 +42,7 @@
 #include "output/output.h"
 #include "runtime/runtime.h"
 #include "runtime/signal_actions.h"
+#include "throttle/patch.h"
 
 static const char *const watched_names[HT_SIGNALS_WATCHED] = {"SIGTERM", "SIGINT", "SIGHUP"};
 
@@ -156,6 +157,8 @@ static int watcher_running;
 static void *watch(void *unused)
 {
     (void)unused;
+    /* It runs none of the program's code, which patching rewrites. */
+    ht_patch_thread_runs_no_program_code((long)gettid());
     __atomic_store_n(&watcher_running, 1, __ATOMIC_RELEASE);
     unsigned char slot;
     for (;;) {

@@ -114,8 +114,9 @@ static const uint8_t *read_encoded(const uint8_t *p, uint8_t enc, uintptr_t data
     return p;
 }
 
-/* The FDE pointer encoding of a CIE (its 'R' augmentation). */
-static bool cie_fde_encoding(const uint8_t *cie, uint8_t *enc)
+/* The FDE pointer encoding of a CIE (its 'R' augmentation), and the LSDA
+ * pointer's ('L'; DW_EH_PE_omit if none). */
+static bool cie_fde_encoding(const uint8_t *cie, uint8_t *enc, uint8_t *lsda_enc, bool *augmented)
 {
     uint32_t length;
     memcpy(&length, cie, 4);
@@ -129,6 +130,8 @@ static bool cie_fde_encoding(const uint8_t *cie, uint8_t *enc)
     p = skip_leb(p); /* data alignment */
     p = version == 1 ? p + 1 : skip_leb(p); /* return address register */
     *enc = DW_EH_PE_absptr;
+    *lsda_enc = DW_EH_PE_omit;
+    *augmented = aug[0] == 'z';
     if (aug[0] != 'z')
         return aug[0] == '\0';
     uint64_t aug_length;
@@ -137,9 +140,9 @@ static bool cie_fde_encoding(const uint8_t *cie, uint8_t *enc)
         switch (*a) {
         case 'R':
             *enc = *p++;
-            return true;
+            break;
         case 'L':
-            p++;
+            *lsda_enc = *p++;
             break;
         case 'P': {
             uint8_t penc = *p++;
@@ -160,6 +163,11 @@ static bool cie_fde_encoding(const uint8_t *cie, uint8_t *enc)
 }
 
 bool ht_code_range(uintptr_t address, uintptr_t *start, uintptr_t *end)
+{
+    return ht_code_range_lsda(address, start, end, NULL);
+}
+
+bool ht_code_range_lsda(uintptr_t address, uintptr_t *start, uintptr_t *end, uintptr_t *lsda_out)
 {
     struct dl_find_object dlfo;
     if (_dl_find_object((void *)address, &dlfo) != 0 || !dlfo.dlfo_eh_frame)
@@ -195,16 +203,60 @@ bool ht_code_range(uintptr_t address, uintptr_t *start, uintptr_t *end)
     memcpy(&cie_offset, fde + 4, 4);
     if (length == 0 || length == 0xffffffffu || cie_offset == 0)
         return false;
-    uint8_t enc;
-    if (!cie_fde_encoding(fde + 4 - cie_offset, &enc))
+    uint8_t enc, lsda_enc;
+    bool augmented;
+    if (!cie_fde_encoding(fde + 4 - cie_offset, &enc, &lsda_enc, &augmented))
         return false;
     uintptr_t begin, range;
     p = read_encoded(fde + 8, enc, base, &begin);
-    if (!p || !read_encoded(p, enc & 0x0f, base, &range))
+    if (!p || !(p = read_encoded(p, enc & 0x0f, base, &range)))
         return false;
     if (address < begin || address - begin >= range || range > MAX_FUNCTION_BYTES)
         return false;
+    if (lsda_out) {
+        /* Landing pads are entered by the unwinder, not by a jump. */
+        *lsda_out = 0;
+        if (augmented && lsda_enc != DW_EH_PE_omit) {
+            uint64_t aug_length;
+            uintptr_t lsda = 0;
+            p = read_uleb(p, &aug_length);
+            if (aug_length != 0) {
+                if ((lsda_enc & DW_EH_PE_indirect) || !read_encoded(p, lsda_enc, base, &lsda))
+                    return false; /* pads we cannot find */
+                bool none = (lsda_enc & 0x70) == DW_EH_PE_pcrel ? lsda == (uintptr_t)p : lsda == 0;
+                *lsda_out = none ? 0 : lsda;
+            }
+        }
+    }
     *start = begin;
     *end = begin + range;
     return true;
+}
+
+bool ht_code_landing_pads(uintptr_t lsda, uintptr_t function_start,
+                          void (*each)(uintptr_t pad, void *ctx), void *ctx)
+{
+    const uint8_t *p = (const uint8_t *)lsda;
+    uintptr_t lp_start = function_start;
+    uint8_t enc = *p++;
+    if (enc != DW_EH_PE_omit && !(p = read_encoded(p, enc, 0, &lp_start)))
+        return false;
+    enc = *p++; /* type table */
+    if (enc != DW_EH_PE_omit)
+        p = skip_leb(p);
+    uint8_t site_enc = *p++;
+    uint64_t table_length;
+    p = read_uleb(p, &table_length);
+    const uint8_t *table_end = p + table_length;
+    while (p < table_end) {
+        uintptr_t site_start, site_length, pad;
+        if (!(p = read_encoded(p, site_enc, 0, &site_start)) ||
+            !(p = read_encoded(p, site_enc, 0, &site_length)) ||
+            !(p = read_encoded(p, site_enc, 0, &pad)))
+            return false;
+        p = skip_leb(p); /* action */
+        if (pad != 0)
+            each(lp_start + pad, ctx);
+    }
+    return p == table_end;
 }

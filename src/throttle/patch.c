@@ -1,17 +1,23 @@
 #define _GNU_SOURCE
 #include "throttle/patch.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/compiler.h"
 #include "throttle/code_range.h"
+#include "throttle/mappings.h"
+#include "throttle/site_proof.h"
 
 #define OP_CALL_REL32 0xE8    /* call rel32 */
 #define OP_CMP_EAX_IMM32 0x3D /* cmp $imm32, %eax: same length, flags only */
@@ -28,7 +34,8 @@ static int patch_lock;
 static int refused_errno;
 static uint64_t sites_patched, sites_unpatched;
 
-static bool mappings_load(void);
+static void before_fork(void);
+static void parent_after_fork(void);
 static void child_after_fork(void);
 
 void ht_patch_init(void)
@@ -36,8 +43,8 @@ void ht_patch_init(void)
     page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
     /* Read now, so that the first patch, made while other threads may be
      * waiting for it, does not have to. */
-    mappings_load();
-    pthread_atfork(NULL, NULL, child_after_fork);
+    ht_mappings_load();
+    pthread_atfork(before_fork, parent_after_fork, child_after_fork);
 }
 
 void ht_patch_stats(struct ht_patch_stats *out)
@@ -47,156 +54,84 @@ void ht_patch_stats(struct ht_patch_stats *out)
     out->refused_errno = __atomic_load_n(&refused_errno, __ATOMIC_RELAXED);
 }
 
-/* --- the mappings, from /proc/self/maps ------------------------------------ */
+/* --- what was tried, seen and rewritten ----------------------------------- */
 
-#define MAX_MAPPINGS 16384
-#define PERM_R 1u
-#define PERM_W 2u
-#define PERM_X 4u
-#define PERM_PRIVATE 8u
-
-struct mapping {
-    uintptr_t lo, hi;
-    unsigned perms;
+/* Open-addressing tables keyed by code address, under patch_lock, mmap'ed
+ * when first used.  A key of a closed library is replaced by a tombstone
+ * (ht_patch_forget), which lookups step over; when full, nothing more is
+ * added (a site then is tried again, or not rewritten). */
+#define TABLE_SLOTS 16384u
+#define TOMBSTONE ((uintptr_t)1)
+struct table {
+    uintptr_t *keys, *values;
+    size_t used;
 };
 
-/* All touched under patch_lock only. */
-static struct mapping *mappings; /* sorted by address, as the kernel lists them */
-static size_t nmappings;
+/* Call sites that cannot be rewritten, and functions whose code was
+ * searched for jumps to the hook, so that a throttled call through one of
+ * them costs a lookup, not a new attempt. */
+static struct table tried;
+/* Each hook call site, with the function it was first reached for;
+ * SHARED once it was reached for another (it is then never rewritten). */
+static struct table seen_with;
+#define SHARED ((uintptr_t)1 << 63)
+/* Each byte rewritten, with what it was: site_proof.c reads the code as
+ * compiled. */
+static struct table rewritten;
 
-/* One pass over the file with raw reads, a character at a time through a
- * small state machine: no stdio, no allocation, safe in a signal handler. */
-static bool mappings_load(void)
+static size_t slot_of(uintptr_t address)
 {
-    if (!mappings) {
-        void *p = mmap(NULL, MAX_MAPPINGS * sizeof *mappings, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED)
-            return false;
-        mappings = p;
-    }
-    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    enum { LO, HI, PERMS, REST } state = LO;
-    struct mapping m = {0, 0, 0};
-    int perm_index = 0;
-    size_t n = 0;
-    char buf[4096];
-    ssize_t got;
-    while ((got = read(fd, buf, sizeof buf)) > 0) {
-        for (ssize_t i = 0; i < got; i++) {
-            char c = buf[i];
-            int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-            switch (state) {
-            case LO:
-                if (digit >= 0)
-                    m.lo = m.lo << 4 | (uintptr_t)digit;
-                else if (c == '-')
-                    state = HI;
-                break;
-            case HI:
-                if (digit >= 0)
-                    m.hi = m.hi << 4 | (uintptr_t)digit;
-                else if (c == ' ')
-                    state = PERMS;
-                break;
-            case PERMS:
-                if (c == ' ') {
-                    state = REST;
-                    break;
-                }
-                if ((perm_index == 0 && c == 'r') || (perm_index == 1 && c == 'w') ||
-                    (perm_index == 2 && c == 'x') || (perm_index == 3 && c == 'p'))
-                    m.perms |= 1u << perm_index;
-                perm_index++;
-                break;
-            case REST:
-                break;
-            }
-            if (c == '\n') {
-                if (n < MAX_MAPPINGS && m.hi > m.lo)
-                    mappings[n++] = m;
-                m = (struct mapping){0, 0, 0};
-                perm_index = 0;
-                state = LO;
-            }
-        }
-    }
-    close(fd);
-    nmappings = n;
-    return n > 0;
+    return (size_t)(((uint64_t)address * 0x9E3779B97F4A7C15ull) >> 50) & (TABLE_SLOTS - 1);
 }
 
-static const struct mapping *mapping_of(uintptr_t lo, uintptr_t hi)
+static uintptr_t *table_find(const struct table *t, uintptr_t key)
 {
-    size_t a = 0, b = nmappings;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (mappings[mid].hi <= lo)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    if (a < nmappings && mappings[a].lo <= lo && hi <= mappings[a].hi)
-        return &mappings[a];
+    if (!t->keys)
+        return NULL;
+    for (size_t s = slot_of(key); t->keys[s]; s = (s + 1) & (TABLE_SLOTS - 1))
+        if (t->keys[s] == key)
+            return &t->values[s];
     return NULL;
 }
 
-/* [lo, hi) lies in one mapping with these permissions (re-reading the maps
- * once if it lies in none we know: a library loaded since). */
-static bool mapped(uintptr_t lo, uintptr_t hi, unsigned perms, bool *reloaded)
+static bool table_add(struct table *t, uintptr_t key, uintptr_t value)
 {
-    const struct mapping *m = mapping_of(lo, hi);
-    if (!m && !*reloaded) {
-        *reloaded = true;
-        if (mappings_load())
-            m = mapping_of(lo, hi);
+    if (!t->keys) {
+        void *p = mmap(NULL, 2 * TABLE_SLOTS * sizeof *t->keys, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return false;
+        t->keys = p;
+        t->values = t->keys + TABLE_SLOTS;
     }
-    return m && (m->perms & perms) == perms;
+    if (t->used * 4 >= TABLE_SLOTS * 3)
+        return false;
+    size_t s = slot_of(key);
+    while (t->keys[s])
+        s = (s + 1) & (TABLE_SLOTS - 1);
+    t->keys[s] = key;
+    t->values[s] = value;
+    t->used++;
+    return true;
 }
 
-/* --- what was tried already ------------------------------------------------- */
-
-/* Call sites that cannot be rewritten, and functions whose code was searched
- * for jumps to the hook, so that a throttled call through one of them costs
- * a lookup, not a new attempt.  Open addressing, under patch_lock; when
- * full, they are simply tried again. */
-#define TRIED_SLOTS 4096u
-static uintptr_t *tried;
-static size_t tried_count;
-
-static size_t tried_slot(uintptr_t address)
+static void table_forget(struct table *t, uintptr_t lo, uintptr_t hi)
 {
-    return (size_t)(((uint64_t)address * 0x9E3779B97F4A7C15ull) >> 52) & (TRIED_SLOTS - 1);
+    if (!t->keys)
+        return;
+    for (size_t s = 0; s < TABLE_SLOTS; s++)
+        if (t->keys[s] >= lo && t->keys[s] < hi)
+            t->keys[s] = TOMBSTONE;
 }
 
 static bool tried_before(uintptr_t address)
 {
-    if (!tried)
-        return false;
-    for (size_t s = tried_slot(address); tried[s]; s = (s + 1) & (TRIED_SLOTS - 1))
-        if (tried[s] == address)
-            return true;
-    return false;
+    return table_find(&tried, address) != NULL;
 }
 
 static void remember_tried(uintptr_t address)
 {
-    if (!tried) {
-        void *p = mmap(NULL, TRIED_SLOTS * sizeof *tried, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED)
-            return;
-        tried = p;
-    }
-    if (tried_count * 4 >= TRIED_SLOTS * 3)
-        return;
-    size_t s = tried_slot(address);
-    while (tried[s])
-        s = (s + 1) & (TRIED_SLOTS - 1);
-    tried[s] = address;
-    tried_count++;
+    table_add(&tried, address, 0);
 }
 
 static enum ht_patch_result give_up(uintptr_t site)
@@ -204,6 +139,24 @@ static enum ht_patch_result give_up(uintptr_t site)
     sites_unpatched++;
     remember_tried(site);
     return HT_PATCH_CANNOT;
+}
+
+static uint8_t original_byte(uintptr_t at)
+{
+    const uintptr_t *was = table_find(&rewritten, at);
+    return was ? (uint8_t)*was : *(const volatile uint8_t *)at;
+}
+
+/* A hook call site reached for `function`: false if it was reached for
+ * another before, now or then (such a call serves two functions). */
+static bool serves_one_so_far(uintptr_t site, uintptr_t function)
+{
+    uintptr_t *first = table_find(&seen_with, site);
+    if (!first)
+        return table_add(&seen_with, site, function);
+    if (*first != function)
+        *first |= SHARED;
+    return !(*first & SHARED);
 }
 
 /* --- decoding the call ----------------------------------------------------- */
@@ -223,7 +176,7 @@ static bool is_hook(uintptr_t a)
 /* A GOT slot holding the hook's address. */
 static bool slot_holds_hook(uintptr_t slot, bool *reloaded)
 {
-    if (!mapped(slot, slot + sizeof(uintptr_t), PERM_R, reloaded))
+    if (!ht_mapped(slot, slot + sizeof(uintptr_t), HT_PERM_R, reloaded))
         return false;
     uintptr_t value;
     memcpy(&value, (const void *)slot, sizeof value);
@@ -237,7 +190,7 @@ static bool reaches_hook(uintptr_t target, bool *reloaded)
 {
     if (is_hook(target))
         return true;
-    if (!mapped(target, target + 16, PERM_R | PERM_X, reloaded))
+    if (!ht_mapped(target, target + 16, HT_PERM_R | HT_PERM_X, reloaded))
         return false;
     const uint8_t *q = (const uint8_t *)target;
     static const uint8_t endbr64[4] = {0xF3, 0x0F, 0x1E, 0xFA};
@@ -251,29 +204,136 @@ static bool reaches_hook(uintptr_t target, bool *reloaded)
     return slot_holds_hook(slot, reloaded);
 }
 
-/* The store itself: the byte at `at` becomes `replacement`, the page made
- * writable for it and restored. */
-static enum ht_patch_result store_byte(uintptr_t at, uint8_t replacement)
+/* --- writing code -------------------------------------------------------- */
+
+/* Another thread may be running the very code rewritten.  x86 asks that a
+ * processor executing modified code serialise before it does (Intel SDM
+ * volume 3A, "Handling Self- and Cross-Modifying Code"); the kernel's own
+ * text poking does this with an IPI to every CPU.  membarrier's
+ * PRIVATE_EXPEDITED_SYNC_CORE is that IPI for this process's threads.
+ * Without it (Linux before 4.16, or refused), code is rewritten only while
+ * the process has a single thread, for which returning from mprotect and
+ * the jumps before the code runs again are enough. */
+static int core_sync; /* 0 not asked yet, 1 membarrier, -1 none */
+
+#define MAX_QUIET 4
+static long quiet_threads[MAX_QUIET];
+
+void ht_patch_thread_runs_no_program_code(long tid)
 {
-    void *page = (void *)(at & ~(page_size - 1));
-    if (mprotect(page, page_size, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
+    for (int i = 0; i < MAX_QUIET; i++) {
+        long expected = 0;
+        if (__atomic_compare_exchange_n(&quiet_threads[i], &expected, tid, false,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return;
+    }
+}
+
+static bool quiet(const char *name)
+{
+    long tid = 0;
+    for (; *name >= '0' && *name <= '9'; name++)
+        tid = tid * 10 + (*name - '0');
+    for (int i = 0; i < MAX_QUIET; i++)
+        if (tid != 0 && __atomic_load_n(&quiet_threads[i], __ATOMIC_ACQUIRE) == tid)
+            return true;
+    return false;
+}
+
+/* One thread runs the program's code: this one (hooktrace's own watcher
+ * aside). */
+static bool single_threaded(void)
+{
+    int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char buf[1024];
+    long got;
+    int entries = 0;
+    while ((got = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+        for (long off = 0; off < got;) {
+            const struct dirent64 *d = (const struct dirent64 *)(void *)(buf + off);
+            if (d->d_name[0] != '.' && !quiet(d->d_name))
+                entries++;
+            off += d->d_reclen;
+        }
+    close(fd);
+    return got == 0 && entries == 1;
+}
+
+static bool may_write_code(void)
+{
+    if (core_sync == 0) {
+        long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+        core_sync = cmds > 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) &&
+                            syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE,
+                                    0, 0) == 0
+                        ? 1
+                        : -1;
+    }
+    return core_sync > 0 || single_threaded();
+}
+
+/* The page being written, and the protection it goes back to: a child
+ * forked meanwhile (only from this thread: before_fork keeps other threads
+ * from forking until the write is over) restores it. */
+static uintptr_t writable_page;
+static int writable_page_prot;
+
+static int prot_of(unsigned perms)
+{
+    return (perms & HT_PERM_R ? PROT_READ : 0) | (perms & HT_PERM_W ? PROT_WRITE : 0) |
+           (perms & HT_PERM_X ? PROT_EXEC : 0);
+}
+
+static void say_refused(int why)
+{
+    __atomic_store_n(&refused_errno, why ? why : EPERM, __ATOMIC_RELAXED);
+    static const char head[] = "hooktrace: cannot rewrite the calls of throttled functions "
+                               "(mprotect: ";
+    static const char tail[] = "); their hooks skip them by a check instead\n";
+    const char *text = strerrordesc_np(why);
+    if (!text)
+        text = "error";
+    ssize_t unused = write(STDERR_FILENO, head, sizeof head - 1);
+    unused = write(STDERR_FILENO, text, strlen(text));
+    unused = write(STDERR_FILENO, tail, sizeof tail - 1);
+    (void)unused;
+}
+
+/* The store itself: the byte at `at`, in mapping m, becomes `replacement`;
+ * the page is made writable for it and given back the protection the
+ * mapping had.  Signals are blocked meanwhile, so that no handler runs
+ * (and forks) while the page is writable. */
+static enum ht_patch_result store_byte(uintptr_t at, uint8_t replacement,
+                                       const struct ht_mapping *m)
+{
+    if (!may_write_code() || !table_add(&rewritten, at, *(const uint8_t *)at)) {
+        sites_unpatched++;
+        return HT_PATCH_CANNOT;
+    }
+    uintptr_t page = at & ~(page_size - 1);
+    int prot = prot_of(m->perms);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    writable_page_prot = prot;
+    __atomic_store_n(&writable_page, page, __ATOMIC_SEQ_CST);
+    if (mprotect((void *)page, page_size, prot | PROT_WRITE) != 0) {
         int why = errno;
-        __atomic_store_n(&refused_errno, why ? why : EPERM, __ATOMIC_RELAXED);
-        static const char head[] = "hooktrace: cannot rewrite the calls of throttled functions "
-                                   "(mprotect: ";
-        static const char tail[] = "); their hooks skip them by a check instead\n";
-        const char *text = strerrordesc_np(why);
-        if (!text)
-            text = "error";
-        ssize_t unused = write(STDERR_FILENO, head, sizeof head - 1);
-        unused = write(STDERR_FILENO, text, strlen(text));
-        unused = write(STDERR_FILENO, tail, sizeof tail - 1);
-        (void)unused;
+        __atomic_store_n(&writable_page, 0, __ATOMIC_SEQ_CST);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        say_refused(why);
         sites_unpatched++;
         return HT_PATCH_CANNOT;
     }
     __atomic_store_n((uint8_t *)at, replacement, __ATOMIC_SEQ_CST);
-    mprotect(page, page_size, PROT_READ | PROT_EXEC);
+    mprotect((void *)page, page_size, prot);
+    __atomic_store_n(&writable_page, 0, __ATOMIC_SEQ_CST);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (core_sync > 0 &&
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) != 0)
+        core_sync = -1; /* not registered after all: single-threaded from now */
     sites_patched++;
     return HT_PATCH_DONE;
 }
@@ -285,9 +345,7 @@ static enum ht_patch_result patch_locked(uintptr_t ret, uintptr_t function, bool
     if (tried_before(ret))
         return exit ? patch_tail_jumps_locked(function) : HT_PATCH_CANNOT;
     bool reloaded = false;
-    if (!mappings && !mappings_load())
-        return HT_PATCH_CANNOT;
-    if (ret < 6 || !mapped(ret - 6, ret, PERM_R | PERM_X, &reloaded))
+    if (ret < 6 || !ht_mapped(ret - 6, ret, HT_PERM_R | HT_PERM_X, &reloaded))
         return give_up(ret);
     const uint8_t *p = (const uint8_t *)ret;
     uintptr_t at = 0;
@@ -310,12 +368,18 @@ static enum ht_patch_result patch_locked(uintptr_t ret, uintptr_t function, bool
     } else {
         return give_up(ret);
     }
+    /* Only a call that serves this function alone (site_proof.h): one
+     * reached for two functions, or whose %rdi may hold another, stays.
+     * Nor while code cannot be written safely: remembered, not retried. */
+    if (!serves_one_so_far(ret, function) || !may_write_code() ||
+        !ht_site_serves_only(at, function, original_byte))
+        return give_up(ret);
     /* Only the text of a loaded object: private, readable, executable and
      * not writable, which is also what it goes back to. */
-    const struct mapping *m = mapping_of(at, at + 1);
-    if (!m || m->perms != (PERM_R | PERM_X | PERM_PRIVATE))
+    const struct ht_mapping *m = ht_mapping_of(at, at + 1);
+    if (!m || m->perms != (HT_PERM_R | HT_PERM_X | HT_PERM_PRIVATE))
         return give_up(ret);
-    return store_byte(at, replacement);
+    return store_byte(at, replacement, m);
 }
 
 /* A function whose exit hook is its last call is compiled to jump to the
@@ -332,8 +396,8 @@ static enum ht_patch_result patch_tail_jumps_locked(uintptr_t function)
     remember_tried(function); /* searched once, whatever comes of it */
     bool reloaded = false;
     uintptr_t start, end;
-    if ((!mappings && !mappings_load()) || !ht_code_range(function, &start, &end) ||
-        end - start < 5 || !mapped(start, end, PERM_R | PERM_X, &reloaded)) {
+    if (!ht_code_range(function, &start, &end) ||
+        end - start < 5 || !ht_mapped(start, end, HT_PERM_R | HT_PERM_X, &reloaded)) {
         sites_unpatched++;
         return HT_PATCH_CANNOT;
     }
@@ -346,14 +410,16 @@ static enum ht_patch_result patch_tail_jumps_locked(uintptr_t function)
             jump = reaches_hook(a + 5 + (uintptr_t)(intptr_t)read_i32(q + 1), &reloaded);
         else if (q[0] == OP_GROUP5 && q[1] == MODRM_RIP_RELATIVE_4 && a + 6 <= end)
             jump = slot_holds_hook(a + 6 + (uintptr_t)(intptr_t)read_i32(q + 2), &reloaded);
-        if (!jump)
+        /* Bytes that only look like such a jump (inside another
+         * instruction) are not an instruction start: the proof says no. */
+        if (!jump || !ht_site_serves_only(a, function, original_byte))
             continue;
-        const struct mapping *m = mapping_of(a, a + 1);
-        if (!m || m->perms != (PERM_R | PERM_X | PERM_PRIVATE)) {
+        const struct ht_mapping *m = ht_mapping_of(a, a + 1);
+        if (!m || m->perms != (HT_PERM_R | HT_PERM_X | HT_PERM_PRIVATE)) {
             sites_unpatched++;
             continue;
         }
-        if (store_byte(a, OP_RET) != HT_PATCH_DONE)
+        if (store_byte(a, OP_RET, m) != HT_PATCH_DONE)
             return HT_PATCH_CANNOT;
         if (result != HT_PATCH_DONE)
             sites_unpatched--;
@@ -364,12 +430,13 @@ static enum ht_patch_result patch_tail_jumps_locked(uintptr_t function)
 
 /* Another thread is patching, quite likely this very call (threads run the
  * same loops): wait for it, so that each thread reaches a throttled call's
- * hook at most once more.  The holder makes two mprotect calls and a few
- * stores, so the wait is short unless it was descheduled; it is bounded all
- * the same (LOCK_WAIT_NS), after which the call is left for next time.  A
- * thread never waits for itself: a signal handler running instrumented code
- * may interrupt its own patching.  A child forked while another thread held
- * the lock starts with it free (child_after_fork). */
+ * hook at most once more.  The holder decodes a function and makes a few
+ * system calls, so the wait is short unless it was descheduled; it is
+ * bounded all the same (LOCK_WAIT_NS), after which the call is left for
+ * next time.  A thread never waits for itself: a signal handler running
+ * instrumented code may interrupt its own patching.  fork waits for the
+ * lock (before_fork), so that no child starts with a page made writable by
+ * a thread it does not have. */
 #define LOCK_WAIT_NS 100000000ull
 static __thread bool holding __attribute__((tls_model("initial-exec")));
 
@@ -406,9 +473,59 @@ static void unlock(void)
     __atomic_store_n(&patch_lock, 0, __ATOMIC_RELEASE);
 }
 
+static void lock_unbounded(void)
+{
+    while (__atomic_exchange_n(&patch_lock, 1, __ATOMIC_ACQUIRE))
+        sched_yield();
+    holding = true;
+}
+
+static __thread bool locked_for_fork __attribute__((tls_model("initial-exec")));
+
+static void before_fork(void)
+{
+    if (holding) /* forking from a handler that interrupted our patching */
+        return;
+    lock_unbounded();
+    locked_for_fork = true;
+}
+
+static void parent_after_fork(void)
+{
+    if (locked_for_fork) {
+        locked_for_fork = false;
+        unlock();
+    }
+}
+
 static void child_after_fork(void)
 {
+    locked_for_fork = false;
+    holding = false;
+    core_sync = 0; /* the child registers its own */
+    /* Only if forked from this thread mid-write, which blocked signals:
+     * a fork that bypassed the atfork handlers, or the patcher's own. */
+    uintptr_t page = __atomic_load_n(&writable_page, __ATOMIC_SEQ_CST);
+    if (page) {
+        mprotect((void *)page, page_size, writable_page_prot);
+        __atomic_store_n(&writable_page, 0, __ATOMIC_SEQ_CST);
+    }
     __atomic_store_n(&patch_lock, 0, __ATOMIC_RELEASE);
+}
+
+void ht_patch_forget(uintptr_t lo, uintptr_t hi)
+{
+    if (page_size == 0)
+        return;
+    bool locked = !holding;
+    if (locked)
+        lock_unbounded();
+    table_forget(&tried, lo, hi);
+    table_forget(&seen_with, lo, hi);
+    table_forget(&rewritten, lo, hi);
+    ht_mappings_forget();
+    if (locked)
+        unlock();
 }
 
 enum ht_patch_result ht_patch_hook_call(uintptr_t return_address, uintptr_t function, bool exit,

@@ -11,12 +11,20 @@
  * is atomic, so a thread running that code meanwhile executes either the
  * old call (and the hook declines it) or the new instruction, never a mix.
  *
- * The page is made writable (keeping it executable) with mprotect for the
- * store and then restored.  Only readable, executable, unwritable private
- * mappings are touched, as /proc/self/maps lists them.  Everything here is
- * async-signal-safe (raw system calls, no allocation after the first mmap).
- * A thread that finds another patching waits for it, boundedly (patch.c),
- * so that each thread reaches a rewritten call's hook at most once more. */
+ * A call is rewritten only if it serves the throttled function alone: it
+ * was never reached for another, and site_proof.h proves that every path
+ * to it loads that function into %rdi (compilers share one call between
+ * inlined functions).  The page is made writable (keeping its other
+ * permissions) with mprotect for the store, with signals blocked, and then
+ * given back its mapping's protection as /proc/self/maps lists it; only
+ * readable, executable, unwritable private mappings are touched.  Other
+ * threads' cores are synchronised after each store with membarrier
+ * (without it, code is rewritten only in a single-threaded process), and
+ * fork waits for a store in progress (pthread_atfork), so no child starts
+ * with a writable code page.  Everything here is async-signal-safe (raw
+ * system calls, no allocation after the first mmap).  A thread that finds
+ * another patching waits for it, boundedly (patch.c), so that each thread
+ * reaches a rewritten call's hook at most once more. */
 #ifndef HT_THROTTLE_PATCH_H
 #define HT_THROTTLE_PATCH_H
 
@@ -47,6 +55,15 @@ void ht_patch_init(void);
  * once per function). */
 enum ht_patch_result ht_patch_hook_call(uintptr_t return_address, uintptr_t function, bool exit,
                                         const struct ht_hook_pair *hooks);
+
+/* A thread of hooktrace's own that never runs the program's code (the
+ * signal watcher): without membarrier, it does not make the process
+ * multi-threaded for rewriting (patch.c).  At most a few. */
+void ht_patch_thread_runs_no_program_code(long tid);
+
+/* The code in [lo, hi) was unmapped (dlclose): what was recorded of its
+ * call sites is forgotten, so that code loaded there later starts afresh. */
+void ht_patch_forget(uintptr_t lo, uintptr_t hi);
 
 struct ht_patch_stats {
     uint64_t sites_patched;   /* calls rewritten */

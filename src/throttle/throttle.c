@@ -106,6 +106,15 @@ void ht_throttle_site_reached(uintptr_t hook_site, uintptr_t function, bool exit
     patch_site(hook_site, function, exit, hooks);
 }
 
+void ht_throttle_code_unmapped(uintptr_t lo, uintptr_t hi)
+{
+    if (!settings.enabled)
+        return;
+    ht_functions_retire(lo, hi);
+    if (settings.patch_code)
+        ht_patch_forget(lo, hi);
+}
+
 /* The exclusive time the caller of the throttling call spent after it,
  * which is where the throttled calls that followed ran (their time is the
  * caller's now).  Its inclusive time then counts the activation open at

@@ -56,6 +56,11 @@ void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t e
 void ht_throttle_site_reached(uintptr_t hook_site, uintptr_t function, bool exit,
                               const struct ht_hook_pair *hooks);
 
+/* The code in [lo, hi) was unmapped (dlclose): its functions' throttling
+ * state and what was recorded of their call sites are retired, so that a
+ * library loaded there later is recorded (and throttled) afresh. */
+void ht_throttle_code_unmapped(uintptr_t lo, uintptr_t hi);
+
 /* What throttling did in this process, as of end_tick; overhead: what a
  * recorded call costs in hooks, in ticks. */
 void ht_throttle_report(uint64_t end_tick, double overhead_ticks_per_call,

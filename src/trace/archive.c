@@ -134,7 +134,7 @@ static int name_regions(bool mpi, const struct ht_function_table *table,
     int rc = nodes && local_ids ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const struct ht_function *fn =
-            table ? ht_function_table_lookup(ht_node_function(nodes[i]), (void *)table) : NULL;
+            table ? ht_function_table_lookup(ht_node_address(nodes[i]), (void *)table) : NULL;
         bool traced = fn && ht_config_function_traced(cfg, fn->name);
         nodes[i]->spare = traced ? 0 : HT_NODE_NOT_TRACED;
         /* Untraced nodes still take part (their blob is ""), so that the
