@@ -47,7 +47,7 @@ void ht_mpi_on_isend(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, 
     if (peer < 0 && !persistent) /* MPI_PROC_NULL: no message */
         return;
     uint64_t bytes = ht_mpi_bytes(count, type);
-    ht_requests_lock(c->thread);
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_add(c->thread, request, c->start);
     if (r) {
         r->node = c->node;
@@ -59,7 +59,7 @@ void ht_mpi_on_isend(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, 
         if (!persistent)
             ht_request_activated(c->thread, r, c->start);
     }
-    ht_requests_unlock(c->thread);
+    ht_requests_unlock(c->thread, locked);
 }
 
 void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Request request,
@@ -71,7 +71,7 @@ void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Reque
      * communicator's table then, which may outlive the communicator. */
     struct ht_rank_map *map = source == MPI_ANY_SOURCE ? ht_mpi_rank_map_get(comm) : NULL;
     int peer = source == MPI_ANY_SOURCE ? -1 : ht_mpi_world_rank(comm, source);
-    ht_requests_lock(c->thread);
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_add(c->thread, request, c->start);
     if (r) {
         r->node = c->node;
@@ -85,17 +85,17 @@ void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Reque
     } else {
         ht_mpi_rank_map_put(map);
     }
-    ht_requests_unlock(c->thread);
+    ht_requests_unlock(c->thread, locked);
 }
 
 void ht_mpi_on_start(struct ht_mpi_call *c, MPI_Request request)
 {
-    ht_requests_lock(c->thread);
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_find(c->thread, request);
     if (r && r->persistent)
         ht_request_activated(c->thread, r, c->start);
-    ht_requests_unlock(c->thread);
-    if (!r && HT_UNLIKELY(ht_mpi.shared_requests))
+    ht_requests_unlock(c->thread, locked);
+    if (!r && HT_UNLIKELY(locked))
         ht_request_start_foreign(c->thread, request, c->start);
 }
 
@@ -177,7 +177,7 @@ void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
 {
     MPI_Status unused;
     memset(&unused, 0, sizeof unused);
-    ht_requests_lock(c->thread);
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_find(c->thread, handle);
     if (r && !r->taken) {
         if (r->active && !r->cancelled && r->kind != HT_REQUEST_RECV) {
@@ -187,7 +187,7 @@ void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
             ht_request_remove(c->thread, r);
         }
     }
-    ht_requests_unlock(c->thread);
+    ht_requests_unlock(c->thread, locked);
     /* Another thread's (claimed before the call): the same, on its figures. */
     if (r || !c->mpi->nclaims || !(r = ht_request_claimed(c->thread, handle)) || r->taken)
         return;
@@ -203,21 +203,21 @@ void ht_mpi_on_test_pending(struct ht_mpi_call *c, MPI_Request handle)
 {
     if (!c->thread->tracing)
         return;
-    ht_requests_lock(c->thread);
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_find(c->thread, handle);
     if (r && r->active && r->trace_id)
         ht_trace_mpi_request_tested(c->thread, r->trace_id, c->end);
-    ht_requests_unlock(c->thread);
+    ht_requests_unlock(c->thread, locked);
 }
 
 void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle)
 {
-    ht_requests_lock(c->thread);
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_find(c->thread, handle);
     if (r)
         r->cancelled = true;
-    ht_requests_unlock(c->thread);
-    if (!r && HT_UNLIKELY(ht_mpi.shared_requests))
+    ht_requests_unlock(c->thread, locked);
+    if (!r && HT_UNLIKELY(locked))
         ht_request_cancel_foreign(c->thread, handle);
 }
 
@@ -250,7 +250,7 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
     }
     uint32_t trace_comm = c->thread->tracing && c->comm != MPI_COMM_NULL
                               ? ht_mpi_trace_comm(c->comm) : 0;
-    ht_requests_lock(c->thread);
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_add(c->thread, request, c->start);
     if (r) {
         r->node = c->node;
@@ -266,7 +266,7 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
     } else {
         free(pairs);
     }
-    ht_requests_unlock(c->thread);
+    ht_requests_unlock(c->thread, locked);
 }
 
 void ht_mpi_record_group_request(struct ht_mpi_call *c, const struct ht_group_shape *shape,
@@ -274,7 +274,7 @@ void ht_mpi_record_group_request(struct ht_mpi_call *c, const struct ht_group_sh
 {
     uint32_t trace_comm = c->thread->tracing && c->comm != MPI_COMM_NULL
                               ? ht_mpi_trace_comm(c->comm) : 0;
-    ht_requests_lock(c->thread);
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_add(c->thread, request, c->start);
     if (r) {
         r->node = c->node;
@@ -289,7 +289,7 @@ void ht_mpi_record_group_request(struct ht_mpi_call *c, const struct ht_group_sh
         }
         ht_request_activated(c->thread, r, c->start);
     }
-    ht_requests_unlock(c->thread);
+    ht_requests_unlock(c->thread, locked);
 }
 
 bool ht_scratch_init(struct ht_scratch *s, int count, const MPI_Request *requests,

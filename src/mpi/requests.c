@@ -37,7 +37,7 @@ static struct ht_request_table *table_of(struct ht_thread *t)
 static void set_active_count(struct ht_thread *t, struct ht_request_table *tab, size_t active)
 {
     __atomic_store_n(&tab->active, active, __ATOMIC_RELAXED);
-    uint16_t poll = active != 0 || __atomic_load_n(&tab->handed, __ATOMIC_RELAXED) != 0;
+    uint16_t poll = (active | __atomic_load_n(&tab->handed, __ATOMIC_RELAXED)) != 0;
     __atomic_store_n(&t->poll_requests, poll, __ATOMIC_RELAXED);
 }
 
@@ -78,7 +78,8 @@ struct ht_request *ht_request_find(struct ht_thread *t, MPI_Request handle)
 }
 
 /* A new last entry for handle, its contents left to the caller. */
-static struct ht_request *append(struct ht_request_table *tab, MPI_Request handle)
+static inline __attribute__((always_inline)) struct ht_request *
+append(struct ht_request_table *tab, MPI_Request handle)
 {
     if ((tab->count + 1) * 2 > (tab->index ? tab->index_mask + 1 : 0) && !index_grow(tab))
         return NULL;
@@ -282,11 +283,11 @@ void ht_request_complete(struct ht_thread *t, struct ht_request *r, const MPI_St
 void ht_request_handle_done(struct ht_thread *t, MPI_Request handle, const MPI_Status *st,
                             uint64_t now)
 {
-    ht_requests_lock(t);
+    bool locked = ht_requests_lock(t);
     struct ht_request *r = ht_request_find(t, handle);
     if (r)
         ht_request_complete(t, r, st, now);
-    ht_requests_unlock(t);
+    ht_requests_unlock(t, locked);
     /* Claims are the thread's own: no lock held while it takes the
      * owner's (two threads each completing the other's requests). */
     if (!r && HT_UNLIKELY(t->mpi->nclaims) && (r = ht_request_claimed(t, handle)))
@@ -326,7 +327,7 @@ size_t ht_request_drain_handoffs(struct ht_thread *t)
 
 bool ht_request_take(struct ht_thread *t, MPI_Request handle)
 {
-    ht_requests_lock(t);
+    bool locked = ht_requests_lock(t);
     struct ht_request *r = ht_request_find(t, handle);
     if (!r && HT_UNLIKELY(t->mpi->nclaims))
         r = ht_request_claimed(t, handle); /* goes back to its owner, taken */
@@ -335,7 +336,7 @@ bool ht_request_take(struct ht_thread *t, MPI_Request handle)
         r->taken = true;
         r->persistent = false; /* freed: completing it removes it */
     }
-    ht_requests_unlock(t);
+    ht_requests_unlock(t, locked);
     return take;
 }
 
@@ -389,9 +390,9 @@ size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
     struct ht_mpi_thread *m = t->mpi;
     if (!m || m->in_mpi || !ht_world.initialized || ht_world.finalized)
         return 0;
-    ht_requests_lock(t);
+    bool locked = ht_requests_lock(t);
     size_t completed = poll_table(t, now, budget);
-    ht_requests_unlock(t);
+    ht_requests_unlock(t, locked);
     return completed;
 }
 
@@ -449,13 +450,13 @@ void ht_request_forget_all(struct ht_thread *t)
     struct ht_mpi_thread *m = t->mpi;
     if (!m)
         return;
-    ht_requests_lock(t);
+    bool locked = ht_requests_lock(t);
     while (m->requests.count > 0)
         drop(t, &m->requests.entries[m->requests.count - 1]);
     drop_handoffs(&m->requests);
     m->epoch = __atomic_load_n(&ht_mpi.epoch, __ATOMIC_ACQUIRE);
     __atomic_store_n(&t->poll_requests, 0, __ATOMIC_RELAXED);
-    ht_requests_unlock(t);
+    ht_requests_unlock(t, locked);
 }
 
 void ht_request_table_drain(struct ht_thread *t, uint64_t now)
@@ -463,7 +464,7 @@ void ht_request_table_drain(struct ht_thread *t, uint64_t now)
     struct ht_mpi_thread *m = t->mpi;
     if (!m)
         return;
-    ht_requests_lock(t);
+    bool locked = ht_requests_lock(t);
     /* Requests from before a pause in logging are forgotten, as everywhere
      * else: only the current epoch's are checked one last time. */
     if (m->epoch == __atomic_load_n(&ht_mpi.epoch, __ATOMIC_ACQUIRE)) {
@@ -477,5 +478,5 @@ void ht_request_table_drain(struct ht_thread *t, uint64_t now)
     free(m->requests.index);
     memset(&m->requests, 0, sizeof m->requests);
     __atomic_store_n(&t->poll_requests, 0, __ATOMIC_RELAXED);
-    ht_requests_unlock(t);
+    ht_requests_unlock(t, locked);
 }

@@ -175,14 +175,18 @@ size_t ht_request_drain_handoffs(struct ht_thread *t);
  * table by its owner is between these two. */
 void ht_requests_lock_shared(struct ht_thread *t);
 void ht_requests_unlock_shared(struct ht_thread *t);
-HT_NOINSTR static inline void ht_requests_lock(struct ht_thread *t)
+/* Returns whether it locked, for the matching unlock (one read of the
+ * flag on the single-threaded path). */
+HT_NOINSTR static inline bool ht_requests_lock(struct ht_thread *t)
 {
-    if (HT_UNLIKELY(ht_mpi.shared_requests))
+    bool shared = HT_UNLIKELY(ht_mpi.shared_requests);
+    if (shared)
         ht_requests_lock_shared(t);
+    return shared;
 }
-HT_NOINSTR static inline void ht_requests_unlock(struct ht_thread *t)
+HT_NOINSTR static inline void ht_requests_unlock(struct ht_thread *t, bool locked)
 {
-    if (HT_UNLIKELY(ht_mpi.shared_requests))
+    if (HT_UNLIKELY(locked))
         ht_requests_unlock_shared(t);
 }
 

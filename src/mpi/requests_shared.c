@@ -222,8 +222,8 @@ void ht_request_drain_all_handoffs(void)
     for (struct ht_thread *o = ht_thread_registry(); o; o = o->next) {
         if (!__atomic_load_n(&o->mpi, __ATOMIC_ACQUIRE))
             continue;
-        ht_requests_lock(o);
+        bool locked = ht_requests_lock(o);
         ht_request_drain_handoffs(o);
-        ht_requests_unlock(o);
+        ht_requests_unlock(o, locked);
     }
 }
