@@ -133,8 +133,10 @@ struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle, uint6
 
 bool ht_request_insert(struct ht_thread *t, const struct ht_request *src)
 {
-    struct ht_request_table *tab = table_of(t);
-    if (!tab || ht_request_find(t, src->handle))
+    /* Not table_of: t is another thread, whose data exists (the entry came
+     * from its table) and is not to be set up from here. */
+    struct ht_request_table *tab = &t->mpi->requests;
+    if (ht_request_find(t, src->handle))
         return false;
     struct ht_request *r = append(tab, src->handle);
     if (!r)
