@@ -167,7 +167,8 @@ void ht_request_activated(struct ht_thread *t, struct ht_request *r, uint64_t no
 
 /* Removal keeps both the array dense (the last entry moves into the hole)
  * and the index free of tombstones (backward-shift deletion). */
-static void unlink_entry(struct ht_thread *t, struct ht_request *r)
+static inline __attribute__((always_inline)) void unlink_entry(struct ht_thread *t,
+                                                               struct ht_request *r)
 {
     struct ht_request_table *tab = &t->mpi->requests;
     size_t pos = (size_t)(r - tab->entries);
