@@ -156,6 +156,8 @@ def wrapper(row, params, spec, flavour, export, pmpi, indent):
             call_args = ["ht_scratch.fstatuses" if a == statuses else a for a in call_args]
     if pre_code:
         pre.append(pre_code)
+    if spec.get("after"):
+        after.insert(0, spec["after"])
 
     body = ["struct ht_mpi_call call;",
             "if (!HT_MPI_CALL_BEGIN(&call, %s)) {" % name,

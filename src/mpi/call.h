@@ -59,7 +59,9 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
      * library may even yield the CPU inside it): the routine starts after
      * them, so that a thread's events stay in time order and no send
      * seems to start after its message arrived. */
-    if (m->requests.active && ht_request_poll_paced(t, now))
+    /* poll_requests: open requests, or completions other threads handed
+     * back (requests_shared.c). */
+    if (t->poll_requests && ht_request_poll_paced(t, now))
         now = ht_clock_now();
     enum ht_tree_move move = HT_UNLIKELY(t->tracing)
                                  ? ht_trace_enter(t, routine, now, sp, site)

@@ -49,6 +49,12 @@ def parse_params(params):
 # arrays of Fortran request handles, and indices counted from
 # HT_F_INDEX_BASE (1 in the standard).
 SEND = "ht_mpi_on_send(&call, count, datatype, dest, tag, comm);"
+# Completing, testing or freeing requests: those another thread made are
+# claimed before the call and the rest given back after it (requests.h).
+# `after` runs in any case, after `post`.
+CLAIM_ONE = "MPI_Request ht_handle = *request;\nht_mpi_claim(&call, 1, &ht_handle);"
+CLAIM = "ht_mpi_claim(&call, %s, ht_scratch.handles);"
+RELEASE = "ht_mpi_release(&call);"
 KINDS = {
     "send": dict(post=SEND),
     "recv": dict(status=True, post="ht_mpi_on_recv(&call, ht_st, comm);"),
@@ -71,29 +77,29 @@ KINDS = {
     "startall": dict(post="for (int i = 0; i < count; i++)\n    ht_mpi_on_start(&call, array_of_requests[i]);",
                      fpost="for (int i = 0; i < count; i++)\n"
                            "    ht_mpi_on_start(&call, PMPI_Request_f2c(f_array_of_requests[i]));"),
-    "wait": dict(status=True, pre="MPI_Request ht_handle = *request;",
+    "wait": dict(status=True, pre=CLAIM_ONE, after=RELEASE,
                  post="ht_mpi_on_done(&call, ht_handle, ht_st);"),
-    "test": dict(status=True, pre="MPI_Request ht_handle = *request;",
+    "test": dict(status=True, pre=CLAIM_ONE, after=RELEASE,
                  post="if (*flag)\n    ht_mpi_on_done(&call, ht_handle, ht_st);\n"
                       "else\n    ht_mpi_on_test_pending(&call, ht_handle);"),
-    "waitany": dict(status=True, handles="count",
+    "waitany": dict(pre=CLAIM % "count", after=RELEASE, status=True, handles="count",
                     post="if (*index != MPI_UNDEFINED)\n    ht_mpi_on_done(&call, ht_scratch.handles[*index], ht_st);",
                     fpost="ht_f_done_any(&call, &ht_scratch, *index, HT_F_INDEX_BASE, ht_st);"),
-    "testany": dict(status=True, handles="count",
+    "testany": dict(pre=CLAIM % "count", after=RELEASE, status=True, handles="count",
                     post="if (*flag && *index != MPI_UNDEFINED)\n"
                          "    ht_mpi_on_done(&call, ht_scratch.handles[*index], ht_st);",
                     fpost="if (*flag)\n    ht_f_done_any(&call, &ht_scratch, *index, HT_F_INDEX_BASE, ht_st);"),
-    "waitall": dict(statuses="count", handles="count",
+    "waitall": dict(pre=CLAIM % "count", after=RELEASE, statuses="count", handles="count",
                     post="ht_mpi_on_done_all(&call, count, ht_scratch.handles, ht_sts);",
                     fpost="ht_mpi_on_done_all(&call, count, ht_scratch.handles, ht_f_scratch_statuses(&ht_scratch));"),
-    "testall": dict(statuses="count", handles="count",
+    "testall": dict(pre=CLAIM % "count", after=RELEASE, statuses="count", handles="count",
                     post="if (*flag)\n    ht_mpi_on_done_all(&call, count, ht_scratch.handles, ht_sts);",
                     fpost="if (*flag)\n    ht_mpi_on_done_all(&call, count, ht_scratch.handles, "
                           "ht_f_scratch_statuses(&ht_scratch));"),
-    "waitsome": dict(statuses="incount", handles="incount",
+    "waitsome": dict(pre=CLAIM % "incount", after=RELEASE, statuses="incount", handles="incount",
                      post="ht_mpi_on_done_some(&call, *outcount, array_of_indices, ht_scratch.handles, ht_sts);",
                      fpost="ht_f_done_some(&call, &ht_scratch, *outcount, array_of_indices, HT_F_INDEX_BASE);"),
-    "testsome": dict(statuses="incount", handles="incount",
+    "testsome": dict(pre=CLAIM % "incount", after=RELEASE, statuses="incount", handles="incount",
                      post="ht_mpi_on_done_some(&call, *outcount, array_of_indices, ht_scratch.handles, ht_sts);",
                      fpost="ht_f_done_some(&call, &ht_scratch, *outcount, array_of_indices, HT_F_INDEX_BASE);"),
     # `take`: a condition under which the wrapper does not call PMPI but
@@ -101,7 +107,7 @@ KINDS = {
     # program's handle becomes MPI_REQUEST_NULL, the call succeeds): a
     # request freed with a cancel pending, whose outcome only its completion
     # tells (requests.c, ht_request_take).
-    "request_free": dict(pre="MPI_Request ht_handle = *request;",
+    "request_free": dict(pre=CLAIM_ONE, after=RELEASE,
                          take="ht_mpi_take_request(&call, ht_handle)",
                          post="ht_mpi_on_request_free(&call, ht_handle);"),
     "cancel": dict(post="ht_mpi_on_cancel(&call, *request);"),
@@ -228,6 +234,8 @@ def c_wrapper(row):
             call_args = ["ht_sts" if a == "array_of_statuses" else a for a in call_args]
     if spec.get("pre"):
         pre.append(spec["pre"])
+    if spec.get("after"):
+        after.insert(0, spec["after"])
 
     body = ["struct ht_mpi_call call;",
             "if (!HT_MPI_CALL_BEGIN(&call, %s))" % name,

@@ -5,7 +5,7 @@ libht_mpi_la_SOURCES = \
 	src/mpi/call.h src/mpi/state.h src/mpi/state.c \
 	src/mpi/thread_data.h src/mpi/messages.h src/mpi/messages.c \
 	src/mpi/ranks.h src/mpi/ranks.c \
-	src/mpi/requests.h src/mpi/requests.c src/mpi/poll.h \
+	src/mpi/requests.h src/mpi/requests.c src/mpi/requests_shared.c src/mpi/poll.h \
 	src/mpi/record.h src/mpi/p2p.c \
 	src/mpi/collectives.h src/mpi/rma.h
 nodist_libht_mpi_la_SOURCES = src/mpi/wrappers.c

@@ -43,6 +43,7 @@ struct ht_mpi_thread *ht_mpi_thread_data(struct ht_thread *t)
         struct ht_mpi_thread *m = map_bytes(sizeof *m);
         if (!m)
             return NULL;
+        pthread_mutex_init(&m->requests_lock, NULL);
         __atomic_store_n(&t->mpi, m, __ATOMIC_RELEASE);
     }
     allocate_peers(t, t->mpi);

@@ -46,17 +46,20 @@ void ht_mpi_on_isend(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, 
     int peer = ht_mpi_world_rank(comm, dest);
     if (peer < 0 && !persistent) /* MPI_PROC_NULL: no message */
         return;
+    uint64_t bytes = ht_mpi_bytes(count, type);
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_add(c->thread, request, c->start);
-    if (!r)
-        return;
-    r->node = c->node;
-    r->kind = HT_REQUEST_SEND;
-    r->persistent = persistent;
-    r->peer = peer;
-    r->bytes = ht_mpi_bytes(count, type);
-    trace_fields(c, r, dest, tag, comm);
-    if (!persistent)
-        ht_request_activated(c->thread, r, c->start);
+    if (r) {
+        r->node = c->node;
+        r->kind = HT_REQUEST_SEND;
+        r->persistent = persistent;
+        r->peer = peer;
+        r->bytes = bytes;
+        trace_fields(c, r, dest, tag, comm);
+        if (!persistent)
+            ht_request_activated(c->thread, r, c->start);
+    }
+    ht_requests_unlock(c->thread, locked);
 }
 
 void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Request request,
@@ -64,28 +67,36 @@ void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Reque
 {
     if (source == MPI_PROC_NULL && !persistent)
         return;
-    struct ht_request *r = ht_request_add(c->thread, request, c->start);
-    if (!r)
-        return;
-    r->node = c->node;
-    r->kind = HT_REQUEST_RECV;
-    r->persistent = persistent;
     /* The source comes from the status at completion; a wildcard needs the
      * communicator's table then, which may outlive the communicator. */
-    if (source == MPI_ANY_SOURCE)
-        r->map = ht_mpi_rank_map_get(comm);
-    else
-        r->peer = ht_mpi_world_rank(comm, source);
-    trace_fields(c, r, source, 0, comm);
-    if (!persistent)
-        ht_request_activated(c->thread, r, c->start);
+    struct ht_rank_map *map = source == MPI_ANY_SOURCE ? ht_mpi_rank_map_get(comm) : NULL;
+    int peer = source == MPI_ANY_SOURCE ? -1 : ht_mpi_world_rank(comm, source);
+    bool locked = ht_requests_lock(c->thread);
+    struct ht_request *r = ht_request_add(c->thread, request, c->start);
+    if (r) {
+        r->node = c->node;
+        r->kind = HT_REQUEST_RECV;
+        r->persistent = persistent;
+        r->map = map;
+        r->peer = peer;
+        trace_fields(c, r, source, 0, comm);
+        if (!persistent)
+            ht_request_activated(c->thread, r, c->start);
+    } else {
+        ht_mpi_rank_map_put(map);
+    }
+    ht_requests_unlock(c->thread, locked);
 }
 
 void ht_mpi_on_start(struct ht_mpi_call *c, MPI_Request request)
 {
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_find(c->thread, request);
     if (r && r->persistent)
         ht_request_activated(c->thread, r, c->start);
+    ht_requests_unlock(c->thread, locked);
+    if (!r && HT_UNLIKELY(locked))
+        ht_request_start_foreign(c->thread, request, c->start);
 }
 
 /* Matched probes: remember which communicator each message handle came
@@ -164,16 +175,27 @@ bool ht_mpi_take_request(struct ht_mpi_call *c, MPI_Request handle)
  * left to the poll. */
 void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
 {
+    MPI_Status unused;
+    memset(&unused, 0, sizeof unused);
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_find(c->thread, handle);
-    if (!r || r->taken)
+    if (r && !r->taken) {
+        if (r->active && !r->cancelled && r->kind != HT_REQUEST_RECV) {
+            r->persistent = false; /* so completing it also removes it */
+            ht_request_complete(c->thread, r, &unused, c->end);
+        } else {
+            ht_request_remove(c->thread, r);
+        }
+    }
+    ht_requests_unlock(c->thread, locked);
+    /* Another thread's (claimed before the call): the same, on its figures. */
+    if (r || !c->mpi->nclaims || !(r = ht_request_claimed(c->thread, handle)) || r->taken)
         return;
     if (r->active && !r->cancelled && r->kind != HT_REQUEST_RECV) {
-        MPI_Status unused;
-        memset(&unused, 0, sizeof unused);
-        r->persistent = false; /* so completing it also removes it */
-        ht_request_complete(c->thread, r, &unused, c->end);
+        r->persistent = false;
+        ht_request_claim_done(c->thread, r, &unused, c->end);
     } else {
-        ht_request_remove(c->thread, r);
+        ht_request_claim_drop(c->thread, r);
     }
 }
 
@@ -181,16 +203,22 @@ void ht_mpi_on_test_pending(struct ht_mpi_call *c, MPI_Request handle)
 {
     if (!c->thread->tracing)
         return;
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_find(c->thread, handle);
     if (r && r->active && r->trace_id)
         ht_trace_mpi_request_tested(c->thread, r->trace_id, c->end);
+    ht_requests_unlock(c->thread, locked);
 }
 
 void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle)
 {
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_find(c->thread, handle);
     if (r)
         r->cancelled = true;
+    ht_requests_unlock(c->thread, locked);
+    if (!r && HT_UNLIKELY(locked))
+        ht_request_cancel_foreign(c->thread, handle);
 }
 
 void ht_mpi_record_group(struct ht_mpi_call *c, const struct ht_group_shape *shape)
@@ -220,40 +248,48 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
         free(pairs);
         return;
     }
+    uint32_t trace_comm = c->thread->tracing && c->comm != MPI_COMM_NULL
+                              ? ht_mpi_trace_comm(c->comm) : 0;
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_add(c->thread, request, c->start);
-    if (!r) {
+    if (r) {
+        r->node = c->node;
+        r->kind = HT_REQUEST_PAIRS;
+        r->pairs = pairs;
+        r->npairs = n;
+        if (c->thread->tracing && c->comm != MPI_COMM_NULL) { /* a collective, not one-sided */
+            r->traced = true;
+            r->trace_comm = trace_comm;
+            r->trace_root = c->root;
+        }
+        ht_request_activated(c->thread, r, c->start);
+    } else {
         free(pairs);
-        return;
     }
-    r->node = c->node;
-    r->kind = HT_REQUEST_PAIRS;
-    r->pairs = pairs;
-    r->npairs = n;
-    if (c->thread->tracing && c->comm != MPI_COMM_NULL) { /* a collective, not one-sided */
-        r->traced = true;
-        r->trace_comm = ht_mpi_trace_comm(c->comm);
-        r->trace_root = c->root;
-    }
-    ht_request_activated(c->thread, r, c->start);
+    ht_requests_unlock(c->thread, locked);
 }
 
 void ht_mpi_record_group_request(struct ht_mpi_call *c, const struct ht_group_shape *shape,
                                  MPI_Request request)
 {
+    uint32_t trace_comm = c->thread->tracing && c->comm != MPI_COMM_NULL
+                              ? ht_mpi_trace_comm(c->comm) : 0;
+    bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_add(c->thread, request, c->start);
-    if (!r)
-        return;
-    r->node = c->node;
-    r->kind = HT_REQUEST_GROUP;
-    r->group = *shape;
-    ht_mpi_rank_map_keep(shape->map); /* the entry's own, put when it goes */
-    r->map = shape->map;
-    if (c->thread->tracing && c->comm != MPI_COMM_NULL) {
-        r->traced = true;
-        r->trace_comm = ht_mpi_trace_comm(c->comm);
-        r->trace_root = c->root;
+    if (r) {
+        r->node = c->node;
+        r->kind = HT_REQUEST_GROUP;
+        r->group = *shape;
+        ht_mpi_rank_map_keep(shape->map); /* the entry's own, put when it goes */
+        r->map = shape->map;
+        if (c->thread->tracing && c->comm != MPI_COMM_NULL) {
+            r->traced = true;
+            r->trace_comm = trace_comm;
+            r->trace_root = c->root;
+        }
+        ht_request_activated(c->thread, r, c->start);
     }
-    ht_request_activated(c->thread, r, c->start);
+    ht_requests_unlock(c->thread, locked);
 }
 
 bool ht_scratch_init(struct ht_scratch *s, int count, const MPI_Request *requests,

@@ -61,6 +61,22 @@ void ht_mpi_record_group(struct ht_mpi_call *c, const struct ht_group_shape *sha
 void ht_mpi_record_group_request(struct ht_mpi_call *c, const struct ht_group_shape *shape,
                                  MPI_Request request);
 
+/* Before the PMPI call of a Wait, Test or Request_free: the handles not in
+ * the thread's own table are claimed from the other threads' (requests.h;
+ * MPI_THREAD_SERIALIZED and MULTIPLE only).  After it, in any case: those
+ * not completed go back. */
+HT_NOINSTR static inline void ht_mpi_claim(struct ht_mpi_call *c, int n,
+                                           const MPI_Request *handles)
+{
+    if (HT_UNLIKELY(ht_mpi.shared_requests))
+        ht_request_claim(c->thread, n, handles);
+}
+HT_NOINSTR static inline void ht_mpi_release(struct ht_mpi_call *c)
+{
+    if (HT_UNLIKELY(c->mpi->nclaims))
+        ht_request_release(c->thread);
+}
+
 /* Scratch space of the Wait/Test families: the handles as they were before
  * the call (MPI overwrites completed ones), and statuses even when the
  * program passed MPI_STATUSES_IGNORE. */

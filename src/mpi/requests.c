@@ -32,10 +32,13 @@ static struct ht_request_table *table_of(struct ht_thread *t)
     return m ? &m->requests : NULL;
 }
 
+/* The owner reads both without its lock (ht_mpi_call_begin, the hooks);
+ * other threads write them under it (requests_shared.c). */
 static void set_active_count(struct ht_thread *t, struct ht_request_table *tab, size_t active)
 {
-    tab->active = active;
-    t->poll_requests = active != 0;
+    __atomic_store_n(&tab->active, active, __ATOMIC_RELAXED);
+    uint16_t poll = (active | __atomic_load_n(&tab->handed, __ATOMIC_RELAXED)) != 0;
+    __atomic_store_n(&t->poll_requests, poll, __ATOMIC_RELAXED);
 }
 
 static bool index_grow(struct ht_request_table *tab)
@@ -74,6 +77,26 @@ struct ht_request *ht_request_find(struct ht_thread *t, MPI_Request handle)
     return tab->index[s] ? &tab->entries[tab->index[s] - 1] : NULL;
 }
 
+/* A new last entry for handle, its contents left to the caller. */
+static inline __attribute__((always_inline)) struct ht_request *
+append(struct ht_request_table *tab, MPI_Request handle)
+{
+    if ((tab->count + 1) * 2 > (tab->index ? tab->index_mask + 1 : 0) && !index_grow(tab))
+        return NULL;
+    if (tab->count == tab->capacity) {
+        size_t cap = tab->capacity ? tab->capacity * 2 : 64;
+        struct ht_request *bigger = realloc(tab->entries, cap * sizeof *bigger);
+        if (!bigger)
+            return NULL;
+        tab->entries = bigger;
+        tab->capacity = cap;
+    }
+    struct ht_request *r = &tab->entries[tab->count];
+    r->handle = handle;
+    tab->index[slot_of(tab, handle)] = (uint32_t)++tab->count;
+    return r;
+}
+
 struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle, uint64_t start)
 {
     struct ht_request_table *tab = table_of(t);
@@ -99,22 +122,29 @@ struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle, uint6
             ht_request_remove(t, old);
         }
     }
-    if ((tab->count + 1) * 2 > (tab->index ? tab->index_mask + 1 : 0) && !index_grow(tab))
-        return NULL;
-    if (tab->count == tab->capacity) {
-        size_t cap = tab->capacity ? tab->capacity * 2 : 64;
-        struct ht_request *bigger = realloc(tab->entries, cap * sizeof *bigger);
-        if (!bigger)
-            return NULL;
-        tab->entries = bigger;
-        tab->capacity = cap;
+    struct ht_request *r = append(tab, handle);
+    if (r) {
+        memset(r, 0, sizeof *r);
+        r->handle = handle;
+        r->peer = -1;
     }
-    struct ht_request *r = &tab->entries[tab->count];
-    memset(r, 0, sizeof *r);
-    r->handle = handle;
-    r->peer = -1;
-    tab->index[slot_of(tab, handle)] = (uint32_t)++tab->count;
     return r;
+}
+
+bool ht_request_insert(struct ht_thread *t, const struct ht_request *src)
+{
+    /* Not table_of: t is another thread, whose data exists (the entry came
+     * from its table) and is not to be set up from here. */
+    struct ht_request_table *tab = &t->mpi->requests;
+    if (ht_request_find(t, src->handle))
+        return false;
+    struct ht_request *r = append(tab, src->handle);
+    if (!r)
+        return false;
+    *r = *src;
+    if (r->active)
+        set_active_count(t, tab, tab->active + 1);
+    return true;
 }
 
 void ht_request_activated(struct ht_thread *t, struct ht_request *r, uint64_t now)
@@ -137,14 +167,13 @@ void ht_request_activated(struct ht_thread *t, struct ht_request *r, uint64_t no
 
 /* Removal keeps both the array dense (the last entry moves into the hole)
  * and the index free of tombstones (backward-shift deletion). */
-void ht_request_remove(struct ht_thread *t, struct ht_request *r)
+static inline __attribute__((always_inline)) void unlink_entry(struct ht_thread *t,
+                                                               struct ht_request *r)
 {
     struct ht_request_table *tab = &t->mpi->requests;
     size_t pos = (size_t)(r - tab->entries);
     if (r->active)
         set_active_count(t, tab, tab->active - 1);
-    free(r->pairs);
-    ht_mpi_rank_map_put(r->map);
 
     size_t hole = slot_of(tab, r->handle);
     tab->index[hole] = 0;
@@ -166,6 +195,19 @@ void ht_request_remove(struct ht_thread *t, struct ht_request *r)
     tab->count--;
     if (tab->cursor >= tab->count)
         tab->cursor = 0;
+}
+
+void ht_request_remove(struct ht_thread *t, struct ht_request *r)
+{
+    free(r->pairs);
+    ht_mpi_rank_map_put(r->map);
+    unlink_entry(t, r);
+}
+
+void ht_request_detach(struct ht_thread *t, struct ht_request *r, struct ht_request *out)
+{
+    *out = *r;
+    unlink_entry(t, r);
 }
 
 static void record(struct ht_thread *t, struct ht_request *r, const MPI_Status *st,
@@ -244,19 +286,61 @@ void ht_request_complete(struct ht_thread *t, struct ht_request *r, const MPI_St
 void ht_request_handle_done(struct ht_thread *t, MPI_Request handle, const MPI_Status *st,
                             uint64_t now)
 {
+    bool locked = ht_requests_lock(t);
     struct ht_request *r = ht_request_find(t, handle);
     if (r)
         ht_request_complete(t, r, st, now);
+    ht_requests_unlock(t, locked);
+    /* Claims are the thread's own: no lock held while it takes the
+     * owner's (two threads each completing the other's requests). */
+    if (!r && HT_UNLIKELY(t->mpi->nclaims) && (r = ht_request_claimed(t, handle)))
+        ht_request_claim_done(t, r, st, now);
+}
+
+size_t ht_request_drain_handoffs(struct ht_thread *t)
+{
+    struct ht_request_table *tab = &t->mpi->requests;
+    struct ht_handoff *h = tab->handoffs, *fifo = NULL, *next;
+    if (!h)
+        return 0;
+    tab->handoffs = NULL;
+    __atomic_store_n(&tab->handed, 0, __ATOMIC_RELAXED);
+    set_active_count(t, tab, tab->active);
+    for (; h; h = next) { /* pushed newest first: recorded in completion order */
+        next = h->next;
+        h->next = fifo;
+        fifo = h;
+    }
+    /* The figures carry the completion's own tick; a trace event can only
+     * be written by the owner, in its own time order: now. */
+    bool trace = t == ht_thread_self && t->tracing;
+    size_t n = 0;
+    for (h = fifo; h; h = next, n++) {
+        next = h->next;
+        if (!h->cancelled)
+            record(t, &h->r, &h->status, h->end);
+        if (h->r.trace_id && trace)
+            trace_done(t, &h->r, &h->status, h->cancelled, ht_clock_now());
+        free(h->r.pairs);
+        ht_mpi_rank_map_put(h->r.map);
+        free(h);
+    }
+    return n;
 }
 
 bool ht_request_take(struct ht_thread *t, MPI_Request handle)
 {
+    bool locked = ht_requests_lock(t);
     struct ht_request *r = ht_request_find(t, handle);
-    if (!r || !r->active || !r->cancelled)
-        return false;
-    r->taken = true;
-    r->persistent = false; /* freed: completing it removes it */
-    return true;
+    if (!r && HT_UNLIKELY(t->mpi->nclaims))
+        r = ht_request_claimed(t, handle); /* goes back to its owner, taken */
+    bool take = r && r->active && r->cancelled;
+    if (take) {
+        r->taken = true;
+        r->persistent = false; /* freed: completing it removes it */
+    }
+    ht_requests_unlock(t, locked);
+    return take;
 }
 
 /* Drops an entry; a taken request is freed in MPI as the program asked. */
@@ -269,13 +353,12 @@ static void drop(struct ht_thread *t, struct ht_request *r)
     ht_request_remove(t, r);
 }
 
-size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
+/* The thread's table locked (shared mode). */
+static size_t poll_table(struct ht_thread *t, uint64_t now, size_t budget)
 {
     struct ht_mpi_thread *m = t->mpi;
-    if (!m || m->in_mpi || !ht_world.initialized || ht_world.finalized)
-        return 0;
     struct ht_request_table *tab = &m->requests;
-    size_t completed = 0;
+    size_t completed = ht_request_drain_handoffs(t);
     m->last_poll = now;
     m->in_mpi = 1; /* an instrumented callback inside MPI must not poll again */
     for (size_t seen = 0; seen < tab->count && budget > 0 && tab->active > 0; seen++) {
@@ -302,6 +385,17 @@ size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
         }
     }
     m->in_mpi = 0;
+    return completed;
+}
+
+size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget)
+{
+    struct ht_mpi_thread *m = t->mpi;
+    if (!m || m->in_mpi || !ht_world.initialized || ht_world.finalized)
+        return 0;
+    bool locked = ht_requests_lock(t);
+    size_t completed = poll_table(t, now, budget);
+    ht_requests_unlock(t, locked);
     return completed;
 }
 
@@ -340,15 +434,32 @@ void ht_mpi_poll_from_hook(struct ht_thread *t, uint64_t now)
     ht_request_poll_paced(t, now);
 }
 
+/* Completions by other threads of requests from before a pause in logging. */
+static void drop_handoffs(struct ht_request_table *tab)
+{
+    struct ht_handoff *h = tab->handoffs, *next;
+    for (; h; h = next) {
+        next = h->next;
+        free(h->r.pairs);
+        ht_mpi_rank_map_put(h->r.map);
+        free(h);
+    }
+    tab->handoffs = NULL;
+    __atomic_store_n(&tab->handed, 0, __ATOMIC_RELAXED);
+}
+
 void ht_request_forget_all(struct ht_thread *t)
 {
     struct ht_mpi_thread *m = t->mpi;
     if (!m)
         return;
+    bool locked = ht_requests_lock(t);
     while (m->requests.count > 0)
         drop(t, &m->requests.entries[m->requests.count - 1]);
+    drop_handoffs(&m->requests);
     m->epoch = __atomic_load_n(&ht_mpi.epoch, __ATOMIC_ACQUIRE);
-    t->poll_requests = 0;
+    __atomic_store_n(&t->poll_requests, 0, __ATOMIC_RELAXED);
+    ht_requests_unlock(t, locked);
 }
 
 void ht_request_table_drain(struct ht_thread *t, uint64_t now)
@@ -356,14 +467,19 @@ void ht_request_table_drain(struct ht_thread *t, uint64_t now)
     struct ht_mpi_thread *m = t->mpi;
     if (!m)
         return;
+    bool locked = ht_requests_lock(t);
     /* Requests from before a pause in logging are forgotten, as everywhere
      * else: only the current epoch's are checked one last time. */
-    if (m->epoch == __atomic_load_n(&ht_mpi.epoch, __ATOMIC_ACQUIRE))
-        ht_request_poll(t, now, m->requests.count);
+    if (m->epoch == __atomic_load_n(&ht_mpi.epoch, __ATOMIC_ACQUIRE)) {
+        if (!m->in_mpi && ht_world.initialized && !ht_world.finalized)
+            poll_table(t, now, m->requests.count);
+    }
     while (m->requests.count > 0)
         drop(t, &m->requests.entries[m->requests.count - 1]);
+    drop_handoffs(&m->requests);
     free(m->requests.entries);
     free(m->requests.index);
     memset(&m->requests, 0, sizeof m->requests);
-    t->poll_requests = 0;
+    __atomic_store_n(&t->poll_requests, 0, __ATOMIC_RELAXED);
+    ht_requests_unlock(t, locked);
 }

@@ -17,6 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/compiler.h"
+#include "mpi/state.h"
+
 struct ht_node;
 struct ht_thread;
 struct ht_rank_map;
@@ -94,6 +97,21 @@ struct ht_request_table {
     size_t index_mask;
     size_t active;            /* entries with active set */
     size_t cursor;            /* where the next poll starts */
+    /* Completions of this table's requests by other threads, waiting to
+     * be recorded by this one (requests_shared.c), and how many: read
+     * without the lock by the owner's wrappers, hence atomic. */
+    struct ht_handoff *handoffs;
+    size_t handed;
+};
+
+/* A request of one thread completed by another: the entry (it owns its
+ * pairs and a reference to its map) and what completed it. */
+struct ht_handoff {
+    struct ht_handoff *next;
+    struct ht_request r;
+    MPI_Status status;
+    uint64_t end;
+    bool cancelled;
 };
 
 /* A new entry for handle (an existing one for the same handle is replaced;
@@ -138,6 +156,64 @@ size_t ht_request_poll(struct ht_thread *t, uint64_t now, size_t budget);
  * which also needs a thread level that allows MPI calls from hooks.
  * Returns whether it polled. */
 bool ht_request_poll_paced(struct ht_thread *t, uint64_t now);
+
+/* The thread's requests without the entry at r, which is copied to *out
+ * (with its pairs and map, now the copy's). */
+void ht_request_detach(struct ht_thread *t, struct ht_request *r, struct ht_request *out);
+
+/* Puts a detached entry back in t's table; false (nothing done) if the
+ * table already holds its handle again. */
+bool ht_request_insert(struct ht_thread *t, const struct ht_request *src);
+
+/* Records the completions other threads handed to t (t's table locked, or
+ * at MPI_Finalize): on t's figures, as its own; returns how many. */
+size_t ht_request_drain_handoffs(struct ht_thread *t);
+
+/* The table of each thread is locked only under MPI_THREAD_SERIALIZED and
+ * MPI_THREAD_MULTIPLE (ht_mpi.shared_requests), where another thread may
+ * take one of its requests (requests_shared.c); every use of a thread's
+ * table by its owner is between these two. */
+void ht_requests_lock_shared(struct ht_thread *t);
+void ht_requests_unlock_shared(struct ht_thread *t);
+/* Returns whether it locked, for the matching unlock (one read of the
+ * flag on the single-threaded path). */
+HT_NOINSTR static inline bool ht_requests_lock(struct ht_thread *t)
+{
+    bool shared = HT_UNLIKELY(ht_mpi.shared_requests);
+    if (shared)
+        ht_requests_lock_shared(t);
+    return shared;
+}
+HT_NOINSTR static inline void ht_requests_unlock(struct ht_thread *t, bool locked)
+{
+    if (HT_UNLIKELY(locked))
+        ht_requests_unlock_shared(t);
+}
+
+/* Requests completed, tested or freed by a thread other than the one that
+ * made them (requests_shared.c).  Before the PMPI call of a Wait, Test or
+ * Request_free, the calling thread claims the n handles that are not in its
+ * own table from the tables of the other threads: it takes them out, under
+ * their owners' locks, so that no owner polls a handle MPI is about to
+ * complete or free.  During the call they are found by
+ * ht_request_claimed; ht_request_claim_done hands a completed one back to
+ * its owner for recording; ht_request_release, after the call, puts the
+ * rest back where they came from. */
+void ht_request_claim(struct ht_thread *t, int n, const MPI_Request *handles);
+struct ht_request *ht_request_claimed(struct ht_thread *t, MPI_Request handle);
+void ht_request_claim_done(struct ht_thread *t, struct ht_request *r, const MPI_Status *st,
+                           uint64_t now);
+void ht_request_claim_drop(struct ht_thread *t, struct ht_request *r);
+void ht_request_release(struct ht_thread *t);
+
+/* MPI_Start and MPI_Cancel of another thread's request: done in place,
+ * under its owner's lock (neither frees the handle).  False if no other
+ * thread holds the handle. */
+bool ht_request_start_foreign(struct ht_thread *t, MPI_Request handle, uint64_t now);
+bool ht_request_cancel_foreign(struct ht_thread *t, MPI_Request handle);
+
+/* At MPI_Finalize: every thread's hand-offs recorded. */
+void ht_request_drain_all_handoffs(void);
 
 /* Drops every entry without recording (after a pause in logging). */
 void ht_request_forget_all(struct ht_thread *t);

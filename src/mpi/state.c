@@ -49,6 +49,7 @@ void ht_mpi_after_init(void)
      * on one thread must not call MPI while another is inside it.  With the
      * other levels a thread polls only requests it made itself. */
     ht_mpi.hook_polling = ht_mpi.thread_level != MPI_THREAD_SERIALIZED;
+    ht_mpi.shared_requests = ht_mpi.thread_level >= MPI_THREAD_SERIALIZED;
     double ticks_per_us = 1e-6 * ht_clock_ticks_per_second_estimate();
     ht_mpi.poll_interval_ticks = (uint64_t)((double)cfg->mpi.poll_interval_us * ticks_per_us);
     ht_mpi.poll_max_interval_ticks =
@@ -85,6 +86,9 @@ void ht_mpi_before_finalize(void)
     /* The merge's own MPI traffic must not count in any pvar figure. */
     ht_mpit_stop();
     struct ht_thread *t = ht_thread_self;
+    /* Completions handed back to threads that made no MPI call since. */
+    if (ht_mpi.shared_requests)
+        ht_request_drain_all_handoffs();
     if (t && t->mpi)
         ht_request_table_drain(t, ht_clock_now());
     ht_runtime_finish_mpi();

@@ -14,6 +14,9 @@ struct ht_mpi_state {
     int pcontrol_level; /* 1 unless the program called MPI_Pcontrol */
     bool rank_logged;   /* this rank is selected by mpi.log_ranks */
     bool hook_polling;  /* hooks may call MPI to poll requests */
+    /* MPI_THREAD_SERIALIZED or MULTIPLE: one thread may complete another's
+     * requests, so the request tables are locked (requests_shared.c). */
+    bool shared_requests;
     uint64_t poll_interval_ticks;     /* mpi.poll_interval_us */
     uint64_t poll_max_interval_ticks; /* mpi.poll_max_interval_us */
     unsigned poll_batch;

@@ -1,9 +1,13 @@
 /* What one thread keeps about MPI: per-node message figures, messages per
  * peer (for the communication matrices), and its open requests.  Owned by
- * the thread; nobody else writes it, so recording takes no lock. */
+ * the thread; nobody else writes it, so recording takes no lock.  The one
+ * exception is its request table under MPI_THREAD_SERIALIZED and MULTIPLE,
+ * which other threads may take entries from and hand completions back to,
+ * under requests_lock (requests_shared.c). */
 #ifndef HT_MPI_THREAD_DATA_H
 #define HT_MPI_THREAD_DATA_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +16,13 @@
 #include "callstack/thread.h"
 #include "merge/peers.h"
 #include "mpi/requests.h"
+
+/* Another thread's request taken for the duration of one MPI call
+ * (requests_shared.c). */
+struct ht_claim {
+    struct ht_thread *owner;
+    struct ht_request r;
+};
 
 /* A message handle from a matched probe, and its communicator. */
 #define HT_PROBED_SLOTS 8
@@ -25,6 +36,11 @@ struct ht_mpi_thread {
     unsigned epoch;              /* ht_mpi.epoch when the requests were registered */
     struct ht_peer_counts peers; /* world_size entries each, or NULL before Init */
     struct ht_request_table requests;
+    /* Under MPI_THREAD_SERIALIZED and MULTIPLE only: guards `requests`
+     * against the other threads that take or hand back its entries. */
+    pthread_mutex_t requests_lock;
+    struct ht_claim *claims;     /* taken by the current MPI call */
+    size_t nclaims, claims_capacity;
     uint64_t last_poll;          /* tick of the last poll */
     uint64_t poll_interval;      /* ticks until the next (requests.c) */
     struct ht_probed probed[HT_PROBED_SLOTS];

@@ -146,11 +146,23 @@ test_mpi_report_mpi_CFLAGS = $(HT_MPI_TEST_CFLAGS)
 test_mpi_report_mpi_LDADD = $(HT_MPI_TEST_LDADD)
 test_mpi_report_mpi_LDFLAGS = $(HT_TEST_LINK)
 
+# Requests made on one thread and completed on another (pthreads).
+check_PROGRAMS += test/mpi/threads_requests test/mpi/threads_requests_plain
+test_mpi_threads_requests_SOURCES = test/mpi/threads_requests.c test/mpi/common.h
+test_mpi_threads_requests_CFLAGS = $(HT_MPI_TEST_CFLAGS) -pthread
+test_mpi_threads_requests_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_threads_requests_LDFLAGS = $(HT_TEST_LINK) -pthread
+test_mpi_threads_requests_plain_SOURCES = test/mpi/threads_requests.c test/mpi/common.h
+test_mpi_threads_requests_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS) -pthread
+test_mpi_threads_requests_plain_LDADD = $(MPI_LIBS)
+test_mpi_threads_requests_plain_LDFLAGS = -pthread
+
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
 	test/mpi/large.py test/mpi/cancel.py test/mpi/openmp.py \
 	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py \
-	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py
+	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py \
+	test/mpi/threads_requests.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 
