@@ -147,6 +147,25 @@ bool ht_request_insert(struct ht_thread *t, const struct ht_request *src)
     return true;
 }
 
+static void trace_started(struct ht_thread *t, struct ht_request *r, uint64_t now)
+{
+    enum ht_trace_request_kind kind = r->kind == HT_REQUEST_SEND   ? HT_TRACE_ISEND
+                                      : r->kind == HT_REQUEST_RECV ? HT_TRACE_IRECV
+                                                                   : HT_TRACE_COLLECTIVE;
+    r->trace_id = ht_trace_mpi_request_started(t, kind, r->trace_comm, r->trace_peer, r->trace_tag,
+                                               r->bytes, now);
+}
+
+/* An activation started on another thread, which cannot write this
+ * thread's trace (requests_shared.c): its start event, written by the
+ * owner when it records the completion, at the same tick. */
+static void trace_late_start(struct ht_thread *t, struct ht_request *r, uint64_t now)
+{
+    if (r->trace_start_pending && r->traced && t->tracing && t == ht_thread_self)
+        trace_started(t, r, now);
+    r->trace_start_pending = false;
+}
+
 void ht_request_activated(struct ht_thread *t, struct ht_request *r, uint64_t now)
 {
     struct ht_request_table *tab = &t->mpi->requests;
@@ -156,13 +175,9 @@ void ht_request_activated(struct ht_thread *t, struct ht_request *r, uint64_t no
         set_active_count(t, tab, tab->active + 1);
     }
     /* At the start of the routine, like a blocking send (mpi_events.c). */
-    if (r->traced && t->tracing) {
-        enum ht_trace_request_kind kind = r->kind == HT_REQUEST_SEND   ? HT_TRACE_ISEND
-                                          : r->kind == HT_REQUEST_RECV ? HT_TRACE_IRECV
-                                                                       : HT_TRACE_COLLECTIVE;
-        r->trace_id = ht_trace_mpi_request_started(t, kind, r->trace_comm, r->trace_peer,
-                                                   r->trace_tag, r->bytes, now);
-    }
+    r->trace_start_pending = false;
+    if (r->traced && t->tracing)
+        trace_started(t, r, now);
 }
 
 /* Removal keeps both the array dense (the last entry moves into the hole)
@@ -272,6 +287,8 @@ void ht_request_complete(struct ht_thread *t, struct ht_request *r, const MPI_St
         PMPI_Test_cancelled(st, &cancelled);
     if (!cancelled)
         record(t, r, st, now);
+    if (HT_UNLIKELY(r->trace_start_pending))
+        trace_late_start(t, r, now);
     if (r->trace_id && t->tracing)
         trace_done(t, r, st, cancelled != 0, now);
     if (r->persistent) {
@@ -319,8 +336,12 @@ size_t ht_request_drain_handoffs(struct ht_thread *t)
         next = h->next;
         if (!h->cancelled)
             record(t, &h->r, &h->status, h->end);
-        if (h->r.trace_id && trace)
-            trace_done(t, &h->r, &h->status, h->cancelled, ht_clock_now());
+        if (trace) {
+            uint64_t now = ht_clock_now();
+            trace_late_start(t, &h->r, now);
+            if (h->r.trace_id)
+                trace_done(t, &h->r, &h->status, h->cancelled, now);
+        }
         free(h->r.pairs);
         ht_mpi_rank_map_put(h->r.map);
         free(h);

@@ -84,6 +84,7 @@ struct ht_request {
      * traced), and what the completion event needs. */
     uint64_t trace_id;
     bool traced;              /* p2p and collective requests of a tracing thread */
+    bool trace_start_pending; /* started by another thread: no start event yet */
     uint32_t trace_comm;      /* index in the trace's communicator registry */
     int trace_peer;           /* rank in the communicator as the program named it */
     int trace_tag;

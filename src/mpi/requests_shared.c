@@ -158,6 +158,7 @@ void ht_request_claim_done(struct ht_thread *t, struct ht_request *r, const MPI_
         r->active = false;
         r->cancelled = false;
         r->trace_id = 0;
+        r->trace_start_pending = false;
     } else {
         forget_claim(m, c);
     }
@@ -190,12 +191,14 @@ bool ht_request_start_foreign(struct ht_thread *t, MPI_Request handle, uint64_t 
     for (struct ht_thread *o = next_owner(t, NULL); o; o = next_owner(t, o)) {
         struct ht_request *r = ht_request_find(o, handle);
         if (r && r->persistent) {
-            /* No trace events: only the owner writes its trace. */
+            /* Only the owner writes its trace: the start event waits for
+             * the completion (requests.c, trace_late_start). */
             bool traced = r->traced;
             r->traced = false;
             ht_request_activated(o, r, now);
             r->traced = traced;
             r->trace_id = 0;
+            r->trace_start_pending = traced;
         }
         ht_requests_unlock_shared(o);
         if (r)
