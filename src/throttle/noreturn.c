@@ -8,6 +8,8 @@
 #include <link.h>
 #include <string.h>
 
+#include "throttle/code_range.h"
+#include "throttle/insn.h"
 #include "throttle/mappings.h"
 
 static bool starts_with(const char *s, const char *prefix)
@@ -105,10 +107,42 @@ static uintptr_t plt_slot(uintptr_t target)
     return (uintptr_t)(q + 6) + (uintptr_t)(intptr_t)disp;
 }
 
+/* A function of this program whose code (from its entry to its end, as
+ * the unwind tables give it) has no way out: no return, no jump leaving it
+ * (a sibling call), no computed jump.  Calling it never returns (GCC
+ * makes a `static void fail(...) { ...; exit(1); }` exactly that). */
+static bool has_no_way_out(uintptr_t function)
+{
+    uintptr_t start, end;
+    bool reloaded = false;
+    if (!ht_code_range(function, &start, &end) || start != function ||
+        !ht_mapped(start, end, HT_PERM_R | HT_PERM_X, &reloaded))
+        return false;
+    for (uintptr_t a = start; a < end;) {
+        struct ht_insn in;
+        size_t avail = end - a < 15 ? end - a : 15;
+        if (!ht_insn_decode((const uint8_t *)a, avail, a, &in))
+            return false;
+        if (in.flow == HT_FLOW_JMP_MEMORY || in.flow == HT_FLOW_JMP_COMPUTED ||
+            ((in.flow == HT_FLOW_JMP || in.flow == HT_FLOW_JCC) &&
+             (in.target < start || in.target >= end)))
+            return false;
+        /* ret, iret; not ud2, hlt or int3, which do not return either */
+        if (in.flow == HT_FLOW_STOP && !in.vex && in.map == 0 && in.opcode != 0xF4 &&
+            in.opcode != 0xCC)
+            return false;
+        a += in.length;
+    }
+    return true;
+}
+
 bool ht_call_never_returns(uintptr_t direct_target, uintptr_t slot)
 {
-    if (direct_target)
+    if (direct_target) {
         slot = plt_slot(direct_target);
+        if (!slot)
+            return has_no_way_out(direct_target);
+    }
     const char *name = slot ? slot_symbol(slot) : NULL;
     return name && never_returns(name);
 }

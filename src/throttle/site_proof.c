@@ -17,7 +17,8 @@
 
 #define MAX_BYTES ((size_t)1 << 20) /* code_range.c's limit on a function */
 #define MAX_JUMPS 65536u
-#define MAX_STATES 1024u
+#define MAX_STATES 65536u
+#define SEEN_SLOTS (2 * MAX_STATES) /* a power of two */
 #define REG_RSP 4u
 #define REG_RDI 7u
 /* Locations from SLOT on are stack slots: SLOT + d is d(%rsp), where a
@@ -41,14 +42,18 @@ struct state {
     uintptr_t at; /* the value of reg just before this instruction */
     unsigned reg;
 };
-static struct state *seen, *pending;
+static struct state *pending;
+static uint64_t *seen;        /* open addressing: (offset << 24 | location) + 1 */
+static uint32_t *seen_used;   /* its slots in use, to clear */
 
 static bool scratch(void)
 {
     if (starts)
         return true;
     size_t bitmap = MAX_BYTES / 8;
-    size_t bytes = 3 * bitmap + 2 * MAX_JUMPS * sizeof(uint32_t) + 2 * MAX_STATES * sizeof(struct state);
+    size_t bytes = 3 * bitmap + 2 * MAX_JUMPS * sizeof(uint32_t) +
+                   MAX_STATES * sizeof(struct state) + SEEN_SLOTS * sizeof(uint64_t) +
+                   MAX_STATES * sizeof(uint32_t);
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return false;
@@ -57,8 +62,9 @@ static bool scratch(void)
     pads = targets + bitmap;
     jump_from = (uint32_t *)(void *)(pads + bitmap);
     jump_to = jump_from + MAX_JUMPS;
-    seen = (struct state *)(void *)(jump_to + MAX_JUMPS);
-    pending = seen + MAX_STATES;
+    pending = (struct state *)(void *)(jump_to + MAX_JUMPS);
+    seen = (uint64_t *)(void *)(pending + MAX_STATES);
+    seen_used = (uint32_t *)(void *)(seen + SEEN_SLOTS);
     return true;
 }
 
@@ -479,12 +485,15 @@ static bool add_state(uintptr_t at, unsigned reg)
 {
     if (reg == REG_RSP)
         return false;
-    for (size_t i = 0; i < nseen; i++)
-        if (seen[i].at == at && seen[i].reg == reg)
+    uint64_t key = ((uint64_t)(at - base) << 24 | reg) + 1;
+    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & (SEEN_SLOTS - 1);
+    for (; seen[slot]; slot = (slot + 1) & (SEEN_SLOTS - 1))
+        if (seen[slot] == key)
             return true;
     if (nseen == MAX_STATES)
         return false;
-    seen[nseen++] = (struct state){at, reg};
+    seen[slot] = key;
+    seen_used[nseen++] = (uint32_t)slot;
     pending[npending++] = (struct state){at, reg};
     return true;
 }
@@ -518,6 +527,8 @@ bool ht_site_serves_only(uintptr_t call, uintptr_t function, ht_original_byte_fn
     original_byte = original;
     if (!sweep() || !bit(starts, call) || !landing_pads(lsda))
         return false;
+    for (size_t i = 0; i < nseen; i++)
+        seen[seen_used[i]] = 0;
     nseen = npending = 0;
     add_state(call, REG_RDI);
     while (npending > 0) {
