@@ -7,12 +7,13 @@ between SIGTERM and SIGKILL).
 Runs bench/partial_app (about 450 stacks, 120 with messages; default
 hooktrace config, so MPI_T is on and every output is written) on --ranks
 ranks, with --load busy loops running beside it.  Once every rank has
-written ready.<rank> (after 20 steps) it sends SIGTERM to every rank at
-once, as mpirun does, and waits (pidfd) for each rank to die: the time from
-the signal to the rank's death is the partial write (the handler re-raises
-the signal once the files are in place).  The launcher's SIGKILL is pushed
-back to 60 s (Open MPI's odls_base_sigkill_timeout; hydra's
--disable-auto-cleanup) so that it never cuts a measurement short.
+written ready.<rank> (after --steps steps, 5) it sends SIGTERM to every rank at
+once, as mpirun does, and notes when each rank's partial JSON is renamed
+into place (inotify: its files are renamed together once all are written)
+and when the rank dies (pidfd; an MPI rank lingers until 0.75 s after the
+signal, docs/what_happens.md).  The launcher's SIGKILL is pushed back to
+60 s (Open MPI's odls_base_sigkill_timeout; hydra's -disable-auto-cleanup)
+so that it never cuts a measurement short.
 
 Then, with --window rounds, the same program is killed the way a user or a
 scheduler does it: SIGTERM to mpirun, with Open MPI's default 1 s kill
@@ -24,11 +25,12 @@ the window rounds' counts.
 
 Usage (from the build directory; `make bench-partial` does this):
     python3 bench/partial_write.py [--builddir DIR] [--mpiexec mpirun] [--mpi ompi-c|mpich]
-                                   [--ranks 4] [--load 1] [--rounds 5] [--window 5]
+                                   [--ranks 4] [--load 1] [--rounds 5] [--window 5] [--steps 5]
                                    [--config FILE]
 Stdlib only (Linux, Python 3.9: os.pidfd_open); every run happens in its own
 temporary directory."""
 import argparse
+import ctypes
 import datetime
 import json
 import os
@@ -72,7 +74,7 @@ def environment(args, sigkill_window):
 def start(args, sigkill_window):
     d = tempfile.mkdtemp(prefix="hooktrace-bench-partial-")
     exe = os.path.join(os.path.abspath(args.builddir), "bench", NAME)
-    proc = subprocess.Popen(command(args, sigkill_window) + [exe], cwd=d,
+    proc = subprocess.Popen(command(args, sigkill_window) + [exe, str(args.steps)], cwd=d,
                             env=environment(args, sigkill_window), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, universal_newlines=True,
                             start_new_session=True)
@@ -107,29 +109,67 @@ def finish(args, proc):
     return err
 
 
+IN_MOVED_TO = 0x80
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def watch_renames(d):
+    """An inotify descriptor reporting files renamed into d."""
+    fd = _libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+    if fd < 0 or _libc.inotify_add_watch(fd, os.fsencode(d), IN_MOVED_TO) < 0:
+        sys.exit("partial_write: inotify: %s" % os.strerror(ctypes.get_errno()))
+    return fd
+
+
+def renamed(fd):
+    """The names in the pending inotify events."""
+    names = []
+    try:
+        buf = os.read(fd, 65536)
+    except BlockingIOError:
+        return names
+    at = 0
+    while at + 16 <= len(buf):
+        length = int.from_bytes(buf[at + 12:at + 16], "little")
+        names.append(buf[at + 16:at + 16 + length].rstrip(b"\0").decode())
+        at += 16 + length
+    return names
+
+
 def measured_round(args):
-    """SIGTERM to every rank at once: each rank's signal-to-death time (s)."""
+    """SIGTERM to every rank at once: each rank's time (s) from the signal to
+    its partial JSON in place, and to its death."""
     d, proc, pids = start(args, 60)
+    inotify = watch_renames(d)
     fds = [os.pidfd_open(p) for p in pids]
     sent = []
     for p in pids:
         sent.append(time.monotonic())
         os.kill(p, signal.SIGTERM)
-    dead = [None] * len(pids)
+    dead, placed = [None] * len(pids), [None] * len(pids)
+    json_names = {"%s_%d.json" % (NAME, r): r for r in range(len(pids))}
     poller = select.poll()
+    poller.register(inotify, select.POLLIN)
     for fd in fds:
         poller.register(fd, select.POLLIN)
     deadline = time.monotonic() + args.timeout
     while any(t is None for t in dead) and time.monotonic() < deadline:
         for fd, _ in poller.poll(1000):
+            now = time.monotonic()
+            if fd == inotify:
+                for name in renamed(inotify):
+                    if name in json_names and placed[json_names[name]] is None:
+                        placed[json_names[name]] = now
+                continue
             r = fds.index(fd)
             if dead[r] is None:
-                dead[r] = time.monotonic()
+                dead[r] = now
                 poller.unregister(fd)
-    for fd in fds:
+    for fd in fds + [inotify]:
         os.close(fd)
     err = finish(args, proc)
-    times = [None if t is None else t - s for t, s in zip(dead, sent)]
+    times = [(None if p is None else p - s, None if t is None else t - s)
+             for p, t, s in zip(placed, dead, sent)]
     files = {}
     for f in sorted(os.listdir(d)):
         if f.startswith(NAME + "_0."):
@@ -175,18 +215,20 @@ def main():
     ap.add_argument("--window", type=int, default=5,
                     help="rounds killed through the launcher with its default window")
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--steps", type=int, default=5, help="steps before the ranks are killed")
     ap.add_argument("--config", help="a hooktrace config file (default: none)")
     args = ap.parse_args()
 
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
             for _ in range(args.load)]
     try:
-        rows, all_times, files, missing = [], [], {}, 0
+        rows, all_placed, all_dead, files, missing = [], [], [], {}, 0
         for i in range(args.rounds):
             times, files, partial = measured_round(args)
             missing += partial.count(False)
             rows.append(times)
-            all_times += [t for t in times if t is not None]
+            all_placed += [p for p, _ in times if p is not None]
+            all_dead += [t for _, t in times if t is not None]
         survived = [window_round(args) for _ in range(args.window)]
     finally:
         for b in busy:
@@ -200,15 +242,24 @@ def main():
           % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
              cpu_model(), os.cpu_count() or 0, loadavg(), mpi_version(args.mpiexec)))
     print()
-    print("| round | " + " | ".join("rank %d (ms)" % r for r in range(args.ranks)) + " |")
-    print("|---|" + "---:|" * args.ranks)
-    for i, times in enumerate(rows):
-        print("| %d | " % (i + 1) + " | ".join("killed" if t is None else "%.0f" % (t * 1e3)
-                                              for t in times) + " |")
+    print("ms from SIGTERM to the rank's partial JSON in place / to its death:")
     print()
-    if all_times:
-        print("signal to death, all ranks and rounds: median %.0f ms, max %.0f ms (%d ranks)"
-              % (statistics.median(all_times) * 1e3, max(all_times) * 1e3, len(all_times)))
+    print("| round | " + " | ".join("rank %d" % r for r in range(args.ranks)) + " |")
+    print("|---|" + "---:|" * args.ranks)
+
+    def ms(t):
+        return "-" if t is None else "%.0f" % (t * 1e3)
+
+    for i, times in enumerate(rows):
+        print("| %d | " % (i + 1) + " | ".join("%s / %s" % (ms(p), ms(t)) for p, t in times) + " |")
+    print()
+    if all_placed:
+        print("signal to files in place, all ranks and rounds: median %.0f ms, max %.0f ms "
+              "(%d ranks)" % (statistics.median(all_placed) * 1e3, max(all_placed) * 1e3,
+                             len(all_placed)))
+    if all_dead:
+        print("signal to death: median %.0f ms, max %.0f ms"
+              % (statistics.median(all_dead) * 1e3, max(all_dead) * 1e3))
     print("ranks without a partial JSON: %d of %d" % (missing, args.ranks * args.rounds))
     print("rank 0's files: " + ", ".join("%s %d B" % (k, v) for k, v in files.items()))
     if survived:

@@ -285,6 +285,11 @@ void ht_runtime_finish(void)
     errno = saved_errno;
 }
 
+bool ht_runtime_is_running_rank(void)
+{
+    return ht_world.initialized && !ht_world.finalized && !ht_runtime_fork_child_pid();
+}
+
 void ht_runtime_finish_partial(const struct ht_partial *why)
 {
     partial = why;

@@ -24,7 +24,16 @@
  * only where the program's action is the default one, death: at once, or
  * when its handler cleans up and re-raises the signal with SIG_DFL.  A
  * handler that calls exit() gets the complete profile at exit; one that
- * returns lets the program go on, still recorded. */
+ * returns lets the program go on, still recorded.
+ *
+ * An MPI rank does not die before RANK_LINGER_MS have passed since the
+ * signal reached it, even when its files are written sooner: Open MPI's
+ * mpirun sends SIGKILL to the other ranks as soon as the first one dies
+ * (its 1 s wait, sleep(1), ends early on the first SIGCHLD and sleep
+ * rounds the second left down to 0), and hydra kills them outright then.
+ * So the first rank to die decides how long all have to write their
+ * partial profiles; the linger gives them all the same 0.75 s, within
+ * Open MPI's default 1 s. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +57,11 @@ static const char *const watched_names[] = {"SIGTERM", "SIGINT", "SIGHUP"};
 static int request_pipe[2] = {-1, -1}, done_pipe[2] = {-1, -1};
 static int handling;
 static unsigned timeout_ms;
+
+#define RANK_LINGER_MS 750
+/* Set by the watcher before it says done: the handler waits until the
+ * linger is over (an MPI rank). */
+static int linger;
 
 /* Per watched signal: whether hooktrace holds the kernel's handler, and the
  * action the program set (SIG_DFL until it sets one). */
@@ -81,9 +95,23 @@ static bool is_function(const struct sigaction *a)
     return (a->sa_flags & SA_SIGINFO) || (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN);
 }
 
+/* arrived + ms, on CLOCK_MONOTONIC */
+static struct timespec after(struct timespec arrived, unsigned ms)
+{
+    arrived.tv_sec += ms / 1000;
+    arrived.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (arrived.tv_nsec >= 1000000000L) {
+        arrived.tv_sec++;
+        arrived.tv_nsec -= 1000000000L;
+    }
+    return arrived;
+}
+
 static void on_signal(int sig, siginfo_t *info, void *context)
 {
     int saved_errno = errno;
+    struct timespec arrived;
+    clock_gettime(CLOCK_MONOTONIC, &arrived);
     int slot = slot_of(sig);
     if (slot >= 0) {
         struct sigaction program = program_action[slot];
@@ -126,6 +154,13 @@ static void on_signal(int sig, siginfo_t *info, void *context)
         say("hooktrace: ", name,
             ": the partial profile was not written in time (signal_timeout_ms; the "
             "interrupted code may hold a lock the writer needs)\n");
+    else if (__atomic_load_n(&linger, __ATOMIC_ACQUIRE)) {
+        /* clock_nanosleep is async-signal-safe; never past the timeout */
+        struct timespec until =
+            after(arrived, RANK_LINGER_MS < timeout_ms ? RANK_LINGER_MS : timeout_ms);
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+            ;
+    }
     /* Die of the same signal: the default action, delivered as soon as the
      * handler returns (the signal is blocked while it runs). */
     struct sigaction dfl = {.sa_handler = SIG_DFL};
@@ -153,6 +188,7 @@ static void *watch(void *unused)
         return NULL;
     }
     why.signal = watched_names[slot < NWATCHED ? slot : 0];
+    __atomic_store_n(&linger, ht_runtime_is_running_rank(), __ATOMIC_RELEASE);
     ht_runtime_finish_partial(&why);
     char done[1] = {1};
     ssize_t r = write(done_pipe[1], done, 1);
