@@ -172,8 +172,8 @@ def measured_round(args):
              for p, t, s in zip(placed, dead, sent)]
     files = {}
     for f in sorted(os.listdir(d)):
-        if f.startswith(NAME + "_0."):
-            files[f[len(NAME) + 2:]] = os.path.getsize(os.path.join(d, f))
+        if f.startswith(NAME + "_0.") or f.startswith(NAME + "_1."):
+            files[f[len(NAME):]] = os.path.getsize(os.path.join(d, f))
     partial = []
     for r in range(args.ranks):
         try:
@@ -261,7 +261,7 @@ def main():
         print("signal to death: median %.0f ms, max %.0f ms"
               % (statistics.median(all_dead) * 1e3, max(all_dead) * 1e3))
     print("ranks without a partial JSON: %d of %d" % (missing, args.ranks * args.rounds))
-    print("rank 0's files: " + ", ".join("%s %d B" % (k, v) for k, v in files.items()))
+    print("rank 0's and rank 1's files: " + ", ".join("%s %d B" % (k, v) for k, v in files.items()))
     if survived:
         print("SIGTERM to the launcher, default kill window: ranks with their partial JSON "
               "per round: %s (of %d)" % (" ".join(str(n) for n in survived), args.ranks))
