@@ -339,3 +339,22 @@ bench-counters:
 	@echo 'bench-counters: needs PAPI with sde_lib.h (libpapi-dev)' >&2; exit 1
 endif
 .PHONY: bench-counters
+
+# --- The partial profile a killed rank writes -------------------------------------
+# `make bench-partial` (bench/partial_write.py): bench/partial_app (about 450
+# stacks, MPI_T on, the default config) on 4 ranks, each sent SIGTERM while
+# it runs, with busy loops loading the machine; the time from the signal to
+# each rank's death.  Options: BENCH_PARTIAL_ARGS='--rounds 9 --load 2'
+EXTRA_PROGRAMS += bench/partial_app
+bench_partial_app_SOURCES = bench/partial_app.c
+bench_partial_app_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
+bench_partial_app_CFLAGS = $(AM_CFLAGS) -O2 -g -finstrument-functions
+bench_partial_app_LDFLAGS = -no-install
+bench_partial_app_LDADD = libhooktrace.la $(MPI_LIBS)
+EXTRA_DIST += bench/partial_write.py
+CLEANFILES += bench/partial_app$(EXEEXT)
+BENCH_PARTIAL_ARGS =
+bench-partial: bench/partial_app$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/partial_write.py --builddir $(top_builddir) \
+	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' $(BENCH_PARTIAL_ARGS)
+.PHONY: bench-partial

@@ -129,7 +129,7 @@ int ht_merge_write_own_files(const struct ht_merge_rank *me, const char *name, b
     struct ht_mpi_local lv;
     struct ht_mpit_output mpit;
     int rc;
-    ht_mpit_local(profile, me->config, &mpit);
+    ht_mpit_local(profile, me->config, me->job_file, &mpit);
     if (ht_mpi_local_build(&lv, profile, me->rank, me->size, me->seconds_per_tick) == 0) {
         lv.view.merge_failed = merge_failed;
         lv.view.mpit = &mpit.view;

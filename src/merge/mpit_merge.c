@@ -238,13 +238,14 @@ void ht_mpit_output_free(struct ht_mpit_output *out)
     free(out->stats);
     free(out->pvars);
     free(out->notes);
+    free(out->differing);
     memset(out, 0, sizeof *out);
 }
 
 /* --- one rank ---------------------------------------------------------------- */
 
-void ht_mpit_local(const struct ht_profile *p, const struct ht_config *config,
-                   struct ht_mpit_output *out)
+static void local_figures(const struct ht_profile *p, const struct ht_config *config,
+                          struct ht_mpit_output *out)
 {
     memset(out, 0, sizeof *out);
     out->pvars = describe_pvars();
@@ -299,6 +300,33 @@ void ht_mpit_local(const struct ht_profile *p, const struct ht_config *config,
     free(column_of);
     free(how);
     free(arrays);
+}
+
+/* Only the control variables that differ from rank 0's, if they were
+ * compared at MPI_Init (else all: the reader cannot tell which are the
+ * same).  Copies of the structs: the strings stay ht_mpit's. */
+static void keep_differing(struct ht_mpit_output *out, const char *complete_in)
+{
+    struct ht_mpit_view *v = &out->view;
+    if (!complete_in || !ht_mpit.cvars_compared || !v->cvars)
+        return;
+    out->differing = malloc((v->ncvars + 1) * sizeof *out->differing);
+    if (!out->differing)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < v->ncvars; i++)
+        if (!v->cvars[i].same_as_rank0)
+            out->differing[n++] = v->cvars[i];
+    v->cvars = out->differing;
+    v->ncvars = n;
+    v->cvars_complete_in = complete_in;
+}
+
+void ht_mpit_local(const struct ht_profile *p, const struct ht_config *config,
+                   const char *complete_in, struct ht_mpit_output *out)
+{
+    local_figures(p, config, out);
+    keep_differing(out, complete_in);
 }
 
 /* --- over ranks --------------------------------------------------------------- */

@@ -128,6 +128,7 @@ void ht_mpit_fill_view(struct ht_mpit_output *out)
     v->read_interval_us = cfg ? cfg->mpi_t.read_interval_us : 0;
     v->cvars = ht_mpit.cvars;
     v->ncvars = ht_mpit.ncvars;
+    v->cvars_read = ht_mpit.ncvars;
     v->cvar_rank = ht_mpit.rank;
     v->startup_s = ht_clock_ticks_to_seconds(ht_mpit.startup_ticks);
     v->slots = ht_mpit.slots;

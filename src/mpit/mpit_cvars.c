@@ -189,3 +189,51 @@ void ht_mpit_free_cvars(void)
     ht_mpit.cvars = NULL;
     ht_mpit.ncvars = 0;
 }
+
+/* FNV-1a over a cvar's name and value: two ranks with the same hash at an
+ * index have the same setting there (a collision would hide a difference
+ * with odds of 2^-64). */
+static uint64_t mix(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t cvar_hash(const struct ht_mpit_cvar *c)
+{
+    uint64_t h = mix(0xcbf29ce484222325ull, c->name, strlen(c->name) + 1);
+    h = mix(h, &c->kind, sizeof c->kind);
+    h = mix(h, &c->count, sizeof c->count);
+    for (int i = 0; i < c->nvalues; i++)
+        h = mix(h, &c->values[i], sizeof c->values[i]);
+    if (c->string)
+        h = mix(h, c->string, strlen(c->string) + 1);
+    return h;
+}
+
+void ht_mpit_compare_cvars(MPI_Comm comm, int rank)
+{
+    /* Every rank takes part in both broadcasts, whatever it has. */
+    uint64_t n = 0, *theirs = NULL;
+    if (rank == 0 && ht_mpit.ncvars && (theirs = malloc(ht_mpit.ncvars * sizeof *theirs))) {
+        n = ht_mpit.ncvars;
+        for (size_t i = 0; i < n; i++)
+            theirs[i] = cvar_hash(&ht_mpit.cvars[i]);
+    }
+    PMPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm);
+    if (rank != 0 && n)
+        theirs = malloc(n * sizeof *theirs);
+    uint64_t scratch[512];
+    for (uint64_t off = 0; off < n; off += 512) {
+        int k = (int)(n - off < 512 ? n - off : 512);
+        PMPI_Bcast(theirs ? theirs + off : scratch, k, MPI_UINT64_T, 0, comm);
+    }
+    if (theirs || n == 0) {
+        for (size_t i = 0; i < ht_mpit.ncvars; i++)
+            ht_mpit.cvars[i].same_as_rank0 = i < n && theirs[i] == cvar_hash(&ht_mpit.cvars[i]);
+        ht_mpit.cvars_compared = true;
+    }
+    free(theirs);
+}

@@ -241,8 +241,10 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
         {config->write_folded, ".folded", write_folded},
         {config->write_speedscope, ".speedscope.json", write_speedscope},
         {config->write_hatchet, ".hatchet.json", write_hatchet},
-        /* last: it reads the JSON written above, through its descriptor */
-        {config->write_html && config->write_json, ".html", write_html},
+        /* last: it reads the JSON written above, through its descriptor.
+         * Not in a partial profile: a killed rank may have a second left
+         * (Open MPI's SIGKILL), and hooktrace-report makes the page later. */
+        {config->write_html && config->write_json && !run->partial, ".html", write_html},
     };
     enum { KINDS = sizeof kinds / sizeof kinds[0] };
     struct ht_pending_output out[KINDS];

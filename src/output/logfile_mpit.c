@@ -36,9 +36,15 @@ void ht_output_logfile_mpit_header(FILE *out, const struct ht_mpit_view *v, bool
         for (size_t i = 0; i < v->ncvars; i++)
             n += listed(v->listed_cvars, v->cvars[i].name);
         char how[128];
-        fprintf(out, "MPI_T:           %zu control variables (rank %d; %zu listed below by"
-                     " mpi_t.cvars); %zu performance variables",
-                v->ncvars, v->cvar_rank, n, v->npvars);
+        if (v->cvars_complete_in)
+            fprintf(out, "MPI_T:           %zu control variables (rank %d; %zu differ from rank"
+                         " 0's, whose full list is in %s; %zu of them listed below by"
+                         " mpi_t.cvars); %zu performance variables",
+                    v->cvars_read, v->cvar_rank, v->ncvars, v->cvars_complete_in, n, v->npvars);
+        else
+            fprintf(out, "MPI_T:           %zu control variables (rank %d; %zu listed below by"
+                         " mpi_t.cvars); %zu performance variables",
+                    v->ncvars, v->cvar_rank, n, v->npvars);
         if (v->npvars)
             fprintf(out, " read %s%s", read_how(how, sizeof how, v->read_interval_us),
                     summary ? " (figures per stack over ranks)" : "");

@@ -60,6 +60,7 @@ struct local_profile {
     char *command;
     char exe[PATH_MAX];
     char basename[PATH_MAX];
+    char rank0_json[PATH_MAX]; /* rank > 0 writing alone: rank 0's JSON */
     struct ht_run_info run;
 };
 
@@ -127,6 +128,8 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     char child[32] = "";
     if (ht_runtime_fork_child_pid())
         snprintf(child, sizeof child, ".child-%ld", (long)ht_runtime_fork_child_pid());
+    if (rank > 0)
+        snprintf(lp->rank0_json, sizeof lp->rank0_json, "%s_0.json", base);
     if (rank >= 0)
         snprintf(lp->basename, sizeof lp->basename, "%s_%d%s", base, rank, child);
     else
@@ -273,6 +276,7 @@ void ht_runtime_finish(void)
     if (local_build(&lp, end_tick, end_ns, rank, MPI_COMM_NULL, &progress) == 0) {
         if (rank >= 0) { /* with this rank's messages and matrix rows */
             struct ht_merge_rank me = this_rank(&lp, true);
+            me.job_file = lp.rank0_json[0] ? lp.rank0_json : NULL;
             ht_merge_write_own_files(&me, lp.basename, false);
         } else
             ht_output_write_all(&lp.profile, &lp.run, ht_runtime_config(), lp.basename);
@@ -285,6 +289,11 @@ void ht_runtime_finish(void)
         fprintf(stderr, "hooktrace: out of memory at exit: no profile written\n");
     local_free(&lp);
     errno = saved_errno;
+}
+
+bool ht_runtime_is_running_rank(void)
+{
+    return ht_world.initialized && !ht_world.finalized && !ht_runtime_fork_child_pid();
 }
 
 void ht_runtime_finish_partial(const struct ht_partial *why)

@@ -65,6 +65,11 @@ void ht_runtime_finish(void);
 struct ht_partial;
 void ht_runtime_finish_partial(const struct ht_partial *why);
 
+/* Whether this process is a rank of an MPI job that is running (after
+ * MPI_Init, before MPI_Finalize; not a fork child): its launcher may kill
+ * the other ranks as soon as this one dies. */
+bool ht_runtime_is_running_rank(void);
+
 /* This process writes no profile at all (a fork child with
  * fork_children "none"): recording stops now. */
 void ht_runtime_finish_never(void);

@@ -27,7 +27,16 @@
  * complete profile at exit; one that returns lets the program go on, still
  * recorded.  Only the process that started the watcher writes: a vfork
  * child, or a fork child the signal reaches before its set-up, shares or
- * copies our state and pipes, and acts as the kernel would without us. */
+ * copies our state and pipes, and acts as the kernel would without us.
+ *
+ * An MPI rank does not die before RANK_LINGER_MS have passed since the
+ * signal reached it, even when its files are written sooner: Open MPI's
+ * mpirun sends SIGKILL to the other ranks as soon as the first one dies
+ * (its 1 s wait, sleep(1), ends early on the first SIGCHLD and sleep
+ * rounds the second left down to 0), and hydra kills them outright then.
+ * So the first rank to die decides how long all have to write their
+ * partial profiles; the linger gives them all the same 0.75 s, within
+ * Open MPI's default 1 s. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +63,23 @@ static unsigned timeout_ms;
 
 extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 static struct ht_partial why = {.reason = "signal"};
+
+#define RANK_LINGER_MS 750
+/* Set by the watcher before it says done: the handler waits until the
+ * linger is over (an MPI rank). */
+static int linger;
+
+/* arrived + ms, on CLOCK_MONOTONIC */
+static struct timespec after(struct timespec arrived, unsigned ms)
+{
+    arrived.tv_sec += ms / 1000;
+    arrived.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (arrived.tv_nsec >= 1000000000L) {
+        arrived.tv_sec++;
+        arrived.tv_nsec -= 1000000000L;
+    }
+    return arrived;
+}
 
 static void say(const char *a, const char *b, const char *c)
 {
@@ -112,6 +138,8 @@ static bool program_action(int slot, int sig, siginfo_t *info, void *context, bo
 void ht_signals_on_signal(int sig, siginfo_t *info, void *context)
 {
     int saved_errno = errno;
+    struct timespec arrived;
+    clock_gettime(CLOCK_MONOTONIC, &arrived);
     int slot = ht_signals_slot(sig);
     /* A process that did not start the watcher (a vfork child, a fork
      * child before its set-up) does its own thing and never wakes the
@@ -146,6 +174,13 @@ void ht_signals_on_signal(int sig, siginfo_t *info, void *context)
         say("hooktrace: ", name,
             ": the partial profile was not written in time (signal_timeout_ms; the "
             "interrupted code may hold a lock the writer needs)\n");
+    else if (__atomic_load_n(&linger, __ATOMIC_ACQUIRE)) {
+        /* clock_nanosleep is async-signal-safe; never past the timeout */
+        struct timespec until =
+            after(arrived, RANK_LINGER_MS < timeout_ms ? RANK_LINGER_MS : timeout_ms);
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+            ;
+    }
     if (slot >= 0)
         ht_signals_release((unsigned)slot);
     die_of(sig);
@@ -170,6 +205,7 @@ static void *watch(void *unused)
         return NULL;
     }
     why.signal = watched_names[slot < HT_SIGNALS_WATCHED ? slot : 0];
+    __atomic_store_n(&linger, ht_runtime_is_running_rank(), __ATOMIC_RELEASE);
     ht_runtime_finish_partial(&why);
     char done[1] = {1};
     ssize_t r = write(done_pipe[1], done, 1);

@@ -19,14 +19,14 @@ NAME = "lifecycle_mpi"
 RANKS = 3
 
 
-def start(args, launcher_options=(), env=None, allow_no_finalize=False, exe=EXE):
+def start(args, launcher_options=(), env=None, allow_no_finalize=False, exe=EXE, ranks=RANKS):
     d = tempfile.mkdtemp(prefix="hooktrace-mpi-")
     environment = dict(os.environ)
     for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY"):
         environment.pop(key, None)
     environment.update(launch_environment())
     environment.update(env or {})
-    cmd = launch_command(RANKS, allow_no_finalize) + list(launcher_options) + [exe] + list(args)
+    cmd = launch_command(ranks, allow_no_finalize) + list(launcher_options) + [exe] + list(args)
     proc = subprocess.Popen(cmd, cwd=d, env=environment, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, universal_newlines=True,
                             start_new_session=True)
@@ -142,6 +142,65 @@ written = [r for r in range(RANKS) if os.path.exists(os.path.join(d, "%s_%d.json
 if not is_open_mpi():  # the ranks done before hydra's SIGKILL; one at least
     check(len(written) >= 1, "launcher killed: at least the first rank's file")
 expect_killed(d, status, plain_status, range(RANKS) if is_open_mpi() else written, "launcher killed")
+
+# --- 4 ranks, the launcher's own kill window ------------------------------------
+# SIGTERM to the launcher, Open MPI's default 1 s between SIGTERM and
+# SIGKILL left as it is: mpirun's SIGKILL follows the first rank's death at
+# once, and hydra kills the others then too, so every rank lingers 0.75 s
+# after the signal before it dies (docs/what_happens.md): all four leave
+# their files.  The MPI_T control variables are written once per job: all
+# of them in rank 0's file, in each other rank's only those whose value
+# differs from rank 0's (Open MPI's own rank numbers), with the name of
+# rank 0's file.  A partial profile has no HTML page.
+def launcher_killed_4(round_):
+    what = "4 ranks, default window (round %d)" % round_
+    d, proc = start(["signal"], ranks=4)
+    ready_pids(d, proc, range(4))
+    proc.send_signal(signal.SIGTERM)
+    finish_launch(proc, what)
+    files = sorted(f for f in os.listdir(d) if f.startswith(NAME))
+    check_eq(files, sorted("%s_%d%s" % (NAME, r, e) for r in range(4)
+                           for e in (".folded", ".json", ".log")),
+             what + ": every rank's files, no HTML page")
+    for r in range(4):
+        expect_rank_partial(d, r, {"reason": "signal", "signal": "SIGTERM"},
+                            {"main;wait_here": 1}, what)
+    docs = {}
+    for r in range(4):
+        path = os.path.join(d, "%s_%d.json" % (NAME, r))
+        if os.path.exists(path):
+            with open(path) as f:
+                docs[r] = json.load(f)["mpi_t"]
+    if 0 not in docs:
+        return
+    full = {c["name"]: c["value"] for c in docs[0]["cvars"]}
+    check(len(full) > 100, what + ": rank 0's file lists every cvar (%d)" % len(full))
+    check("cvars_complete_in" not in docs[0], what + ": rank 0's list is complete")
+    for r in range(1, 4):
+        if r not in docs:
+            continue
+        m = docs[r]
+        check_eq((m.get("cvars_complete_in"), m.get("cvars_read"), m.get("cvars_rank")),
+                 (NAME + "_0.json", len(full), r), what + ": rank %d points at rank 0's list" % r)
+        same = [c["name"] for c in m["cvars"] if full.get(c["name"], object()) == c["value"]]
+        check_eq(same, [], what + ": rank %d lists only the cvars that differ from rank 0's" % r)
+        # Open MPI's cvars that hold the rank itself; MPICH has none.
+        differing = ["ess_base_vpid", "orte_ess_node_rank", "orte_ess_vpid"] if is_open_mpi() else []
+        check_eq(sorted(c["name"] for c in m["cvars"]), differing,
+                 what + ": rank %d's cvars (the job's %d are in rank 0's file)" % (r, len(full)))
+        log = os.path.join(d, "%s_%d.log" % (NAME, r))
+        if os.path.exists(log):
+            with open(log) as f:
+                line = [l for l in f if l.startswith("MPI_T:")]
+            check_eq(line, ["MPI_T:           %d control variables (rank %d; %d differ from rank"
+                            " 0's, whose full list is in %s_0.json; 0 of them listed below by"
+                            " mpi_t.cvars); 0 performance variables\n"
+                            % (len(full), r, len(m["cvars"]), NAME)],
+                     what + ": rank %d's logfile header" % r)
+
+
+for round_ in range(3):
+    launcher_killed_4(round_ + 1)
 
 # --- MPI_Abort: the calling rank's partial file -------------------------------
 d, proc = start(["abort"], allow_no_finalize=False)
