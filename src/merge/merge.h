@@ -27,9 +27,8 @@ struct ht_merge_rank {
     const struct ht_function_table *table;
     bool rank_file;                   /* also <basename>_<rank>.* (mpi.rank_files) */
     /* A rank other than 0 writing its files alone (no merge): rank 0's
-     * JSON, which has what is the same for the whole job (the MPI_T
-     * control variables; docs/mpi_t.md); this rank's lists only what
-     * differs.  NULL: everything is listed. */
+     * JSON, which has what is written once per job (the MPI_T control
+     * variables; docs/mpi_t.md).  NULL: everything is listed. */
     const char *job_file;
     double seconds_per_tick;
 };

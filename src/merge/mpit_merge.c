@@ -238,7 +238,6 @@ void ht_mpit_output_free(struct ht_mpit_output *out)
     free(out->stats);
     free(out->pvars);
     free(out->notes);
-    free(out->differing);
     memset(out, 0, sizeof *out);
 }
 
@@ -302,23 +301,19 @@ static void local_figures(const struct ht_profile *p, const struct ht_config *co
     free(arrays);
 }
 
-/* Only the control variables that differ from rank 0's, if they were
- * compared at MPI_Init (else all: the reader cannot tell which are the
- * same).  Copies of the structs: the strings stay ht_mpit's. */
-static void keep_differing(struct ht_mpit_output *out, const char *complete_in)
+/* Written once per job: a rank other than 0 writing alone leaves its
+ * control variables out and names the file that has rank 0's.  (Telling
+ * which of its own differ from rank 0's needs rank 0's values: a
+ * broadcast in MPI_Init, which was tried, and which shifted the ranks'
+ * timing out of MPI_Init enough to change what a program's first calls
+ * see, test/mpit/pvars.py.) */
+static void leave_out_cvars(struct ht_mpit_output *out, const char *complete_in)
 {
     struct ht_mpit_view *v = &out->view;
-    if (!complete_in || !ht_mpit.cvars_compared || !v->cvars)
+    if (!complete_in || !v->initialized)
         return;
-    out->differing = malloc((v->ncvars + 1) * sizeof *out->differing);
-    if (!out->differing)
-        return;
-    size_t n = 0;
-    for (size_t i = 0; i < v->ncvars; i++)
-        if (!v->cvars[i].same_as_rank0)
-            out->differing[n++] = v->cvars[i];
-    v->cvars = out->differing;
-    v->ncvars = n;
+    v->cvars = NULL;
+    v->ncvars = 0;
     v->cvars_complete_in = complete_in;
 }
 
@@ -326,7 +321,7 @@ void ht_mpit_local(const struct ht_profile *p, const struct ht_config *config,
                    const char *complete_in, struct ht_mpit_output *out)
 {
     local_figures(p, config, out);
-    keep_differing(out, complete_in);
+    leave_out_cvars(out, complete_in);
 }
 
 /* --- over ranks --------------------------------------------------------------- */

@@ -32,7 +32,7 @@ void ht_mpit_merge(MPI_Comm comm, const struct ht_mpit_stacks *stacks,
 /* This rank's own figures on the stacks of its own profile (p may be
  * NULL).  Talks to no other rank.  complete_in: NULL, every control
  * variable; else the name of the file that has rank 0's (a rank writing
- * alone, not rank 0), and only those that differ from rank 0's. */
+ * alone, not rank 0), and no control variable. */
 void ht_mpit_local(const struct ht_profile *p, const struct ht_config *config,
                    const char *complete_in, struct ht_mpit_output *out);
 

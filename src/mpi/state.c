@@ -64,8 +64,6 @@ void ht_mpi_after_init(void)
         struct ht_mpit_setup mpit = {cfg, ht_mpi.thread_level, ht_world.rank, pvar_slot};
         ht_mpit_init(&mpit);
     }
-    if (ht_world.have_comm)
-        ht_mpit_compare_cvars(ht_world.comm, ht_world.rank);
     ht_mpi_update_logging();
 }
 

@@ -5,7 +5,6 @@
 #ifndef HT_MPIT_MPIT_H
 #define HT_MPIT_MPIT_H
 
-#include <mpi.h>
 #include <stdint.h>
 
 #include "callstack/tree.h"
@@ -36,13 +35,6 @@ struct ht_mpit_setup {
  * profiling started: MPI_T_init_thread, the control variables, the pvar
  * sessions. */
 void ht_mpit_init(const struct ht_mpit_setup *setup);
-
-/* Collective over comm (a duplicate of MPI_COMM_WORLD), right after
- * ht_mpit_init, on every rank whether or not MPI_T is used there: marks
- * each control variable whose name and value equal rank 0's, so that a
- * rank writing its files alone lists only the ones that differ (rank 0's
- * file has them all).  One broadcast of a hash per variable. */
-void ht_mpit_compare_cvars(MPI_Comm comm, int rank);
 
 /* In MPI_Finalize, first: no pvar is read after this. */
 void ht_mpit_stop(void);

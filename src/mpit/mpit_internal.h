@@ -83,7 +83,6 @@ struct ht_mpit_state {
     pthread_mutex_t lock;      /* the thread list and the notes */
     struct ht_mpit_cvar *cvars;
     size_t ncvars;
-    bool cvars_compared;       /* same_as_rank0 is set on every cvar */
     struct ht_mpit_pvar *pvars;
     size_t npvars;
     struct ht_mpit_slot *slots;

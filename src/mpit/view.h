@@ -45,9 +45,6 @@ struct ht_mpit_cvar {
     const char *string;       /* HT_MPIT_VALUE_STRING */
     const char *enum_item;    /* the enumeration item naming an integer value, or NULL */
     const char *unread;       /* HT_MPIT_VALUE_NONE: why */
-    /* the same name and value as rank 0's cvar at the same index, compared
-     * once after MPI_Init (ht_mpit_compare_cvars) */
-    bool same_as_rank0;
 };
 
 /* One performance variable hooktrace reads. */
@@ -86,9 +83,9 @@ struct ht_mpit_view {
     size_t ncvars;
     int cvar_rank;             /* the rank whose cvars these are */
     /* NULL: cvars lists every control variable cvar_rank read.  Otherwise
-     * a rank's file written without a merge: cvars lists only the ones
-     * whose value differs from rank 0's, and rank 0's full list is in
-     * the file named here (<basename>_0.json; docs/mpi_t.md). */
+     * a rank's file written without a merge, not rank 0's: cvars is
+     * empty, and the job's list (rank 0's) is in the file named here
+     * (<basename>_0.json; docs/mpi_t.md). */
     const char *cvars_complete_in;
     size_t cvars_read;         /* how many cvar_rank read (the list's length when complete) */
     double startup_s;          /* that rank's MPI_T start-up, inside MPI_Init */
@@ -117,7 +114,6 @@ static inline const struct ht_mpit_stat *ht_mpit_stat_of(const struct ht_mpit_vi
 /* The MPI_T part of an output view and the memory it owns. */
 struct ht_mpit_output {
     struct ht_mpit_view view;
-    struct ht_mpit_cvar *differing; /* the reduced list (cvars_complete_in), or NULL */
     struct ht_mpit_stat *stats;
     struct ht_mpit_pvar_desc *pvars;
     const char **notes; /* a copy of the list: a late thread may add one */

@@ -78,7 +78,7 @@ void ht_output_json_mpit_top(json_t *doc, const struct ht_mpit_view *v)
     if (v->status)
         json_object_set_new(m, "status", json_string(v->status));
     json_object_set_new(m, "cvars_rank", json_integer(v->cvar_rank));
-    if (v->cvars_complete_in) { /* "cvars" has only those differing from rank 0's */
+    if (v->cvars_complete_in) { /* "cvars" is empty: the job's are there */
         json_object_set_new(m, "cvars_complete_in", json_string(v->cvars_complete_in));
         json_object_set_new(m, "cvars_read", json_integer((json_int_t)v->cvars_read));
     }

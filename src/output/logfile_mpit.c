@@ -37,10 +37,9 @@ void ht_output_logfile_mpit_header(FILE *out, const struct ht_mpit_view *v, bool
             n += listed(v->listed_cvars, v->cvars[i].name);
         char how[128];
         if (v->cvars_complete_in)
-            fprintf(out, "MPI_T:           %zu control variables (rank %d; %zu differ from rank"
-                         " 0's, whose full list is in %s; %zu of them listed below by"
-                         " mpi_t.cvars); %zu performance variables",
-                    v->cvars_read, v->cvar_rank, v->ncvars, v->cvars_complete_in, n, v->npvars);
+            fprintf(out, "MPI_T:           %zu control variables (rank %d; written once per job:"
+                         " rank 0's are in %s); %zu performance variables",
+                    v->cvars_read, v->cvar_rank, v->cvars_complete_in, v->npvars);
         else
             fprintf(out, "MPI_T:           %zu control variables (rank %d; %zu listed below by"
                          " mpi_t.cvars); %zu performance variables",

@@ -149,9 +149,8 @@ expect_killed(d, status, plain_status, range(RANKS) if is_open_mpi() else writte
 # once, and hydra kills the others then too, so every rank lingers 0.75 s
 # after the signal before it dies (docs/what_happens.md): all four leave
 # their files.  The MPI_T control variables are written once per job: all
-# of them in rank 0's file, in each other rank's only those whose value
-# differs from rank 0's (Open MPI's own rank numbers), with the name of
-# rank 0's file.  A partial profile has no HTML page.
+# of them in rank 0's file, none in the other ranks', which name rank 0's
+# file.  A partial profile has no HTML page.
 def launcher_killed_4(round_):
     what = "4 ranks, default window (round %d)" % round_
     d, proc = start(["signal"], ranks=4)
@@ -182,20 +181,15 @@ def launcher_killed_4(round_):
         m = docs[r]
         check_eq((m.get("cvars_complete_in"), m.get("cvars_read"), m.get("cvars_rank")),
                  (NAME + "_0.json", len(full), r), what + ": rank %d points at rank 0's list" % r)
-        same = [c["name"] for c in m["cvars"] if full.get(c["name"], object()) == c["value"]]
-        check_eq(same, [], what + ": rank %d lists only the cvars that differ from rank 0's" % r)
-        # Open MPI's cvars that hold the rank itself; MPICH has none.
-        differing = ["ess_base_vpid", "orte_ess_node_rank", "orte_ess_vpid"] if is_open_mpi() else []
-        check_eq(sorted(c["name"] for c in m["cvars"]), differing,
-                 what + ": rank %d's cvars (the job's %d are in rank 0's file)" % (r, len(full)))
+        check_eq(m["cvars"], [], what + ": rank %d lists no cvar (the job's %d are in rank 0's file)"
+                 % (r, len(full)))
         log = os.path.join(d, "%s_%d.log" % (NAME, r))
         if os.path.exists(log):
             with open(log) as f:
                 line = [l for l in f if l.startswith("MPI_T:")]
-            check_eq(line, ["MPI_T:           %d control variables (rank %d; %d differ from rank"
-                            " 0's, whose full list is in %s_0.json; 0 of them listed below by"
-                            " mpi_t.cvars); 0 performance variables\n"
-                            % (len(full), r, len(m["cvars"]), NAME)],
+            check_eq(line, ["MPI_T:           %d control variables (rank %d; written once per"
+                            " job: rank 0's are in %s_0.json); 0 performance variables\n"
+                            % (len(full), r, NAME)],
                      what + ": rank %d's logfile header" % r)
 
 
