@@ -189,4 +189,3 @@ void ht_mpit_free_cvars(void)
     ht_mpit.cvars = NULL;
     ht_mpit.ncvars = 0;
 }
-
