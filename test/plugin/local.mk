@@ -1,6 +1,6 @@
 # The GCC plugin (src/plugin, docs/plugin.md): a C++ MPI program built with
 # the plugin at its default limit, with the plugin keeping every hook
-# (max-statements=0: the control), with the plugin at -O0 (which it leaves
+# (max-statements=0 inlined-hooks=keep: the control), with the plugin at -O0 (which it leaves
 # alone), and without hooktrace (the reference
 # output); a Fortran program with the plugin.  test/plugin/plugin.py runs
 # them and also compiles with bad plugin arguments (HT_CXX).
@@ -19,7 +19,7 @@ test_plugin_tiny_LDADD = $(HT_MPI_TEST_LDADD)
 test_plugin_tiny_LDFLAGS = $(HT_TEST_LINK)
 test_plugin_tiny_all_SOURCES = test/plugin/tiny.cpp
 test_plugin_tiny_all_CXXFLAGS = $(HT_PLUGIN_TEST_CXXFLAGS) $(HT_PLUGIN_FLAGS) \
-	-fplugin-arg-hooktrace_gcc-max-statements=0
+	-fplugin-arg-hooktrace_gcc-max-statements=0 -fplugin-arg-hooktrace_gcc-inlined-hooks=keep
 test_plugin_tiny_all_LDADD = $(HT_MPI_TEST_LDADD)
 test_plugin_tiny_all_LDFLAGS = $(HT_TEST_LINK)
 # At -O0 the plugin removes nothing (docs/plugin.md).
