@@ -181,7 +181,7 @@ public:
      * stay, as every hook does there (docs/plugin.md). */
     bool gate(function *fun) final override
     {
-        return flag_instrument_function_entry_exit && mode != KEEP && opt_for_fn(fun->decl, optimize) > 0;
+        return mode != KEEP && opt_for_fn(fun->decl, optimize) > 0;
     }
 
     unsigned int execute(function *fun) final override
