@@ -18,7 +18,10 @@ Builds, in a temporary directory, with -O2 -g:
 and runs them alternated (the order rotates each round), default hooktrace
 settings (no config), each in its own empty directory.  The table gives
 the median whole-process wall time and the median over rounds of the ratio
-to the same compiler's plain build of the same round.
+to the same compiler's plain build of the same round (with its range), and
+the same for the process's CPU time (user + system, less disturbed by other
+load on the machine) and for the program's own step loop (what the hooks
+in the loops cost, without hooktrace's start-up and output).
 
 Usage (from the build directory; `make bench-inlined` does this):
     python3 bench/inlined_cost.py [--builddir DIR] [--rounds 7]
@@ -83,24 +86,33 @@ def main():
             for i in order:
                 run_dir = tempfile.mkdtemp(dir=work)
                 start = time.monotonic()
-                out = subprocess.run([binaries[i], str(args.elements), str(args.steps)], cwd=run_dir, env=env,
-                                     stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
-                this[i] = time.monotonic() - start
-                checksums.add(out.splitlines()[0])
+                proc = subprocess.Popen([binaries[i], str(args.elements), str(args.steps)], cwd=run_dir, env=env,
+                                        stdout=subprocess.PIPE, universal_newlines=True)
+                out = proc.stdout.read()
+                _, status, usage = os.wait4(proc.pid, 0)
+                wall = time.monotonic() - start
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                if proc.returncode != 0:
+                    sys.exit("%s failed (%d)" % (variants[i][0], proc.returncode))
+                lines = out.splitlines()
+                checksums.add(lines[0])
+                this[i] = (wall, usage.ru_utime + usage.ru_stime, float(lines[1].split()[1]))
                 shutil.rmtree(run_dir)
             plain = {family: this[i] for i, (_, family, _, flags) in enumerate(variants) if not flags}
             for i, (name, family, _, _) in enumerate(variants):
                 times[name].append(this[i])
-                ratios[name].append(this[i] / plain[family])
+                ratios[name].append(tuple(a / b for a, b in zip(this[i], plain[family])))
         print("inlined_helpers: %d elements, %d steps, %d rounds, alternated; %s; load %s"
               % (args.elements, args.steps, args.rounds, benchlib.cpu_model(), benchlib.loadavg()))
         print()
-        print("| build | median wall (s) | ratio to plain (median) | min-max ratio |")
-        print("|---|---|---|---|")
+        print("| build | wall (s) | wall / plain | min-max | CPU (s) | CPU / plain | loop / plain |")
+        print("|---|---|---|---|---|---|---|")
         for name, *_ in variants:
-            print("| %s | %.3f | %.2fx | %.2f-%.2f |" % (name, statistics.median(times[name]),
-                                                     statistics.median(ratios[name]), min(ratios[name]),
-                                                     max(ratios[name])))
+            med = [statistics.median(t[k] for t in times[name]) for k in range(3)]
+            rat = [statistics.median(r[k] for r in ratios[name]) for k in range(3)]
+            walls = [r[0] for r in ratios[name]]
+            print("| %s | %.3f | %.2fx | %.2f-%.2f | %.3f | %.2fx | %.2fx |"
+                  % (name, med[0], rat[0], min(walls), max(walls), med[1], rat[1], rat[2]))
         print()
         print("checksums: %s" % ("all equal" if len(checksums) == 1 else "DIFFER: %s" % sorted(checksums)))
     finally:

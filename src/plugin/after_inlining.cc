@@ -155,9 +155,11 @@ class loop_pass : public gimple_opt_pass {
 public:
     explicit loop_pass(gcc::context *ctx) : gimple_opt_pass(loop_pass_data, ctx) {}
 
+    /* Whatever the mode: under -flto the link's mode is the one that
+     * applies. */
     bool gate(function *fun) final override
     {
-        return flag_instrument_function_entry_exit && mode == KEEP_LOOPS && opt_for_fn(fun->decl, optimize) > 0;
+        return flag_instrument_function_entry_exit && opt_for_fn(fun->decl, optimize) > 0;
     }
 
     unsigned int execute(function *fun) final override
