@@ -23,9 +23,12 @@ the same for the process's CPU time (user + system, less disturbed by other
 load on the machine) and for the program's own step loop (what the hooks
 in the loops cost, without hooktrace's start-up and output).
 
+With --lulesh it builds and runs bench/lulesh_proxy.cpp (-s 30 -i 120)
+instead: the LULESH-style proxy whose accessors the first rule leaves out.
+
 Usage (from the build directory; `make bench-inlined` does this):
     python3 bench/inlined_cost.py [--builddir DIR] [--rounds 7]
-                                  [--elements 200000] [--steps 100]
+                                  [--elements 200000] [--steps 100] [--lulesh]
 """
 import argparse
 import os
@@ -46,12 +49,17 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--elements", type=int, default=200000)
     ap.add_argument("--steps", type=int, default=100)
+    ap.add_argument("--lulesh", action="store_true",
+                    help="bench/lulesh_proxy.cpp (-s 30 -i 120) instead of inlined_helpers.cpp")
     ap.add_argument("--gxx", default="g++")
     ap.add_argument("--clangxx", default=shutil.which("clang++") or shutil.which("clang++-14") or "")
     args = ap.parse_args()
     build = os.path.abspath(args.builddir)
     here = os.path.dirname(os.path.abspath(__file__))
-    source = os.path.join(here, "inlined_helpers.cpp")
+    if args.lulesh:
+        source, program_args = os.path.join(here, "lulesh_proxy.cpp"), ["-s", "30", "-i", "120"]
+    else:
+        source, program_args = os.path.join(here, "inlined_helpers.cpp"), [str(args.elements), str(args.steps)]
     plugin = os.path.join(build, "hooktrace_gcc.so")
     libdir = os.path.join(build, ".libs")
     link = ["-L" + libdir, "-lhooktrace", "-Wl,-rpath," + libdir]
@@ -86,7 +94,7 @@ def main():
             for i in order:
                 run_dir = tempfile.mkdtemp(dir=work)
                 start = time.monotonic()
-                proc = subprocess.Popen([binaries[i], str(args.elements), str(args.steps)], cwd=run_dir, env=env,
+                proc = subprocess.Popen([binaries[i]] + program_args, cwd=run_dir, env=env,
                                         stdout=subprocess.PIPE, universal_newlines=True)
                 out = proc.stdout.read()
                 _, status, usage = os.wait4(proc.pid, 0)
@@ -94,16 +102,21 @@ def main():
                 proc.returncode = os.waitstatus_to_exitcode(status)
                 if proc.returncode != 0:
                     sys.exit("%s failed (%d)" % (variants[i][0], proc.returncode))
-                lines = out.splitlines()
-                checksums.add(lines[0])
-                this[i] = (wall, usage.ru_utime + usage.ru_stime, float(lines[1].split()[1]))
+                if args.lulesh:
+                    checksums.add(out.splitlines()[1])
+                    loop = float(out.split("elapsed_s=")[1].split()[0])
+                else:
+                    checksums.add(out.splitlines()[0])
+                    loop = float(out.splitlines()[1].split()[1])
+                this[i] = (wall, usage.ru_utime + usage.ru_stime, loop)
                 shutil.rmtree(run_dir)
             plain = {family: this[i] for i, (_, family, _, flags) in enumerate(variants) if not flags}
             for i, (name, family, _, _) in enumerate(variants):
                 times[name].append(this[i])
                 ratios[name].append(tuple(a / b for a, b in zip(this[i], plain[family])))
-        print("inlined_helpers: %d elements, %d steps, %d rounds, alternated; %s; load %s"
-              % (args.elements, args.steps, args.rounds, benchlib.cpu_model(), benchlib.loadavg()))
+        print("%s %s, %d rounds, alternated; %s; load %s"
+              % (os.path.basename(source), " ".join(program_args), args.rounds, benchlib.cpu_model(),
+                 benchlib.loadavg()))
         print()
         print("| build | wall (s) | wall / plain | min-max | CPU (s) | CPU / plain | loop / plain |")
         print("|---|---|---|---|---|---|---|")
