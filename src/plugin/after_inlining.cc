@@ -44,6 +44,8 @@
 #include "gimple-iterator.h"
 #include "tree-cfg.h"
 #include "tree-eh.h"
+#include "cfgloop.h"
+#include "tree-scalar-evolution.h"
 #include "cgraph.h"
 #include "attribs.h"
 #include "output.h"
@@ -65,6 +67,11 @@ bool verbose = false;
 
 /* Not a name a program can write: attribute names have no spaces. */
 const char loop_attribute[] = "hooktrace loop";
+
+/* A loop that runs at most this many times, known at compile time (over
+ * the 3 coordinates, the 8 nodes of a hexahedron), is not a kernel's: GCC
+ * unrolls it completely, and the function is a helper of someone's loop. */
+const unsigned long fixed_trips_limit = 16;
 
 /* Sites removed, by the listed name of the function inlined. */
 std::map<std::string, unsigned long> *removed_sites;
@@ -165,9 +172,37 @@ public:
     unsigned int execute(function *fun) final override
     {
         tree decl = fun->decl;
-        if (mark_dfs_back_edges(fun) && !has_loop_attribute(decl))
+        if (has_kernel_loop(fun) && !has_loop_attribute(decl)) {
             DECL_ATTRIBUTES(decl) = tree_cons(get_identifier(loop_attribute), NULL_TREE, DECL_ATTRIBUTES(decl));
+            if (verbose)
+                inform(DECL_SOURCE_LOCATION(decl), "hooktrace: %qD has a loop: its inlined copies keep their hooks "
+                       "under inlined-hooks=keep-loops", decl);
+        }
         return 0;
+    }
+
+private:
+    /* A loop whose trip count is not a small constant. */
+    static bool has_kernel_loop(function *fun)
+    {
+        if (!mark_dfs_back_edges(fun))
+            return false;
+        bool kernel = false;
+        loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+        scev_initialize();
+        for (auto loop : loops_list(fun, 0)) {
+            tree latches = number_of_latch_executions(loop);
+            if (!latches || TREE_CODE(latches) != INTEGER_CST || !tree_fits_uhwi_p(latches) ||
+                tree_to_uhwi(latches) >= fixed_trips_limit) {
+                kernel = true;
+                break;
+            }
+        }
+        /* What was worked out here is not kept for GCC's own passes. */
+        scev_reset();
+        scev_finalize();
+        loop_optimizer_finalize();
+        return kernel;
     }
 };
 

@@ -3,9 +3,11 @@ docs/plugin.md): the hooks of inlined copies are removed after inlining, and
 every function that stays out of line keeps its own.
 
 test/plugin/inlined.cpp (2 ranks) has element loops whose bodies call
-medium helpers that are always inlined (stress, advance), a kernel with a
-loop inlined into its driver (energy_kernel), a helper that throws through
-its inlined copy (checked_index), and out-of-line functions that call MPI.
+medium helpers that are always inlined (stress, advance, and corner_sum,
+whose loop has 4 trips known at compile time: a helper, not a kernel), a
+kernel with a loop inlined into its driver (energy_kernel), a helper that
+throws through its inlined copy (checked_index), and out-of-line functions
+that call MPI.
 It is built at -O1, -O2 and -O3, with -flto (the plugin given at the link
 too, as the hooktrace driver does) and with -fopenmp, all with the default
 inlined-hooks=keep-loops; at -O2 with inlined-hooks=remove and with
@@ -37,6 +39,7 @@ KERNEL = ENERGY + ";energy_kernel(Element const*, int)"
 STRESS = UPDATE + ";stress(Element const&, double)"
 ADVANCE = UPDATE + ";advance(Element&, double, double)"
 CHECKED = LOOKUP + ";checked_index(int, int)"
+CORNER = UPDATE + ";corner_sum(Element const&)"
 
 OUT_OF_LINE = {"main": 1, UPDATE: STEPS, ENERGY: STEPS, EXCHANGE: STEPS, LOOKUP: STEPS}
 # What each mode leaves out, with its sites (every helper is inlined once),
@@ -44,6 +47,7 @@ OUT_OF_LINE = {"main": 1, UPDATE: STEPS, ENERGY: STEPS, EXCHANGE: STEPS, LOOKUP:
 INLINED = {"stress(Element const&, double)": (STRESS, STEPS * ELEMENTS),
            "advance(Element&, double, double)": (ADVANCE, STEPS * ELEMENTS),
            "checked_index(int, int)": (CHECKED, STEPS),
+           "corner_sum(Element const&)": (CORNER, STEPS * ELEMENTS),
            "energy_kernel(Element const*, int)": (KERNEL, STEPS)}
 LOOP_KERNELS = {"energy_kernel(Element const*, int)"}
 
