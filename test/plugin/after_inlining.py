@@ -50,6 +50,13 @@ INLINED = {"stress(Element const&, double)": (STRESS, STEPS * ELEMENTS),
            "corner_sum(Element const&)": (CORNER, STEPS * ELEMENTS),
            "energy_kernel(Element const*, int)": (KERNEL, STEPS)}
 LOOP_KERNELS = {"energy_kernel(Element const*, int)"}
+# -fsanitize=undefined checks every signed addition, the loop counter's
+# too, which hides a loop's trip count from GCC: corner_sum's 4 trips then
+# count as a kernel's loop (docs/plugin.md).
+SANITIZED = {c for f in os.environ.get("HT_CC_CFLAGS", "").split() if f.startswith("-fsanitize=")
+             for c in f.split("=", 1)[1].split(",")}
+if SANITIZED & {"undefined", "signed-integer-overflow"}:
+    LOOP_KERNELS.add("corner_sum(Element const&)")
 
 m = Messages()
 for s in range(N):
@@ -81,7 +88,13 @@ def run(name, left_out, openmp=False):
     else:
         check_eq(regions, [], name + ": no OpenMP region")
     for path, calls in expected.items():
-        check_eq(p.calls(path), N * calls, "%s: calls of %s (both ranks)" % (name, path))
+        function = path.split(";")[-1]
+        if openmp and path.startswith(UPDATE + ";"):
+            # Called in the region: on every thread of the team.
+            got = sum(s["calls"] for s in p.doc["stacks"] if s["function"] == function)
+            check_eq(got, N * calls, "%s: calls of %s (both ranks, every thread)" % (name, function))
+        else:
+            check_eq(p.calls(path), N * calls, "%s: calls of %s (both ranks)" % (name, path))
     functions = {s["function"] for s in p.doc["stacks"]
                  if not s["function"].startswith("MPI_") and "_omp_fn" not in s["function"]}
     check_eq(sorted(functions), sorted({path.split(";")[-1] for path in expected}),
