@@ -23,9 +23,12 @@
  * every path, exception cleanups included, so what the program records
  * stays balanced.
  *
- * inlined-hooks=keep-loops keeps the copies of a function with a loop of its
- * own, noted per function by an early pass, before inlining, as an
- * attribute that -flto streams with the declaration.
+ * inlined-hooks=keep-loops (the default) keeps the copies of a kernel, so
+ * that it stays in the profile: a function with a loop of its own whose trip
+ * count is not a small constant.  An early pass notes them, before
+ * inlining, as an attribute that -flto streams with the declaration.  The
+ * hooks of a kernel's copy run once per call, around its loop; a helper
+ * with a loop over 3 coordinates sits inside someone's element loop.
  *
  * What it removed is counted per inlined function (one site per entry hook
  * removed) and written at the end of the unit, straight into the assembler
