@@ -62,6 +62,8 @@ bool verbose = false;
 
 /* Functions of this translation unit whose hooks this pass removed. */
 hash_set<tree> *tiny_functions;
+/* Every function this pass ran on, to tell (verbose) a callee not seen yet. */
+hash_set<tree> *seen_functions;
 
 /* By callee, not gimple_call_builtin_p: that also checks the argument
  * types, and GCC passes the function's own address, not a void *. */
@@ -104,6 +106,21 @@ bool is_main(tree decl)
     return strcmp(name, "main") == 0 || strcmp(name, "MAIN__") == 0;
 }
 
+/* The declaration whose body a call to callee runs.  A C++ constructor or
+ * destructor is compiled as variants (complete object C1/D1, base object
+ * C2/D2, deleting D0); when two have the same body GCC keeps one (C2, D2)
+ * and makes the other an alias of it, and a call names the alias (C1, D1),
+ * whose own declaration this pass never sees.  The same holds for any other
+ * alias GCC or the program declares. */
+tree body_of(tree callee)
+{
+    cgraph_node *node = cgraph_node::get(callee);
+    if (!node)
+        return callee;
+    cgraph_node *target = node->ultimate_alias_target();
+    return target ? target->decl : callee;
+}
+
 /* Does a call to this function keep its caller out of the tiny set? */
 bool call_allowed(const gcall *call)
 {
@@ -119,7 +136,12 @@ bool call_allowed(const gcall *call)
         return true;
     if (fndecl_built_in_p(callee, BUILT_IN_NORMAL) && (flags & (ECF_CONST | ECF_PURE)))
         return true;
-    return tiny_functions->contains(callee);
+    tree body = body_of(callee);
+    if (tiny_functions->contains(body))
+        return true;
+    if (verbose && !seen_functions->contains(body) && gimple_has_body_p(body))
+        inform(gimple_location(call), "hooktrace: %qD called before this pass saw its body", body);
+    return false;
 }
 
 /* Counts the statements that would run besides the hooks; -1 as soon as
@@ -134,6 +156,11 @@ int count_statements(function *fun)
             switch (gimple_code(stmt)) {
             case GIMPLE_DEBUG: case GIMPLE_LABEL: case GIMPLE_NOP: case GIMPLE_PREDICT:
             case GIMPLE_RESX: case GIMPLE_EH_DISPATCH:
+            /* The return is where a function ends, not work it does:
+             * counting it put iterator operator-(n), whose body is one
+             * pointer subtraction and an iterator constructor, one over
+             * the limit, and every back() with it. */
+            case GIMPLE_RETURN:
                 continue;
             case GIMPLE_ASM:
                 return -1;
@@ -260,6 +287,7 @@ public:
     unsigned int execute(function *fun) final override
     {
         tree decl = fun->decl;
+        seen_functions->add(decl);
         if (is_main(decl) || !has_hooks(fun))
             return 0;
         if (mark_dfs_back_edges(fun))
@@ -313,6 +341,7 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version)
     if (!parse_arguments(info))
         return 1;
     tiny_functions = new hash_set<tree>;
+    seen_functions = new hash_set<tree>;
 
     static plugin_info about = {"0.1", "leaves tiny functions out of -finstrument-functions (hooktrace)"};
     register_callback(info->base_name, PLUGIN_INFO, NULL, &about);
