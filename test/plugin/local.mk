@@ -5,7 +5,7 @@
 # output); a Fortran program with the plugin.  test/plugin/plugin.py runs
 # them and also compiles with bad plugin arguments (HT_CXX).
 EXTRA_DIST += test/plugin/plugin.py test/plugin/tiny.cpp test/plugin/tiny_O0.cpp \
-	test/plugin/tiny_module.f90
+	test/plugin/tiny_module.f90 test/plugin/containers.cpp test/plugin/containers.py
 if HT_GCC_PLUGIN
 HT_PLUGIN_FLAGS = -fplugin=$(abs_top_builddir)/hooktrace_gcc.so
 HT_PLUGIN_TEST_CXXFLAGS = $(MPI_CFLAGS) -O2 -g -finstrument-functions $(HT_WARN_CFLAGS)
@@ -33,6 +33,31 @@ test_plugin_tiny_plain_LDADD = $(MPI_LIBS)
 # Rebuilt when the plugin changes (BUILT_SOURCES builds it first anyway).
 test/plugin/tiny-tiny.$(OBJEXT) test/plugin/tiny_all-tiny.$(OBJEXT) test/plugin/tiny_O0-tiny_O0.$(OBJEXT): \
 	hooktrace_gcc.so
+
+# C++ as written, at each optimisation level (test/plugin/containers.py).
+HT_CONTAINERS_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS) $(HT_PLUGIN_FLAGS)
+check_PROGRAMS += test/plugin/containers_O1 test/plugin/containers_O2 test/plugin/containers_O3 \
+	test/plugin/containers_all
+TESTS += test/plugin/containers.py
+test_plugin_containers_O1_SOURCES = test/plugin/containers.cpp
+test_plugin_containers_O1_CXXFLAGS = -O1 $(HT_CONTAINERS_CXXFLAGS)
+test_plugin_containers_O1_LDADD = libhooktrace.la
+test_plugin_containers_O1_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_containers_O2_SOURCES = test/plugin/containers.cpp
+test_plugin_containers_O2_CXXFLAGS = -O2 $(HT_CONTAINERS_CXXFLAGS)
+test_plugin_containers_O2_LDADD = libhooktrace.la
+test_plugin_containers_O2_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_containers_O3_SOURCES = test/plugin/containers.cpp
+test_plugin_containers_O3_CXXFLAGS = -O3 $(HT_CONTAINERS_CXXFLAGS)
+test_plugin_containers_O3_LDADD = libhooktrace.la
+test_plugin_containers_O3_LDFLAGS = $(HT_TEST_LINK)
+# The control: every hook kept.
+test_plugin_containers_all_SOURCES = test/plugin/containers.cpp
+test_plugin_containers_all_CXXFLAGS = -O2 $(HT_CONTAINERS_CXXFLAGS) -fplugin-arg-hooktrace_gcc-max-statements=0
+test_plugin_containers_all_LDADD = libhooktrace.la
+test_plugin_containers_all_LDFLAGS = $(HT_TEST_LINK)
+test/plugin/containers_O1-containers.$(OBJEXT) test/plugin/containers_O2-containers.$(OBJEXT) \
+test/plugin/containers_O3-containers.$(OBJEXT) test/plugin/containers_all-containers.$(OBJEXT): hooktrace_gcc.so
 
 if HAVE_FORTRAN
 check_PROGRAMS += test/plugin/tiny_module
