@@ -32,6 +32,8 @@
  *
  * Arguments (-fplugin-arg-hooktrace_gcc-NAME[=VALUE]):
  *   max-statements=N   the size limit (default 8; 0 keeps every hook)
+ *   exclude-file=PATH  assembler names whose hooks go whatever their size
+ *                      (exclude_list.cc)
  *   verbose            a note on stderr for every function left out */
 #include "gcc-plugin.h"
 #include "plugin-version.h"
@@ -52,6 +54,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <string>
+
+#include "exclude_list.h"
 
 int plugin_is_GPL_compatible;
 
@@ -280,15 +284,30 @@ public:
      * profile, and a build for debugging shows every function. */
     bool gate(function *fun) final override
     {
-        return flag_instrument_function_entry_exit && max_statements > 0 &&
-               opt_for_fn(fun->decl, optimize) > 0;
+        return flag_instrument_function_entry_exit && (ht_exclude_active() || tiny_rule_on(fun));
+    }
+
+    bool tiny_rule_on(function *fun)
+    {
+        return max_statements > 0 && opt_for_fn(fun->decl, optimize) > 0;
     }
 
     unsigned int execute(function *fun) final override
     {
         tree decl = fun->decl;
         seen_functions->add(decl);
-        if (is_main(decl) || !has_hooks(fun))
+        if (!has_hooks(fun))
+            return 0;
+        /* Named in the exclude file: exactly this function, at any level,
+         * and not counted as tiny, so that its callers stay as they were. */
+        if (ht_exclude_listed(decl)) {
+            bool purge = remove_hooks(fun);
+            list_in_section(listed_name(decl));
+            if (verbose)
+                inform(DECL_SOURCE_LOCATION(decl), "hooktrace: %qD left uninstrumented (exclude-file)", decl);
+            return TODO_update_ssa_only_virtuals | (purge ? TODO_cleanup_cfg : 0);
+        }
+        if (is_main(decl) || !tiny_rule_on(fun))
             return 0;
         if (mark_dfs_back_edges(fun))
             return 0; /* a loop */
@@ -321,8 +340,12 @@ bool parse_arguments(const plugin_name_args *info)
             max_statements = (int)n;
         } else if (strcmp(arg.key, "verbose") == 0 && !arg.value) {
             verbose = true;
+        } else if (int taken = ht_exclude_argument(arg.key, arg.value)) {
+            if (taken < 0)
+                return false;
         } else {
-            error("hooktrace plugin: unknown argument %qs (known: max-statements=N, verbose)", arg.key);
+            error("hooktrace plugin: unknown argument %qs (known: max-statements=N, " HT_EXCLUDE_USAGE
+                  ", verbose)", arg.key);
             return false;
         }
     }
@@ -355,5 +378,6 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version)
     pass.ref_pass_instance_number = 1;
     pass.pos_op = PASS_POS_INSERT_BEFORE;
     register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+    ht_exclude_register(info->base_name);
     return 0;
 }
