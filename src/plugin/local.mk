@@ -14,9 +14,9 @@ CLEANFILES += hooktrace_gcc.so
 HT_GCC_PLUGIN_CXXFLAGS = -O2 -g -fPIC -fno-rtti -fno-exceptions -Wall -Wextra \
 	$(filter -Werror,$(CXXFLAGS))
 
-HT_GCC_PLUGIN_SOURCES = $(srcdir)/src/plugin/hooktrace_gcc.cc $(srcdir)/src/plugin/exclude_list.cc
+HT_GCC_PLUGIN_FILES = $(srcdir)/src/plugin/hooktrace_gcc.cc $(srcdir)/src/plugin/exclude_list.cc
 
-hooktrace_gcc.so: $(HT_GCC_PLUGIN_SOURCES) $(srcdir)/src/plugin/exclude_list.h
+hooktrace_gcc.so: $(HT_GCC_PLUGIN_FILES) $(srcdir)/src/plugin/exclude_list.h
 	$(AM_V_CXX)$(CXX) $(HT_GCC_PLUGIN_CXXFLAGS) -I$(HT_GCC_PLUGIN_INCLUDE) \
-		-shared -o $@ $(HT_GCC_PLUGIN_SOURCES)
+		-shared -o $@ $(HT_GCC_PLUGIN_FILES)
 endif

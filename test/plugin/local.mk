@@ -5,7 +5,8 @@
 # output); a Fortran program with the plugin.  test/plugin/plugin.py runs
 # them and also compiles with bad plugin arguments (HT_CXX).
 EXTRA_DIST += test/plugin/plugin.py test/plugin/tiny.cpp test/plugin/tiny_O0.cpp \
-	test/plugin/tiny_module.f90 test/plugin/containers.cpp test/plugin/containers.py
+	test/plugin/tiny_module.f90 test/plugin/containers.cpp test/plugin/containers.py \
+	test/plugin/throttle_names.cpp test/plugin/throttle_names.exclude test/plugin/exclude.py
 if HT_GCC_PLUGIN
 HT_PLUGIN_FLAGS = -fplugin=$(abs_top_builddir)/hooktrace_gcc.so
 HT_PLUGIN_TEST_CXXFLAGS = $(MPI_CFLAGS) -O2 -g -finstrument-functions $(HT_WARN_CFLAGS)
@@ -58,6 +59,30 @@ test_plugin_containers_all_LDADD = libhooktrace.la
 test_plugin_containers_all_LDFLAGS = $(HT_TEST_LINK)
 test/plugin/containers_O1-containers.$(OBJEXT) test/plugin/containers_O2-containers.$(OBJEXT) \
 test/plugin/containers_O3-containers.$(OBJEXT) test/plugin/containers_all-containers.$(OBJEXT): hooktrace_gcc.so
+
+# Exact exclusions (test/plugin/exclude.py): the same program built with the
+# plugin (keeping every hook, so that throttling has work), without it, and
+# with the plugin and the names a run of the first writes.
+HT_NAMES_CXXFLAGS = -O2 -g -finstrument-functions $(HT_WARN_CFLAGS)
+check_PROGRAMS += test/plugin/names_plugin test/plugin/names_plain test/plugin/names_excluded
+TESTS += test/plugin/exclude.py
+test_plugin_names_plugin_SOURCES = test/plugin/throttle_names.cpp
+test_plugin_names_plugin_CXXFLAGS = $(HT_NAMES_CXXFLAGS) $(HT_PLUGIN_FLAGS) \
+	-fplugin-arg-hooktrace_gcc-max-statements=0
+test_plugin_names_plugin_LDADD = libhooktrace.la
+test_plugin_names_plugin_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_names_plain_SOURCES = test/plugin/throttle_names.cpp
+test_plugin_names_plain_CXXFLAGS = $(HT_NAMES_CXXFLAGS)
+test_plugin_names_plain_LDADD = libhooktrace.la
+test_plugin_names_plain_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_names_excluded_SOURCES = test/plugin/throttle_names.cpp
+test_plugin_names_excluded_CXXFLAGS = $(HT_NAMES_CXXFLAGS) $(HT_PLUGIN_FLAGS) \
+	-fplugin-arg-hooktrace_gcc-max-statements=0 \
+	-fplugin-arg-hooktrace_gcc-exclude-file=$(abs_top_srcdir)/test/plugin/throttle_names.exclude
+test_plugin_names_excluded_LDADD = libhooktrace.la
+test_plugin_names_excluded_LDFLAGS = $(HT_TEST_LINK)
+test/plugin/names_plugin-throttle_names.$(OBJEXT): hooktrace_gcc.so
+test/plugin/names_excluded-throttle_names.$(OBJEXT): hooktrace_gcc.so $(srcdir)/test/plugin/throttle_names.exclude
 
 if HAVE_FORTRAN
 check_PROGRAMS += test/plugin/tiny_module

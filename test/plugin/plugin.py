@@ -134,7 +134,7 @@ with open(source, "w") as f:
 cxx = os.environ.get("HT_CXX", "g++").split()
 for arg, message in (("max-statements=many", "max-statements takes a whole number from 0 to 100000, not 'many'"),
                      ("max-statements=-1", "max-statements takes a whole number from 0 to 100000, not '-1'"),
-                     ("colour=blue", "unknown argument 'colour' (known: max-statements=N, verbose)")):
+                     ("colour=blue", "unknown argument 'colour' (known: max-statements=N, exclude-file=PATH, verbose)")):
     proc = subprocess.run(cxx + ["-x", "c", "-finstrument-functions", "-fplugin=" + plugin,
                                  "-fplugin-arg-hooktrace_gcc-" + arg, "-c", source, "-o", os.devnull],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
