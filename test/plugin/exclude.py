@@ -18,8 +18,11 @@ ns::get_id in ns::get_ids).
    uninstrumented; every other function keeps its exact count, nothing is
    throttled and no .exclude file is written.
 4. A missing file, a directory, a display name in the file and a missing
-   value stop the compiler with a message naming them."""
+   value stop the compiler with a message naming them.
+5. Built by clang++ at test time (where there is one): the same file, and
+   the log says clang cannot load the plugin and suggests no list."""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -52,7 +55,11 @@ def names_in(path):
 
 
 def throttled_run(name):
-    r = run(program(name), config=CONFIG)
+    return throttled_run_of(program(name), name)
+
+
+def throttled_run_of(exe, name):
+    r = run(exe, config=CONFIG)
     check_eq(r.returncode, 0, name + ": exit status")
     check_eq(r.stdout, "25025200\n", name + ": the program's output")
     p = r.profile()
@@ -70,7 +77,9 @@ def throttled_run(name):
     check_eq(th["exclude_symbols"], SYMBOLS, name + ": JSON throttle.exclude_symbols")
     check_eq(th["exclude_file"], os.path.realpath(exclude), name + ": JSON throttle.exclude_file")
     log = r.text(".log")
-    check(OPTION + os.path.realpath(exclude) + "\n" in log, name + ": the log names the option and the file:\n" + log)
+    if name != "names_clang":
+        check(OPTION + os.path.realpath(exclude) + "\n" in log,
+              name + ": the log names the option and the file:\n" + log)
     check("-finstrument-functions-exclude-function-list=" not in log,
           name + ": the log suggests no GCC substring list")
     return r, p, th, log
@@ -126,6 +135,29 @@ for arg, message in (
     check(proc.returncode != 0, "-fplugin-arg-hooktrace_gcc-%s: the compiler fails" % arg)
     check("hooktrace plugin: " + message in proc.stderr.replace("\u2018", "'").replace("\u2019", "'"),
           "-fplugin-arg-hooktrace_gcc-%s: the message names it: %r" % (arg, proc.stderr))
+
+# 5. Built by clang (where there is one, and the library has no sanitizer,
+# whose runtime clang's would clash with): no exact exclusion, no GCC list.
+clang = shutil.which("clang++")
+cflags = os.environ.get("HT_CC_CFLAGS", "")
+if clang and "-fsanitize" not in cflags and "-finstrument-functions" not in cflags:
+    libdir = os.path.join(BUILDDIR, ".libs")
+    exe = os.path.join(work, "names_clang")
+    proc = subprocess.run([clang, "-O2", "-g", "-finstrument-functions",
+                           os.path.join(SRCDIR, "test", "plugin", "throttle_names.cpp"),
+                           "-L" + libdir, "-lhooktrace", "-Wl,-rpath," + libdir, "-o", exe],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    check_eq((proc.returncode, proc.stdout), (0, ""), "clang++ builds the program")
+    if proc.returncode == 0:
+        r, p, th, log = throttled_run_of(exe, "names_clang")
+        check_eq(th["plugin_used"], False, "names_clang: JSON throttle.plugin_used")
+        check("built with clang, which cannot load hooktrace's GCC plugin,\n" in log and
+              "no exact exclusion can be given" in log and OPTION not in log and
+              "-finstrument-functions-after-inlining" in log,
+              "names_clang: the log says why no exclusion is given:\n" + log)
+        os.remove(exe)
+else:
+    print("SKIP 5: no clang++, or a library built with sanitizers or instrumented")
 for name in (source, display):
     os.remove(name)
 os.rmdir(work)
