@@ -301,7 +301,8 @@ void ht_counters_entered(struct ht_thread *t, struct ht_node *n)
 {
     long long v[HT_CONFIG_MAX_COUNTERS];
     /* the call's time began before this read: it is one of the call's */
-    ht_node_read_ticks(n, t->tree.counters)[1] = (int64_t)read_ticks_so_far(t);
+    if (t->tree.counters)
+        ht_node_read_ticks(n, t->tree.counters)[1] = (int64_t)read_ticks_so_far(t);
     if (!read_now(t, v))
         return;
     int64_t *w = ht_node_counters(n) + t->tree.counters;
@@ -314,6 +315,8 @@ void ht_counters_left(struct ht_thread *t, struct ht_node *n)
     long long v[HT_CONFIG_MAX_COUNTERS];
     bool ok = read_now(t, v);
     uint32_t K = t->tree.counters;
+    if (!K)
+        return; /* no words behind the node (counting implies some) */
     int64_t *r = ht_node_read_ticks(n, K);
     r[0] += (int64_t)read_ticks_so_far(t) - r[1];
     if (!ok)
