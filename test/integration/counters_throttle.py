@@ -27,7 +27,7 @@ THROTTLE = {"min_calls": MIN_CALLS, "max_ns_per_call": 150000, "never": ["^leaf$
 # outcome differs is therefore made again, up to ATTEMPTS times: before the
 # reads were taken out, every attempt differed (mid, 402 reads a call, was
 # never throttled).
-ATTEMPTS = 3
+ATTEMPTS = 5
 OUTPUTS = {"progress_after_ms": 3600000}
 EXPECTED = {  # path: (calls, throttled)
     "main": (1, False),
