@@ -5,7 +5,8 @@
 # output); a Fortran program with the plugin.  test/plugin/plugin.py runs
 # them and also compiles with bad plugin arguments (HT_CXX).
 EXTRA_DIST += test/plugin/plugin.py test/plugin/tiny.cpp test/plugin/tiny_O0.cpp \
-	test/plugin/tiny_module.f90 test/plugin/containers.cpp test/plugin/containers.py \
+	test/plugin/tiny_module.f90 test/plugin/containers.cpp test/plugin/containers_O1.cpp test/plugin/containers_O3.cpp \
+	test/plugin/containers.py \
 	test/plugin/throttle_names.cpp test/plugin/throttle_names.exclude test/plugin/exclude.py
 if HT_GCC_PLUGIN
 HT_PLUGIN_FLAGS = -fplugin=$(abs_top_builddir)/hooktrace_gcc.so
@@ -35,12 +36,13 @@ test_plugin_tiny_plain_LDADD = $(MPI_LIBS)
 test/plugin/tiny-tiny.$(OBJEXT) test/plugin/tiny_all-tiny.$(OBJEXT) test/plugin/tiny_O0-tiny_O0.$(OBJEXT): \
 	hooktrace_gcc.so
 
-# C++ as written, at each optimisation level (test/plugin/containers.py).
+# C++ as written, at each optimisation level (test/plugin/containers.py;
+# -O1 and -O3 by a pragma, as tiny_O0, so that CI's CXXFLAGS cannot win).
 HT_CONTAINERS_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS) $(HT_PLUGIN_FLAGS)
 check_PROGRAMS += test/plugin/containers_O1 test/plugin/containers_O2 test/plugin/containers_O3 \
 	test/plugin/containers_all
 TESTS += test/plugin/containers.py
-test_plugin_containers_O1_SOURCES = test/plugin/containers.cpp
+test_plugin_containers_O1_SOURCES = test/plugin/containers_O1.cpp
 test_plugin_containers_O1_CXXFLAGS = -O1 $(HT_CONTAINERS_CXXFLAGS)
 test_plugin_containers_O1_LDADD = libhooktrace.la
 test_plugin_containers_O1_LDFLAGS = $(HT_TEST_LINK)
@@ -48,7 +50,7 @@ test_plugin_containers_O2_SOURCES = test/plugin/containers.cpp
 test_plugin_containers_O2_CXXFLAGS = -O2 $(HT_CONTAINERS_CXXFLAGS)
 test_plugin_containers_O2_LDADD = libhooktrace.la
 test_plugin_containers_O2_LDFLAGS = $(HT_TEST_LINK)
-test_plugin_containers_O3_SOURCES = test/plugin/containers.cpp
+test_plugin_containers_O3_SOURCES = test/plugin/containers_O3.cpp
 test_plugin_containers_O3_CXXFLAGS = -O3 $(HT_CONTAINERS_CXXFLAGS)
 test_plugin_containers_O3_LDADD = libhooktrace.la
 test_plugin_containers_O3_LDFLAGS = $(HT_TEST_LINK)
@@ -57,8 +59,8 @@ test_plugin_containers_all_SOURCES = test/plugin/containers.cpp
 test_plugin_containers_all_CXXFLAGS = -O2 $(HT_CONTAINERS_CXXFLAGS) -fplugin-arg-hooktrace_gcc-max-statements=0
 test_plugin_containers_all_LDADD = libhooktrace.la
 test_plugin_containers_all_LDFLAGS = $(HT_TEST_LINK)
-test/plugin/containers_O1-containers.$(OBJEXT) test/plugin/containers_O2-containers.$(OBJEXT) \
-test/plugin/containers_O3-containers.$(OBJEXT) test/plugin/containers_all-containers.$(OBJEXT): hooktrace_gcc.so
+test/plugin/containers_O1-containers_O1.$(OBJEXT) test/plugin/containers_O2-containers.$(OBJEXT) \
+test/plugin/containers_O3-containers_O3.$(OBJEXT) test/plugin/containers_all-containers.$(OBJEXT): hooktrace_gcc.so
 
 # Exact exclusions (test/plugin/exclude.py): the same program built with the
 # plugin (keeping every hook, so that throttling has work), without it, and
