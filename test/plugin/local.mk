@@ -38,7 +38,8 @@ test/plugin/tiny-tiny.$(OBJEXT) test/plugin/tiny_all-tiny.$(OBJEXT) test/plugin/
 
 # C++ as written, at each optimisation level (test/plugin/containers.py;
 # -O1 and -O3 by a pragma, as tiny_O0, so that CI's CXXFLAGS cannot win).
-HT_CONTAINERS_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS) $(HT_PLUGIN_FLAGS)
+HT_CONTAINERS_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS) $(HT_PLUGIN_FLAGS) \
+	-fplugin-arg-hooktrace_gcc-max-statements=16
 check_PROGRAMS += test/plugin/containers_O1 test/plugin/containers_O2 test/plugin/containers_O3 \
 	test/plugin/containers_all
 TESTS += test/plugin/containers.py
