@@ -332,7 +332,8 @@ bench-units: libhooktrace.la
 
 # --- Counters ------------------------------------------------------------------
 # `make bench-counters`: the hook-cost kernel with three software-defined PAPI
-# events, run with 0, 1 and 3 of them in "counters" (bench/counters_cost.py;
+# events, run with 0, 1 and 3 of them in "counters", and with one and two perf
+# events where the machine has them (bench/counters_cost.py;
 # results in BENCHMARKS.md).  Needs PAPI with its SDE library.
 EXTRA_DIST += bench/counters_cost.py bench/counters_sde.c
 if HAVE_PAPI_SDE

@@ -191,6 +191,13 @@ test_programs_counters_LDFLAGS = $(HT_TEST_LINK) -pthread
 endif
 EXTRA_DIST += test/programs/counters.c
 TESTS += test/integration/counters.py
+# The same throttled set with and without counters (counters_throttle.py).
+check_PROGRAMS += test/programs/counters_throttle
+test_programs_counters_throttle_SOURCES = test/programs/counters_throttle.c
+test_programs_counters_throttle_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_counters_throttle_LDADD = libhooktrace.la
+test_programs_counters_throttle_LDFLAGS = $(HT_TEST_LINK)
+TESTS += test/integration/counters_throttle.py
 
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";
 # the archives are read back with otf2-print.

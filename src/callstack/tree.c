@@ -378,6 +378,8 @@ void ht_tree_forget_counts(struct ht_tree *tree, uint64_t now)
         n->enter_tick = now;
         for (uint32_t k = 0; k < tree->counters; k++)
             ht_node_counters(n)[k] = 0; /* entry values stay: still running */
+        if (tree->counters)
+            ht_node_read_ticks(n, tree->counters)[0] = 0;
         if (n->mpi) {
             struct ht_mpi_stats *s = n->mpi;
             s->messages_sent = s->messages_received = 0;

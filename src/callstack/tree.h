@@ -283,10 +283,22 @@ HT_NOINSTR static inline int64_t *ht_node_counters(const struct ht_node *n)
     return (int64_t *)(uintptr_t)(n + 1);
 }
 
+/* Two more words follow the 2K: [0] the ticks the thread spent reading
+ * its counters during the node's completed calls (its own reads and its
+ * callees'), [1] the thread's running total of them when the call in
+ * progress was entered (src/counters).  Throttling takes [0] out of the
+ * node's time, so that reading the counters does not change what it
+ * decides (docs/throttle.md). */
+HT_NOINSTR static inline int64_t *ht_node_read_ticks(const struct ht_node *n, uint32_t counters)
+{
+    return ht_node_counters(n) + 2 * (size_t)counters;
+}
+
 /* Bytes a node takes in the arena of a tree with `counters` events. */
 static inline size_t ht_tree_node_bytes(uint32_t counters)
 {
-    size_t bytes = sizeof(struct ht_node) + 2 * sizeof(int64_t) * counters;
+    size_t bytes = sizeof(struct ht_node) + 2 * sizeof(int64_t) * counters +
+                   (counters ? 2 * sizeof(int64_t) : 0);
     return (bytes + 63) & ~(size_t)63;
 }
 

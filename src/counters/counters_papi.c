@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/clock.h"
 #include "counters/counters.h"
 
 static struct ht_counters_info info;
@@ -37,6 +38,8 @@ struct counter_thread {
     int set;
     long long process_values[HT_CONFIG_MAX_COUNTERS];
     long long thread_values[HT_CONFIG_MAX_COUNTERS];
+    /* ticks spent in reads so far (ht_node_read_ticks) */
+    uint64_t read_ticks;
 };
 
 static bool is_sde(const char *event)
@@ -245,15 +248,31 @@ static __thread bool reading __attribute__((tls_model("initial-exec")));
 
 static bool read_inner(struct ht_thread *t, long long *out);
 
-/* The events' values now, in the config's order. */
+/* The events' values now, in the config's order.  A read of a thread's
+ * own events (perf events, presets) goes through the kernel, a system call
+ * of about a microsecond: its time is added to the thread's running total.
+ * SDE events alone are read in user space in some 20 ns, no more than a
+ * hook pair, whose cost is not taken out either: the two clock reads would
+ * double theirs. */
 static bool read_now(struct ht_thread *t, long long *out)
 {
     if (reading)
         return false;
     reading = true;
+    struct counter_thread *ct = t->counters;
+    bool timed = ct && ct->set != PAPI_NULL;
+    uint64_t start = timed ? ht_clock_now() : 0;
     bool ok = read_inner(t, out);
+    if (timed)
+        ct->read_ticks += ht_clock_now() - start;
     reading = false;
     return ok;
+}
+
+static uint64_t read_ticks_so_far(const struct ht_thread *t)
+{
+    const struct counter_thread *ct = t->counters;
+    return ct ? ct->read_ticks : 0;
 }
 
 static bool read_inner(struct ht_thread *t, long long *out)
@@ -281,6 +300,9 @@ static bool read_inner(struct ht_thread *t, long long *out)
 void ht_counters_entered(struct ht_thread *t, struct ht_node *n)
 {
     long long v[HT_CONFIG_MAX_COUNTERS];
+    /* the call's time began before this read: it is one of the call's */
+    if (t->tree.counters)
+        ht_node_read_ticks(n, t->tree.counters)[1] = (int64_t)read_ticks_so_far(t);
     if (!read_now(t, v))
         return;
     int64_t *w = ht_node_counters(n) + t->tree.counters;
@@ -291,9 +313,14 @@ void ht_counters_entered(struct ht_thread *t, struct ht_node *n)
 void ht_counters_left(struct ht_thread *t, struct ht_node *n)
 {
     long long v[HT_CONFIG_MAX_COUNTERS];
-    if (!read_now(t, v))
-        return;
+    bool ok = read_now(t, v);
     uint32_t K = t->tree.counters;
+    if (!K)
+        return; /* no words behind the node (counting implies some) */
+    int64_t *r = ht_node_read_ticks(n, K);
+    r[0] += (int64_t)read_ticks_so_far(t) - r[1];
+    if (!ok)
+        return;
     int64_t *w = ht_node_counters(n);
     for (unsigned k = 0; k < K; k++)
         w[k] += v[k] - w[K + k];

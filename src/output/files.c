@@ -37,9 +37,13 @@ int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_ru
     if ((config->write_logfile || config->write_json) &&
         (ht_symbols_uninstrumented(&listed.uninstrumented) != 0 || ht_symbols_inlined(&listed.inlined) != 0))
         fprintf(stderr, "hooktrace: out of memory listing the functions the GCC plugin left out\n");
+    char exclude_path[PATH_MAX + 256];
+    if (config->write_logfile || config->write_json)
+        ht_output_exclude_prepare(profile, &listed, dir, basename, exclude_path, sizeof exclude_path);
     int failures = write_files(profile, run, config, basename, mpi, dir);
     ht_name_list_free(&listed.uninstrumented);
     ht_inlined_list_free(&listed.inlined);
+    ht_name_list_free(&listed.exclude_symbols);
     return failures;
 }
 
@@ -145,6 +149,12 @@ static int write_json(FILE *f, const void *ctx)
     return ht_output_json_write(f, c->profile, c->run, c->mpi) != 0 ? -2 : 0;
 }
 
+static int write_exclude(FILE *f, const void *ctx)
+{
+    const struct outputs_ctx *c = ctx;
+    return ht_output_exclude_write(f, c->run);
+}
+
 static int write_folded(FILE *f, const void *ctx)
 {
     const struct outputs_ctx *c = ctx;
@@ -224,7 +234,7 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
 {
     last_suffix[0] = '\0';
     int all = (int)config->write_logfile + (int)config->write_json + (int)config->write_folded +
-              (int)config->write_speedscope + (int)config->write_hatchet;
+              (int)config->write_speedscope + (int)config->write_hatchet + (run->exclude_file != NULL);
     int dirfd = ht_make_directory(dir) == 0 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     if (dirfd < 0) {
         fprintf(stderr, "hooktrace: cannot write the profile to output directory '%s': %s\n",
@@ -242,6 +252,8 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
         {config->write_folded, ".folded", write_folded},
         {config->write_speedscope, ".speedscope.json", write_speedscope},
         {config->write_hatchet, ".hatchet.json", write_hatchet},
+        /* what the logfile and the JSON name, under the same name */
+        {run->exclude_file != NULL, ".exclude", write_exclude},
         /* last: it reads the JSON written above, through its descriptor.
          * Not in a partial profile: a killed rank may have a second left
          * (Open MPI's SIGKILL), and hooktrace-report makes the page later. */

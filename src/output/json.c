@@ -142,7 +142,9 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     json_object_set_new(overhead, "time_s", json_real(run->overhead_seconds));
     json_object_set_new(doc, "overhead", overhead);
 
-    json_object_set_new(doc, "throttle", ht_output_throttle_json(&run->throttle, p));
+    json_t *throttle = ht_output_throttle_json(&run->throttle, p);
+    ht_output_exclude_json(throttle, run);
+    json_object_set_new(doc, "throttle", throttle);
     json_object_set_new(doc, "uninstrumented", uninstrumented_json(&run->uninstrumented, &run->inlined));
     json_t *naming = json_object();
     json_object_set_new(naming, "named_here", json_integer((json_int_t)run->functions_named_here));

@@ -15,6 +15,7 @@ libht_output_la_SOURCES = \
 	src/output/source_root.c \
 	src/output/room.h src/output/room.c \
 	src/output/throttle.c \
+	src/output/exclude_file.c \
 	src/output/html.c src/output/html.h src/output/html_page.h \
 	src/output/output_counters.h src/output/counters.c \
 	src/output/output_mpi.h src/output/json_mpi.c src/output/logfile_mpi.c \

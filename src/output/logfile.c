@@ -33,6 +33,31 @@ static const char *caller_name(const struct ht_profile *p, const struct ht_stack
     return s->parent < 0 ? "-" : p->stacks[s->parent].function->name;
 }
 
+/* The throttling lines of the header, and what to recompile with. */
+static void logfile_throttle(FILE *out, const struct ht_run_info *run, const struct ht_profile *p)
+{
+    const struct ht_throttle_info *th = &run->throttle;
+    if (!th->enabled) {
+        fprintf(out, "throttling:      off\n");
+        return;
+    }
+    fprintf(out, "throttling:      after %llu calls at under %.3f us per call; ",
+            (unsigned long long)th->min_calls, (double)th->max_ns_per_call * 1e-3);
+    size_t functions = ht_output_throttled_functions(p);
+    if (functions == 0) {
+        fprintf(out, "no function throttled\n");
+        return;
+    }
+    char patching[160];
+    ht_output_throttle_patching(th, patching, sizeof patching);
+    fprintf(out, "%zu function%s throttled (marked *)\n", functions, functions == 1 ? "" : "s");
+    fprintf(out, "                 %.3g hook calls saved (estimated); code patching %s: "
+                 "%llu hook calls rewritten, %llu not; %llu hook calls after throttling\n",
+            ht_output_hook_calls_saved(th, p), patching, (unsigned long long)th->sites_patched,
+            (unsigned long long)th->sites_unpatched, (unsigned long long)p->throttled_hook_calls);
+    ht_output_logfile_exclude(out, run);
+}
+
 static void print_header(FILE *out, const struct ht_profile *p, const struct ht_run_info *run,
                          const struct ht_config *cfg, const struct ht_mpi_view *mpi,
                          const char *source_root)
@@ -79,7 +104,7 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
                  " %.2f%% of the %.6f s recorded)\n",
             run->overhead_seconds, run->overhead_ns_per_call,
             recorded > 0 ? 100.0 * run->overhead_seconds / recorded : 0.0, recorded);
-    ht_output_logfile_throttle(out, &run->throttle, p, run->uninstrumented.count > 0 || run->inlined.count > 0);
+    logfile_throttle(out, run, p);
     if (run->uninstrumented.count)
         fprintf(out, "uninstrumented:  %zu tiny functions left out at compile time by the GCC plugin"
                      " (named in the JSON; docs/plugin.md)\n", run->uninstrumented.count);

@@ -47,6 +47,12 @@ struct ht_run_info {
     struct ht_name_list uninstrumented;
     /* and the functions whose inlined copies it left out */
     struct ht_inlined_list inlined;
+    /* the throttled functions' symbol names, the .exclude file they are
+     * written to (NULL: none) and what the objects say of their build
+     * (docs/throttle.md): filled in by ht_output_write_all(_mpi) too */
+    struct ht_name_list exclude_symbols;
+    const char *exclude_file;
+    struct ht_build_marks build;
 };
 
 /* Writes every output the config enables into its output directory (created
@@ -129,12 +135,20 @@ const char *ht_output_relative(const char *file, const char *root);
 json_t *ht_output_throttle_json(const struct ht_throttle_info *th, const struct ht_profile *p);
 void ht_output_throttle_patching(const struct ht_throttle_info *th, char *buf, size_t len);
 double ht_output_hook_calls_saved(const struct ht_throttle_info *th, const struct ht_profile *p);
-/* plugin_used: the GCC plugin left functions out (no hint to use it). */
-void ht_output_logfile_throttle(FILE *out, const struct ht_throttle_info *th,
-                                const struct ht_profile *p, bool plugin_used);
 /* The throttled functions as GCC's -finstrument-functions-exclude-function-list
- * wants them, comma-separated (malloc'ed; NULL if none). */
+ * wants them, comma-separated (malloc'ed; NULL if none): the JSON keeps it
+ * for scripts, but it is not exact and no longer suggested (GCC matches
+ * parts of names; docs/throttle.md). */
 char *ht_output_throttle_exclude_list(const struct ht_profile *p);
+/* The .exclude file (exclude_file.c): run's exclude_symbols, exclude_file
+ * (pointing into path) and build filled in for the profile p written as
+ * <dir>/<basename>.*; the file's text; the logfile's advice; the JSON's
+ * fields in the "throttle" object. */
+void ht_output_exclude_prepare(const struct ht_profile *p, struct ht_run_info *run, const char *dir,
+                               const char *basename, char *path, size_t len);
+int ht_output_exclude_write(FILE *f, const struct ht_run_info *run);
+void ht_output_logfile_exclude(FILE *out, const struct ht_run_info *run);
+void ht_output_exclude_json(json_t *obj, const struct ht_run_info *run);
 /* Distinct functions (name, file, line) among the throttled stacks. */
 size_t ht_output_throttled_functions(const struct ht_profile *p);
 

@@ -7,8 +7,6 @@
 
 #include "output/output.h"
 
-#define GCC_EXCLUDE_OPTION "-finstrument-functions-exclude-function-list="
-
 void ht_output_throttle_patching(const struct ht_throttle_info *th, char *buf, size_t len)
 {
     if (!th->patch_code) {
@@ -168,36 +166,4 @@ char *ht_output_throttle_exclude_list(const struct ht_profile *p)
         free(names[i]);
     free(names);
     return list;
-}
-
-void ht_output_logfile_throttle(FILE *out, const struct ht_throttle_info *th,
-                                const struct ht_profile *p, bool plugin_used)
-{
-    if (!th->enabled) {
-        fprintf(out, "throttling:      off\n");
-        return;
-    }
-    fprintf(out, "throttling:      after %llu calls at under %.3f us per call; ",
-            (unsigned long long)th->min_calls, (double)th->max_ns_per_call * 1e-3);
-    size_t functions = ht_output_throttled_functions(p);
-    if (functions == 0) {
-        fprintf(out, "no function throttled\n");
-        return;
-    }
-    char patching[160];
-    ht_output_throttle_patching(th, patching, sizeof patching);
-    fprintf(out, "%zu function%s throttled (marked *)\n", functions, functions == 1 ? "" : "s");
-    fprintf(out, "                 %.3g hook calls saved (estimated); code patching %s: "
-                 "%llu hook calls rewritten, %llu not; %llu hook calls after throttling\n",
-            ht_output_hook_calls_saved(th, p), patching, (unsigned long long)th->sites_patched,
-            (unsigned long long)th->sites_unpatched, (unsigned long long)p->throttled_hook_calls);
-    char *list = ht_output_throttle_exclude_list(p);
-    if (list)
-        fprintf(out, "                 their rewritten calls still cost some speed; to remove it, "
-                     "recompile with\n                 " GCC_EXCLUDE_OPTION "%s\n", list);
-    /* Most of that cost goes in one build with the plugin (docs/plugin.md). */
-    if (list && !plugin_used)
-        fprintf(out, "                 or, with GCC, compile with `pkg-config --variable=instrument_flags"
-                     " hooktrace` (its plugin leaves tiny functions out)\n");
-    free(list);
 }

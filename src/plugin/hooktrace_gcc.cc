@@ -33,6 +33,8 @@
  * Arguments (-fplugin-arg-hooktrace_gcc-NAME[=VALUE]):
  *   max-statements=N   the size limit (default 8; 0 keeps every hook)
  *   inlined-hooks=...  the second rule, after inlining (after_inlining.cc)
+ *   exclude-file=PATH  assembler names whose hooks go whatever their size
+ *                      (exclude_list.cc)
  *   verbose            a note on stderr for every function left out */
 #include "gcc-plugin.h"
 #include "plugin-version.h"
@@ -55,6 +57,7 @@
 #include <string>
 
 #include "after_inlining.h"
+#include "exclude_list.h"
 
 int plugin_is_GPL_compatible;
 
@@ -65,6 +68,8 @@ bool verbose = false;
 
 /* Functions of this translation unit whose hooks this pass removed. */
 hash_set<tree> *tiny_functions;
+/* Every function this pass ran on, to tell (verbose) a callee not seen yet. */
+hash_set<tree> *seen_functions;
 
 /* By callee, not gimple_call_builtin_p: that also checks the argument
  * types, and GCC passes the function's own address, not a void *. */
@@ -107,6 +112,21 @@ bool is_main(tree decl)
     return strcmp(name, "main") == 0 || strcmp(name, "MAIN__") == 0;
 }
 
+/* The declaration whose body a call to callee runs.  A C++ constructor or
+ * destructor is compiled as variants (complete object C1/D1, base object
+ * C2/D2, deleting D0); when two have the same body GCC keeps one (C2, D2)
+ * and makes the other an alias of it, and a call names the alias (C1, D1),
+ * whose own declaration this pass never sees.  The same holds for any other
+ * alias GCC or the program declares. */
+tree body_of(tree callee)
+{
+    cgraph_node *node = cgraph_node::get(callee);
+    if (!node)
+        return callee;
+    cgraph_node *target = node->ultimate_alias_target();
+    return target ? target->decl : callee;
+}
+
 /* Does a call to this function keep its caller out of the tiny set? */
 bool call_allowed(const gcall *call)
 {
@@ -122,7 +142,12 @@ bool call_allowed(const gcall *call)
         return true;
     if (fndecl_built_in_p(callee, BUILT_IN_NORMAL) && (flags & (ECF_CONST | ECF_PURE)))
         return true;
-    return tiny_functions->contains(callee);
+    tree body = body_of(callee);
+    if (tiny_functions->contains(body))
+        return true;
+    if (verbose && !seen_functions->contains(body) && gimple_has_body_p(body))
+        inform(gimple_location(call), "hooktrace: %qD called before this pass saw its body", body);
+    return false;
 }
 
 /* Counts the statements that would run besides the hooks; -1 as soon as
@@ -137,6 +162,11 @@ int count_statements(function *fun)
             switch (gimple_code(stmt)) {
             case GIMPLE_DEBUG: case GIMPLE_LABEL: case GIMPLE_NOP: case GIMPLE_PREDICT:
             case GIMPLE_RESX: case GIMPLE_EH_DISPATCH:
+            /* The return is where a function ends, not work it does:
+             * counting it put iterator operator-(n), whose body is one
+             * pointer subtraction and an iterator constructor, one over
+             * the limit, and every back() with it. */
+            case GIMPLE_RETURN:
                 continue;
             case GIMPLE_ASM:
                 return -1;
@@ -256,14 +286,30 @@ public:
      * profile, and a build for debugging shows every function. */
     bool gate(function *fun) final override
     {
-        return flag_instrument_function_entry_exit && max_statements > 0 &&
-               opt_for_fn(fun->decl, optimize) > 0;
+        return flag_instrument_function_entry_exit && (ht_exclude_active() || tiny_rule_on(fun));
+    }
+
+    bool tiny_rule_on(function *fun)
+    {
+        return max_statements > 0 && opt_for_fn(fun->decl, optimize) > 0;
     }
 
     unsigned int execute(function *fun) final override
     {
         tree decl = fun->decl;
-        if (is_main(decl) || !has_hooks(fun))
+        seen_functions->add(decl);
+        if (!has_hooks(fun))
+            return 0;
+        /* Named in the exclude file: exactly this function, at any level,
+         * and not counted as tiny, so that its callers stay as they were. */
+        if (ht_exclude_listed(decl)) {
+            bool purge = remove_hooks(fun);
+            list_in_section(listed_name(decl));
+            if (verbose)
+                inform(DECL_SOURCE_LOCATION(decl), "hooktrace: %qD left uninstrumented (exclude-file)", decl);
+            return TODO_update_ssa_only_virtuals | (purge ? TODO_cleanup_cfg : 0);
+        }
+        if (is_main(decl) || !tiny_rule_on(fun))
             return 0;
         if (mark_dfs_back_edges(fun))
             return 0; /* a loop */
@@ -299,9 +345,12 @@ bool parse_arguments(const plugin_name_args *info)
         } else if (int taken = ht_after_inlining_argument(arg.key, arg.value)) {
             if (taken < 0)
                 return false;
+        } else if (int taken = ht_exclude_argument(arg.key, arg.value)) {
+            if (taken < 0)
+                return false;
         } else {
             error("hooktrace plugin: unknown argument %qs (known: max-statements=N, " HT_AFTER_INLINING_USAGE
-                  ", verbose)", arg.key);
+                  ", " HT_EXCLUDE_USAGE ", verbose)", arg.key);
             return false;
         }
     }
@@ -320,6 +369,7 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version)
     if (!parse_arguments(info))
         return 1;
     tiny_functions = new hash_set<tree>;
+    seen_functions = new hash_set<tree>;
 
     static plugin_info about = {"0.1", "leaves tiny functions out of -finstrument-functions (hooktrace)"};
     register_callback(info->base_name, PLUGIN_INFO, NULL, &about);
@@ -334,5 +384,6 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version)
     pass.pos_op = PASS_POS_INSERT_BEFORE;
     register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
     ht_after_inlining_register(info->base_name, verbose);
+    ht_exclude_register(info->base_name);
     return 0;
 }

@@ -14,6 +14,8 @@ libht_symbols_la_SOURCES = \
 	src/symbols/closed.c \
 	src/symbols/paths.c \
 	src/symbols/uninstrumented.c \
+	src/symbols/linkage_names.c \
+	src/symbols/build_marks.c \
 	src/symbols/strpool.c
 libht_symbols_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libht_symbols_la_CFLAGS = $(HT_LIB_CFLAGS)

@@ -108,8 +108,29 @@ static const char *fortran_alias(const struct ht_func *f, int fd, const struct h
     return NULL;
 }
 
+struct by_address {
+    void (*found)(uintptr_t address, void *ctx);
+    void *ctx;
+};
+
+static void found_address(uintptr_t address, const char *symbol, void *ctx)
+{
+    (void)symbol;
+    struct by_address *b = ctx;
+    b->found(address, b->ctx);
+}
+
 void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void *ctx),
                      void (*found)(uintptr_t address, void *ctx), void *ctx)
+{
+    struct by_address b = {found, ctx};
+    ht_symbols_scan_symbols(executable_only, wanted, ctx, found_address, &b);
+}
+
+void ht_symbols_scan_symbols(bool executable_only, bool (*wanted)(const char *name, void *ctx),
+                             void *wanted_ctx,
+                             void (*found)(uintptr_t address, const char *symbol, void *ctx),
+                             void *ctx)
 {
     struct ht_object_list list;
     ht_object_list_take(&list, executable_only);
@@ -125,13 +146,13 @@ void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void
                 bool fortran = is_fortran(funcs, n);
                 for (size_t k = 0; k < n; k++) {
                     const char *name = ht_names_display(&funcs[k], &demangler, &pool);
-                    bool hit = name && wanted(name, ctx);
+                    bool hit = name && wanted(name, wanted_ctx);
                     if (!hit && fortran) {
                         const char *alias = fortran_alias(&funcs[k], fd, &info, &pool);
-                        hit = alias && wanted(alias, ctx);
+                        hit = alias && wanted(alias, wanted_ctx);
                     }
                     if (hit)
-                        found(list.objects[i].bias + (uintptr_t)funcs[k].addr, ctx);
+                        found(list.objects[i].bias + (uintptr_t)funcs[k].addr, funcs[k].elf_name, ctx);
                 }
             }
             free(funcs);

@@ -75,6 +75,13 @@ bool ht_symbols_resolve_key(struct ht_symbols *syms, struct ht_symbol_key key,
 void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void *ctx),
                      void (*found)(uintptr_t address, void *ctx), void *ctx);
 
+/* The same, with the ELF symbol's own name (NULL for a function known
+ * only from DWARF) handed to found, and wanted given its own context. */
+void ht_symbols_scan_symbols(bool executable_only, bool (*wanted)(const char *name, void *ctx),
+                             void *wanted_ctx,
+                             void (*found)(uintptr_t address, const char *symbol, void *ctx),
+                             void *ctx);
+
 /* Display names of the functions hooktrace's GCC plugin left uninstrumented
  * in the objects loaded now (uninstrumented.c), sorted, each once.  Returns
  * 0, or -1 if memory ran out (out then holds what was read). */
@@ -97,5 +104,18 @@ struct ht_inlined_list {
 };
 int ht_symbols_inlined(struct ht_inlined_list *out);
 void ht_inlined_list_free(struct ht_inlined_list *list);
+/* The ELF symbol names (mangled, as the compiler's assembler names) of
+ * every function of the executable and the loaded objects whose display
+ * name is one of display[0..n) (linkage_names.c), sorted, each once: what
+ * the GCC plugin's exclude-file takes.  0, or -1 if memory ran out. */
+int ht_symbols_linkage_names(const char *const *display, size_t n, struct ht_name_list *out);
+
+/* What the loaded objects say of their build (build_marks.c). */
+struct ht_build_marks {
+    bool plugin;      /* some object (the executable included) was compiled
+                         with hooktrace's GCC plugin: .hooktrace.plugin */
+    bool clang_built; /* the executable's .comment names clang, not GCC */
+};
+void ht_symbols_build_marks(struct ht_build_marks *out);
 
 #endif

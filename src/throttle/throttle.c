@@ -68,7 +68,6 @@ static uint64_t children_ticks(const struct ht_node *n)
 void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site,
                           const struct ht_hook_pair *hooks)
 {
-    (void)t;
     if (!settings.enabled || (node->flags & HT_NODE_MPI_ROUTINE) || node->calls == 0)
         return;
     struct ht_function_record *rec = ht_functions_find(ht_node_function(node));
@@ -80,7 +79,15 @@ void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t e
         ht_functions_tag_node(node);
         return;
     }
-    if (node->ticks_incl / node->calls >= max_ticks() ||
+    /* A thread reading counters spent part of the node's time in the reads
+     * (a microsecond each through perf events, two per recorded call
+     * beneath it): that time is hooktrace's, not the function's. */
+    uint64_t ticks = node->ticks_incl;
+    if (t->tree.counters) {
+        int64_t reads = ht_node_read_ticks(node, t->tree.counters)[0];
+        ticks = reads <= 0 ? ticks : (uint64_t)reads < ticks ? ticks - (uint64_t)reads : 0;
+    }
+    if (ticks / node->calls >= max_ticks() ||
         (__atomic_load_n(&rec->flags, __ATOMIC_RELAXED) & (HT_FUNCTION_CALLS_MPI | HT_FUNCTION_NEVER)))
         return;
     if (!ht_functions_throttle(rec, ht_clock_now())) {

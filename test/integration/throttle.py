@@ -9,7 +9,7 @@ import os
 import shutil
 import subprocess
 
-from htlib import check, check_eq, finish, program, run
+from htlib import BUILDDIR, check, check_eq, finish, program, run
 
 EXE = program("throttle")
 N = 5000
@@ -92,10 +92,23 @@ check_eq(th["hook_calls_after_throttling"], 7, "hook calls reached after throttl
 check(th["hook_calls_saved"] > 0, "hook calls saved estimated: %r" % th["hook_calls_saved"])
 log = r.text(".log")
 check("5 functions throttled (marked *)" in log, "logfile summary line")
-check("-finstrument-functions-exclude-function-list=depth,pick,shared_scaled,tiny,touch\n" in log,
-      "logfile: the recompile suggestion")
-check("or, with GCC, compile with `pkg-config --variable=instrument_flags hooktrace`" in log,
-      "logfile: built without the GCC plugin, the suggestion names it")
+check_eq(th["exclude_symbols"], ["depth", "pick", "shared_scaled", "tiny", "touch"],
+         "JSON: the throttled functions' symbols, for the GCC plugin's exclude-file")
+check_eq(th["plugin_used"], False, "JSON: built without the GCC plugin")
+check_eq(th["exclude_file"], os.path.realpath(r.path(".exclude")), "JSON: the .exclude file beside the profile")
+with open(r.path(".exclude")) as f:
+    check_eq([l.strip() for l in f if not l.startswith("#")], th["exclude_symbols"],
+             "the .exclude file lists exactly the throttled functions")
+check("-finstrument-functions-exclude-function-list=" not in log,
+      "logfile: no GCC substring list suggested (it would exclude other functions)")
+if os.path.exists(os.path.join(BUILDDIR, "hooktrace_gcc.so")):
+    check("compile with GCC and hooktrace's plugin\n" in log and
+          "`pkg-config --variable=instrument_flags hooktrace`" in log and
+          "-fplugin-arg-hooktrace_gcc-exclude-file=" + th["exclude_file"] + "\n" in log,
+          "logfile: built without the GCC plugin, the suggestion names it and the file:\n" + log)
+else:
+    check("hooktrace was built without its GCC plugin, so no exact exclusion" in log,
+          "logfile: no plugin installed, no suggestion:\n" + log)
 check_eq(r.profile().doc["uninstrumented"],
          {"functions": 0, "names": [], "inlined": {"functions": 0, "sites": 0, "names": []}},
          "JSON: built without the GCC plugin, nothing uninstrumented")

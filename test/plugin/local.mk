@@ -6,6 +6,9 @@
 # them and also compiles with bad plugin arguments (HT_CXX).
 EXTRA_DIST += test/plugin/plugin.py test/plugin/tiny.cpp test/plugin/tiny_O0.cpp \
 	test/plugin/tiny_module.f90 test/plugin/after_inlining.py test/plugin/inlined.cpp
+	test/plugin/tiny_module.f90 test/plugin/containers.cpp test/plugin/containers_O1.cpp test/plugin/containers_O3.cpp \
+	test/plugin/containers.py \
+	test/plugin/throttle_names.cpp test/plugin/throttle_names.exclude test/plugin/exclude.py
 if HT_GCC_PLUGIN
 HT_PLUGIN_FLAGS = -fplugin=$(abs_top_builddir)/hooktrace_gcc.so
 HT_PLUGIN_TEST_CXXFLAGS = $(MPI_CFLAGS) -O2 -g -finstrument-functions $(HT_WARN_CFLAGS)
@@ -79,6 +82,56 @@ test/plugin/inlined_O1-inlined.$(OBJEXT) test/plugin/inlined_O2-inlined.$(OBJEXT
 test/plugin/inlined_O3-inlined.$(OBJEXT) test/plugin/inlined_lto-inlined.$(OBJEXT) \
 test/plugin/inlined_omp-inlined.$(OBJEXT) test/plugin/inlined_remove-inlined.$(OBJEXT) \
 test/plugin/inlined_keep-inlined.$(OBJEXT) $(HT_INLINED_BINS): hooktrace_gcc.so
+# C++ as written, at each optimisation level (test/plugin/containers.py;
+# -O1 and -O3 by a pragma, as tiny_O0, so that CI's CXXFLAGS cannot win).
+HT_CONTAINERS_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS) $(HT_PLUGIN_FLAGS) \
+	-fplugin-arg-hooktrace_gcc-max-statements=16
+check_PROGRAMS += test/plugin/containers_O1 test/plugin/containers_O2 test/plugin/containers_O3 \
+	test/plugin/containers_all
+TESTS += test/plugin/containers.py
+test_plugin_containers_O1_SOURCES = test/plugin/containers_O1.cpp
+test_plugin_containers_O1_CXXFLAGS = -O1 $(HT_CONTAINERS_CXXFLAGS)
+test_plugin_containers_O1_LDADD = libhooktrace.la
+test_plugin_containers_O1_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_containers_O2_SOURCES = test/plugin/containers.cpp
+test_plugin_containers_O2_CXXFLAGS = -O2 $(HT_CONTAINERS_CXXFLAGS)
+test_plugin_containers_O2_LDADD = libhooktrace.la
+test_plugin_containers_O2_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_containers_O3_SOURCES = test/plugin/containers_O3.cpp
+test_plugin_containers_O3_CXXFLAGS = -O3 $(HT_CONTAINERS_CXXFLAGS)
+test_plugin_containers_O3_LDADD = libhooktrace.la
+test_plugin_containers_O3_LDFLAGS = $(HT_TEST_LINK)
+# The control: every hook kept.
+test_plugin_containers_all_SOURCES = test/plugin/containers.cpp
+test_plugin_containers_all_CXXFLAGS = -O2 $(HT_CONTAINERS_CXXFLAGS) -fplugin-arg-hooktrace_gcc-max-statements=0
+test_plugin_containers_all_LDADD = libhooktrace.la
+test_plugin_containers_all_LDFLAGS = $(HT_TEST_LINK)
+test/plugin/containers_O1-containers_O1.$(OBJEXT) test/plugin/containers_O2-containers.$(OBJEXT) \
+test/plugin/containers_O3-containers_O3.$(OBJEXT) test/plugin/containers_all-containers.$(OBJEXT): hooktrace_gcc.so
+
+# Exact exclusions (test/plugin/exclude.py): the same program built with the
+# plugin (keeping every hook, so that throttling has work), without it, and
+# with the plugin and the names a run of the first writes.
+HT_NAMES_CXXFLAGS = -O2 -g -finstrument-functions $(HT_WARN_CFLAGS)
+check_PROGRAMS += test/plugin/names_plugin test/plugin/names_plain test/plugin/names_excluded
+TESTS += test/plugin/exclude.py
+test_plugin_names_plugin_SOURCES = test/plugin/throttle_names.cpp
+test_plugin_names_plugin_CXXFLAGS = $(HT_NAMES_CXXFLAGS) $(HT_PLUGIN_FLAGS) \
+	-fplugin-arg-hooktrace_gcc-max-statements=0
+test_plugin_names_plugin_LDADD = libhooktrace.la
+test_plugin_names_plugin_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_names_plain_SOURCES = test/plugin/throttle_names.cpp
+test_plugin_names_plain_CXXFLAGS = $(HT_NAMES_CXXFLAGS)
+test_plugin_names_plain_LDADD = libhooktrace.la
+test_plugin_names_plain_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_names_excluded_SOURCES = test/plugin/throttle_names.cpp
+test_plugin_names_excluded_CXXFLAGS = $(HT_NAMES_CXXFLAGS) $(HT_PLUGIN_FLAGS) \
+	-fplugin-arg-hooktrace_gcc-max-statements=0 \
+	-fplugin-arg-hooktrace_gcc-exclude-file=$(abs_top_srcdir)/test/plugin/throttle_names.exclude
+test_plugin_names_excluded_LDADD = libhooktrace.la
+test_plugin_names_excluded_LDFLAGS = $(HT_TEST_LINK)
+test/plugin/names_plugin-throttle_names.$(OBJEXT): hooktrace_gcc.so
+test/plugin/names_excluded-throttle_names.$(OBJEXT): hooktrace_gcc.so $(srcdir)/test/plugin/throttle_names.exclude
 
 if HAVE_FORTRAN
 check_PROGRAMS += test/plugin/tiny_module

@@ -147,7 +147,7 @@ for arg, message in (("max-statements=many", "max-statements takes a whole numbe
                      ("inlined-hooks=some", "inlined-hooks takes remove, keep-loops or keep, not 'some'"),
                      ("inlined-hooks", "inlined-hooks takes remove, keep-loops or keep, not ''"),
                      ("colour=blue", "unknown argument 'colour' (known: max-statements=N, "
-                                     "inlined-hooks=remove|keep-loops|keep, verbose)")):
+                                     "inlined-hooks=remove|keep-loops|keep, exclude-file=PATH, verbose)")):
     proc = subprocess.run(cxx + ["-x", "c", "-finstrument-functions", "-fplugin=" + plugin,
                                  "-fplugin-arg-hooktrace_gcc-" + arg, "-c", source, "-o", os.devnull],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)

@@ -446,9 +446,11 @@
       body.appendChild(tr);
     });
     box.appendChild(table);
-    if (t.exclude_function_list)
+    // GCC's own list matches parts of names: only the exact file is shown.
+    if (t.exclude_file)
       box.appendChild(el("p", {"class": "help"},
-                          "-finstrument-functions-exclude-function-list=" + t.exclude_function_list));
+                          (t.plugin_used ? "" : "with hooktrace's GCC plugin: ") +
+                          "-fplugin-arg-hooktrace_gcc-exclude-file=" + t.exclude_file));
   }
 
   // --- counters ----------------------------------------------------------------
