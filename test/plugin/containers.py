@@ -83,5 +83,6 @@ check_eq(r.returncode, 0, "containers_all: exit status")
 p = r.profile()
 for path, calls in dict(KEPT, **GONE).items():
     check_eq(p.calls(path), calls, "containers_all: calls of %s" % path)
-check_eq(p.doc["uninstrumented"], {"functions": 0, "names": []}, "containers_all: nothing left out")
+check_eq(p.doc["uninstrumented"], {"functions": 0, "names": [],
+                                   "inlined": {"functions": 0, "sites": 0, "names": []}}, "containers_all: nothing left out")
 finish()

@@ -6,7 +6,7 @@ argument list with a comma (ns::Pair<int, double>::first() const,
 end<int, long>), and parts of other functions' names (end in append,
 ns::get_id in ns::get_ids).
 
-1. Built with the plugin (max-statements=0: every hook kept), a run with
+1. Built with the plugin (max-statements=0 and inlined-hooks=keep: every hook kept), a run with
    min_calls 1000 throttles exactly the three hot functions and writes
    their symbol names, and nothing else, into <profile>.exclude; the log
    suggests -fplugin-arg-hooktrace_gcc-exclude-file=<that file> and not the
@@ -108,7 +108,8 @@ p = r.profile()
 check_eq({path: p.calls(path) for path in p.paths()}, KEPT,
          "names_excluded: every stack and its calls (the three functions reach no hook)")
 check_eq(p.doc["throttle"]["functions"], 0, "names_excluded: nothing throttled")
-check_eq(p.doc["uninstrumented"], {"functions": 3, "names": sorted(THROTTLED)},
+check_eq(p.doc["uninstrumented"], {"functions": 3, "names": sorted(THROTTLED),
+                                   "inlined": {"functions": 0, "sites": 0, "names": []}},
          "names_excluded: exactly the three named as uninstrumented")
 check(not r.exists(".exclude"), "names_excluded: no .exclude file")
 check(OPTION not in r.text(".log"), "names_excluded: no advice")

@@ -84,8 +84,11 @@ test/plugin/inlined_omp-inlined.$(OBJEXT) test/plugin/inlined_remove-inlined.$(O
 test/plugin/inlined_keep-inlined.$(OBJEXT) $(HT_INLINED_BINS): hooktrace_gcc.so
 # C++ as written, at each optimisation level (test/plugin/containers.py;
 # -O1 and -O3 by a pragma, as tiny_O0, so that CI's CXXFLAGS cannot win).
+# The first rule alone: the inlined copies of the kept functions keep their
+# hooks, so that what is recorded below them does not depend on what GCC
+# chose to inline (the second rule is after_inlining.py's).
 HT_CONTAINERS_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS) $(HT_PLUGIN_FLAGS) \
-	-fplugin-arg-hooktrace_gcc-max-statements=16
+	-fplugin-arg-hooktrace_gcc-max-statements=16 -fplugin-arg-hooktrace_gcc-inlined-hooks=keep
 check_PROGRAMS += test/plugin/containers_O1 test/plugin/containers_O2 test/plugin/containers_O3 \
 	test/plugin/containers_all
 TESTS += test/plugin/containers.py
@@ -113,11 +116,11 @@ test/plugin/containers_O3-containers_O3.$(OBJEXT) test/plugin/containers_all-con
 # plugin (keeping every hook, so that throttling has work), without it, and
 # with the plugin and the names a run of the first writes.
 HT_NAMES_CXXFLAGS = -O2 -g -finstrument-functions $(HT_WARN_CFLAGS)
+HT_NAMES_PLUGIN_KEEP = -fplugin-arg-hooktrace_gcc-max-statements=0 -fplugin-arg-hooktrace_gcc-inlined-hooks=keep
 check_PROGRAMS += test/plugin/names_plugin test/plugin/names_plain test/plugin/names_excluded
 TESTS += test/plugin/exclude.py
 test_plugin_names_plugin_SOURCES = test/plugin/throttle_names.cpp
-test_plugin_names_plugin_CXXFLAGS = $(HT_NAMES_CXXFLAGS) $(HT_PLUGIN_FLAGS) \
-	-fplugin-arg-hooktrace_gcc-max-statements=0
+test_plugin_names_plugin_CXXFLAGS = $(HT_NAMES_CXXFLAGS) $(HT_PLUGIN_FLAGS) $(HT_NAMES_PLUGIN_KEEP)
 test_plugin_names_plugin_LDADD = libhooktrace.la
 test_plugin_names_plugin_LDFLAGS = $(HT_TEST_LINK)
 test_plugin_names_plain_SOURCES = test/plugin/throttle_names.cpp
@@ -125,8 +128,7 @@ test_plugin_names_plain_CXXFLAGS = $(HT_NAMES_CXXFLAGS)
 test_plugin_names_plain_LDADD = libhooktrace.la
 test_plugin_names_plain_LDFLAGS = $(HT_TEST_LINK)
 test_plugin_names_excluded_SOURCES = test/plugin/throttle_names.cpp
-test_plugin_names_excluded_CXXFLAGS = $(HT_NAMES_CXXFLAGS) $(HT_PLUGIN_FLAGS) \
-	-fplugin-arg-hooktrace_gcc-max-statements=0 \
+test_plugin_names_excluded_CXXFLAGS = $(HT_NAMES_CXXFLAGS) $(HT_PLUGIN_FLAGS) $(HT_NAMES_PLUGIN_KEEP) \
 	-fplugin-arg-hooktrace_gcc-exclude-file=$(abs_top_srcdir)/test/plugin/throttle_names.exclude
 test_plugin_names_excluded_LDADD = libhooktrace.la
 test_plugin_names_excluded_LDFLAGS = $(HT_TEST_LINK)
