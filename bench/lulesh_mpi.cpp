@@ -40,6 +40,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 typedef double Real_t;
 typedef int Index_t;
@@ -1035,9 +1038,14 @@ int main(int argc, char** argv)
         for (int r = 0; r < size; ++r)
             for (int k = 0; k < 3; ++k)
                 total[k] += all[3 * r + k];
-        std::printf("lulesh_mpi: ranks=%d edge=%d elements=%d iterations=%d time=%.6e dt=%.6e "
-                    "origin_energy=%.6e elapsed_s=%.3f\n",
-                    size, (int)edge, (int)d.numElem() * size, (int)d.cycle(), d.time(),
+#ifdef _OPENMP
+        const int threads = omp_get_max_threads();
+#else
+        const int threads = 1;
+#endif
+        std::printf("lulesh_mpi: ranks=%d threads=%d edge=%d elements=%d iterations=%d time=%.6e "
+                    "dt=%.6e origin_energy=%.6e elapsed_s=%.3f\n",
+                    size, threads, (int)edge, (int)d.numElem() * size, (int)d.cycle(), d.time(),
                     d.deltatime(), d.e(0), elapsed);
         std::printf("checksum=%.17g %.17g %.17g\n", total[0], total[1], total[2]);
     }
