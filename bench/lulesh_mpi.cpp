@@ -134,7 +134,7 @@ static void fail(const char* what, Index_t elem)
 /* Adds each shared node plane's values of the neighbouring rank to this
  * rank's own, for nf fields.  Both ranks add the same two numbers, so the
  * shared nodes stay identical on both. */
-static void CommSBN(Domain& d, int nf, Real_t& (Domain::*f[])(Index_t))
+static void CommSBN(Domain& d, int nf, Real_t* const f[])
 {
     const Index_t plane = (d.edge() + 1) * (d.edge() + 1), top = d.numNode() - plane;
     const int below = d.rank() - 1, above = d.rank() + 1;
@@ -148,8 +148,8 @@ static void CommSBN(Domain& d, int nf, Real_t& (Domain::*f[])(Index_t))
                   &req[nreq++]);
     for (int k = 0; k < nf; ++k)
         for (Index_t n = 0; n < plane; ++n) {
-            sendbuf[k * plane + n] = (d.*f[k])(n);
-            sendbuf[(nf + k) * plane + n] = (d.*f[k])(top + n);
+            sendbuf[k * plane + n] = f[k][n];
+            sendbuf[(nf + k) * plane + n] = f[k][top + n];
         }
     if (below >= 0)
         MPI_Isend(&sendbuf[0], nf * plane, MPI_DOUBLE, below, 0, MPI_COMM_WORLD, &req[nreq++]);
@@ -160,9 +160,9 @@ static void CommSBN(Domain& d, int nf, Real_t& (Domain::*f[])(Index_t))
     for (int k = 0; k < nf; ++k)
         for (Index_t n = 0; n < plane; ++n) {
             if (below >= 0)
-                (d.*f[k])(n) += recvbuf[k * plane + n];
+                f[k][n] += recvbuf[k * plane + n];
             if (above < d.size())
-                (d.*f[k])(top + n) += recvbuf[(nf + k) * plane + n];
+                f[k][top + n] += recvbuf[(nf + k) * plane + n];
         }
 }
 
@@ -172,7 +172,7 @@ static void CommMonoQ(Domain& d)
 {
     const Index_t plane = d.edge() * d.edge(), top = d.numElem() - plane, ghost = d.numElem();
     const int below = d.rank() - 1, above = d.rank() + 1;
-    Real_t& (Domain::*f[3])(Index_t) = {&Domain::delv_xi, &Domain::delv_eta, &Domain::delv_zeta};
+    Real_t* const f[3] = {&d.delv_xi(0), &d.delv_eta(0), &d.delv_zeta(0)};
     std::vector<Real_t> sendbuf(6 * plane), recvbuf(6 * plane);
     MPI_Request req[4];
     int nreq = 0;
@@ -183,8 +183,8 @@ static void CommMonoQ(Domain& d)
                   &req[nreq++]);
     for (int k = 0; k < 3; ++k)
         for (Index_t i = 0; i < plane; ++i) {
-            sendbuf[k * plane + i] = (d.*f[k])(i);
-            sendbuf[(3 + k) * plane + i] = (d.*f[k])(top + i);
+            sendbuf[k * plane + i] = f[k][i];
+            sendbuf[(3 + k) * plane + i] = f[k][top + i];
         }
     if (below >= 0)
         MPI_Isend(&sendbuf[0], 3 * plane, MPI_DOUBLE, below, 2, MPI_COMM_WORLD, &req[nreq++]);
@@ -195,9 +195,9 @@ static void CommMonoQ(Domain& d)
     for (int k = 0; k < 3; ++k)
         for (Index_t i = 0; i < plane; ++i) {
             if (below >= 0)
-                (d.*f[k])(ghost + i) = recvbuf[k * plane + i];
+                f[k][ghost + i] = recvbuf[k * plane + i];
             if (above < d.size())
-                (d.*f[k])(ghost + plane + i) = recvbuf[(3 + k) * plane + i];
+                f[k][ghost + plane + i] = recvbuf[(3 + k) * plane + i];
         }
 }
 
@@ -523,7 +523,7 @@ Domain::Domain(Index_t s, int rank, int size)
             if (rank == 0)
                 m_symmZ.push_back(a * en + b);
         }
-    Real_t& (Domain::*mass[1])(Index_t) = {&Domain::nodalMass};
+    Real_t* const mass[1] = {&m_nodalMass[0]};
     CommSBN(*this, 1, mass);
     // LULESH's Sedov energy, scaled to the mesh of one rank.
     const Real_t einit = 3.948746e+7 * std::pow(s / 45.0, 3);
@@ -669,7 +669,7 @@ static inline void CalcVolumeForceForElems(Domain& d)
 static inline void CalcForceForNodes(Domain& d)
 {
     CalcVolumeForceForElems(d);
-    Real_t& (Domain::*f[3])(Index_t) = {&Domain::fx, &Domain::fy, &Domain::fz};
+    Real_t* const f[3] = {&d.fx(0), &d.fy(0), &d.fz(0)};
     CommSBN(d, 3, f);
 }
 

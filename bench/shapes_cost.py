@@ -112,7 +112,7 @@ def build(prog, mpi, openmp, args, outdir):
         sh(cmd + [src, "-o", exe] + tail, env)
         exes[name] = exe
     # The plugin build must have used the plugin: its section names what it left out.
-    sec = subprocess.run(["readelf", "-S", exes["plugin"]], capture_output=True, text=True).stdout
+    sec = subprocess.run(["readelf", "-S", "-W", exes["plugin"]], capture_output=True, text=True).stdout
     if ".hooktrace.uninstrumented" not in sec:
         print("shapes_cost: warning: %s has no .hooktrace.uninstrumented section (plugin not "
               "used?)" % exes["plugin"], file=sys.stderr)
@@ -252,8 +252,10 @@ def main():
                     help="MPI library (ompi-c or mpich): picks the launch options")
     ap.add_argument("--ranks", type=int, default=8, help="ranks of the multi-rank LULESH runs")
     ap.add_argument("--fem-ranks", type=int, default=4, help="ranks of the multi-rank FE runs")
-    ap.add_argument("--threads", type=int, default=2,
-                    help="OMP_NUM_THREADS of the 1-rank LULESH runs (multi-rank runs: 1)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="OMP_NUM_THREADS of the 1-rank LULESH runs (default 1; multi-rank runs: 1). "
+                         "With 2, libgomp's spinning threads make a shared 2-core machine's "
+                         "figures swing by 3x between rounds")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per run")
     ap.add_argument("--only", default="helpers,fem,lulesh",
