@@ -25,6 +25,8 @@ temporary directory:
                             given against clang plain
   MPI only (hooktrace run)  the plain binary under `hooktrace run --`
                             (libhooktrace preloaded; MPI programs only)
+  hooktrace CXX, inlined-hooks=MODE   with --plugin-modes: the driver's
+                            build with that plugin argument
 
 Each configuration runs its variants interleaved (the order rotates each
 round) for --rounds rounds.  Wall: the whole job as the driver times it
@@ -37,7 +39,8 @@ reported under the table.
 
 Usage (from the build directory; `make bench-apps` does this):
     python3 bench/shapes_cost.py --hooktrace STAGED/bin/hooktrace
-        [--rounds 5] [--quick] [--only helpers,fem,lulesh] [--mpiexec mpirun]
+        [--rounds 5] [--quick] [--only helpers,fem,lulesh] [--plugin-modes remove,keep]
+        [--mpiexec mpirun]
         [--mpi ompi-c|mpich] [--ranks 8] [--fem-ranks 4]   (--help for the rest)
 
 Stdlib only.  Every run happens in its own empty temporary directory.
@@ -90,6 +93,10 @@ def library_dir(hooktrace):
     return m.group(1)
 
 
+def plugin_mode_label(mode):
+    return "hooktrace CXX, inlined-hooks=%s" % mode
+
+
 def build(prog, mpi, openmp, args, outdir):
     """Builds every variant of bench/<prog>.cpp; returns {build: path}."""
     src = os.path.join(SRCDIR, prog + ".cpp")
@@ -106,7 +113,10 @@ def build(prog, mpi, openmp, args, outdir):
             ("noplugin", [cxx, "-finstrument-functions"] + flags, None),
             ("clang", [cxx if mpi else args.clangxx] + flags, clang_env),
             ("clang_ai", [cxx if mpi else args.clangxx, "-finstrument-functions-after-inlining"]
-             + flags, clang_env)]:
+             + flags, clang_env)] + [
+                ("plugin_" + mode, [args.hooktrace, cxx] + flags
+                 + ["-fplugin-arg-hooktrace_gcc-inlined-hooks=" + mode], None)
+                for mode in args.plugin_modes]:
         exe = os.path.join(outdir, "%s_%s" % (prog, name))
         tail = link if name in ("noplugin", "clang_ai") else []
         sh(cmd + [src, "-o", exe] + tail, env)
@@ -201,8 +211,9 @@ def report(title, labels, results, args, params, load_before):
           % (params, args.rounds, "" if args.rounds == 1 else "s", load_before, loadavg()))
     print()
     print("| variant | wall s (median) | wall ratio | loop s (median) | loop ratio "
-          "| ratio to | functions throttled | left out by the plugin |")
-    print("|---|---:|---:|---:|---:|---|---:|---:|")
+          "| ratio to | functions throttled | left out by the plugin | inlined copies "
+          "unhooked (functions/sites) |")
+    print("|---|---:|---:|---:|---:|---|---:|---:|---:|")
     ref = next((o.checksum for o in results[PLAIN] if o.error is None), None)
     bad = []
     for label in labels:
@@ -210,7 +221,7 @@ def report(title, labels, results, args, params, load_before):
         ok = [o for o in runs if o.error is None]
         if not ok:
             errors = sorted({o.error for o in runs})
-            print("| %s | %s | – | – | – | – | – | – |" % (label, "; ".join(errors)))
+            print("| %s | %s | – | – | – | – | – | – | – |" % (label, "; ".join(errors)))
             continue
         base = VARIANTS[label][1]
         if base:
@@ -221,10 +232,14 @@ def report(title, labels, results, args, params, load_before):
         else:
             wr = lr = "–"
         profiled = label not in (PLAIN, CLANG)
-        print("| %s | %.2f | %s | %.2f | %s | %s | %s | %s |" % (
+        # uninstrumented.inlined: from the plugin's second rule (absent before it).
+        inl = ("%s/%s" % (profile_cell(ok, "uninstrumented", "inlined", "functions"),
+                          profile_cell(ok, "uninstrumented", "inlined", "sites"))
+               if profiled else "–")
+        print("| %s | %.2f | %s | %.2f | %s | %s | %s | %s | %s |" % (
             label, med([o.wall for o in ok]), wr, med([o.loop for o in ok]), lr, base or "–",
             profile_cell(ok, "throttle", "functions") if profiled else "–",
-            profile_cell(ok, "uninstrumented", "functions") if profiled else "–"))
+            profile_cell(ok, "uninstrumented", "functions") if profiled else "–", inl))
         bad += ["%s: %s" % (label, o.checksum) for o in ok if o.checksum != ref]
         if len(ok) < len(runs):
             bad.append("%s: %d run(s) %s" % (label, len(runs) - len(ok),
@@ -256,6 +271,10 @@ def main():
                     help="OMP_NUM_THREADS of the 1-rank LULESH runs (default 1; multi-rank runs: 1). "
                          "With 2, libgomp's spinning threads make a shared 2-core machine's "
                          "figures swing by 3x between rounds")
+    ap.add_argument("--plugin-modes", default="",
+                    help="comma-separated values of the plugin's inlined-hooks argument, each "
+                         "an extra variant built with the driver and "
+                         "-fplugin-arg-hooktrace_gcc-inlined-hooks=MODE (a plugin that has it)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per run")
     ap.add_argument("--only", default="helpers,fem,lulesh",
@@ -272,6 +291,10 @@ def main():
                  "femN": ["-s", "20", "-i", "2"], "lulesh1": ["-s", "8", "-i", "10"],
                  "luleshN": ["-s", "6", "-i", "10"]}
     args.hooktrace = os.path.abspath(args.hooktrace)
+    args.plugin_modes = [m for m in args.plugin_modes.split(",") if m]
+    for mode in args.plugin_modes:
+        VARIANTS[plugin_mode_label(mode)] = ("plugin_" + mode, PLAIN, False)
+    extra = [plugin_mode_label(m) for m in args.plugin_modes]
     only = set(args.only.split(","))
 
     def launch(ranks):
@@ -302,17 +325,17 @@ def main():
         if "helpers" in only:
             exes = build("elem_helpers", False, False, args, scratch)
             configs.append(("elem_helpers (serial, inlined medium helpers)", exes,
-                            [PLAIN, PLUGIN, NOPLUGIN, CLANG, CLANG_AI], None, {},
+                            [PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI], None, {},
                             sizes["helpers"]))
         if "fem" in only:
             exes = build("fem_proxy", True, False, args, scratch)
-            labels = [PLAIN, PLUGIN, NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY]
+            labels = [PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY]
             configs.append(("fem_proxy, 1 rank", exes, labels, 1, {}, sizes["fem1"]))
             configs.append(("fem_proxy, %d ranks" % args.fem_ranks, exes, labels, args.fem_ranks,
                             {}, sizes["femN"]))
         if "lulesh" in only:
             exes = build("lulesh_mpi", True, True, args, scratch)
-            labels = [PLAIN, PLUGIN, NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY]
+            labels = [PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY]
             configs.append(("lulesh_mpi, 1 rank, OMP_NUM_THREADS=%d" % args.threads, exes, labels,
                             1, {"OMP_NUM_THREADS": str(args.threads)}, sizes["lulesh1"]))
             configs.append(("lulesh_mpi, %d ranks, OMP_NUM_THREADS=1" % args.ranks, exes, labels,
