@@ -156,6 +156,18 @@ bench-openmp: bench/omp_regions_plain$(EXEEXT) bench/omp_regions_hooktrace$(EXEE
 	$(PYTHON3) $(srcdir)/bench/omp_cost.py --builddir $(top_builddir) $(BENCH_OPENMP_ARGS)
 .PHONY: bench-openmp
 
+# The GCC plugin's second rule (docs/plugin.md): medium helpers inlined into
+# element loops, built with the plugin's three inlined-hooks modes and with
+# clang's -finstrument-functions-after-inlining (bench/inlined_cost.py
+# compiles them itself).  Extra driver options:
+#   make bench-inlined BENCH_INLINED_ARGS='--rounds 11 --steps 300'
+EXTRA_DIST += bench/inlined_cost.py bench/inlined_helpers.cpp
+if HT_GCC_PLUGIN
+bench-inlined: libhooktrace.la hooktrace_gcc.so
+	$(PYTHON3) $(srcdir)/bench/inlined_cost.py --builddir $(top_builddir) $(BENCH_INLINED_ARGS)
+.PHONY: bench-inlined
+endif
+
 # Memory, output size and time at exit with 111,111 call stacks.
 bench-stacks: libhooktrace.la
 	$(PYTHON3) $(srcdir)/bench/stacks_cost.py --builddir $(top_builddir) $(BENCH_STACKS_ARGS)

@@ -35,10 +35,11 @@ int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_ru
      * job's other ranks need not do (30 ms at 16 ranks on 2 cores). */
     struct ht_run_info listed = *given, *run = &listed;
     if ((config->write_logfile || config->write_json) &&
-        ht_symbols_uninstrumented(&listed.uninstrumented) != 0)
+        (ht_symbols_uninstrumented(&listed.uninstrumented) != 0 || ht_symbols_inlined(&listed.inlined) != 0))
         fprintf(stderr, "hooktrace: out of memory listing the functions the GCC plugin left out\n");
     int failures = write_files(profile, run, config, basename, mpi, dir);
     ht_name_list_free(&listed.uninstrumented);
+    ht_inlined_list_free(&listed.inlined);
     return failures;
 }
 

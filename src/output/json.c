@@ -80,7 +80,7 @@ json_t *ht_output_throttle_json(const struct ht_throttle_info *th, const struct 
 }
 
 /* What the GCC plugin left out at compile time (docs/plugin.md). */
-static json_t *uninstrumented_json(const struct ht_name_list *list)
+static json_t *uninstrumented_json(const struct ht_name_list *list, const struct ht_inlined_list *inlined)
 {
     json_t *obj = json_object();
     json_t *names = json_array();
@@ -88,6 +88,15 @@ static json_t *uninstrumented_json(const struct ht_name_list *list)
         json_array_append_new(names, json_string(list->names[i]));
     json_object_set_new(obj, "functions", json_integer((json_int_t)list->count));
     json_object_set_new(obj, "names", names);
+    json_t *copies = json_object();
+    json_t *sites = json_array();
+    for (size_t i = 0; i < inlined->count; i++)
+        json_array_append_new(sites, json_pack("{s:s, s:I}", "name", inlined->names[i], "sites",
+                                               (json_int_t)inlined->sites[i]));
+    json_object_set_new(copies, "functions", json_integer((json_int_t)inlined->count));
+    json_object_set_new(copies, "sites", json_integer((json_int_t)inlined->total_sites));
+    json_object_set_new(copies, "names", sites);
+    json_object_set_new(obj, "inlined", copies);
     return obj;
 }
 
@@ -134,7 +143,7 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     json_object_set_new(doc, "overhead", overhead);
 
     json_object_set_new(doc, "throttle", ht_output_throttle_json(&run->throttle, p));
-    json_object_set_new(doc, "uninstrumented", uninstrumented_json(&run->uninstrumented));
+    json_object_set_new(doc, "uninstrumented", uninstrumented_json(&run->uninstrumented, &run->inlined));
     json_t *naming = json_object();
     json_object_set_new(naming, "named_here", json_integer((json_int_t)run->functions_named_here));
     json_object_set_new(naming, "named_by_rank_0",

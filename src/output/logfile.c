@@ -79,10 +79,14 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
                  " %.2f%% of the %.6f s recorded)\n",
             run->overhead_seconds, run->overhead_ns_per_call,
             recorded > 0 ? 100.0 * run->overhead_seconds / recorded : 0.0, recorded);
-    ht_output_logfile_throttle(out, &run->throttle, p, run->uninstrumented.count > 0);
+    ht_output_logfile_throttle(out, &run->throttle, p, run->uninstrumented.count > 0 || run->inlined.count > 0);
     if (run->uninstrumented.count)
         fprintf(out, "uninstrumented:  %zu tiny functions left out at compile time by the GCC plugin"
                      " (named in the JSON; docs/plugin.md)\n", run->uninstrumented.count);
+    if (run->inlined.count)
+        fprintf(out, "inlined:         %zu functions not recorded at %lu inlined call sites, their hooks"
+                     " removed after inlining by the GCC plugin (named in the JSON; docs/plugin.md)\n",
+                run->inlined.count, run->inlined.total_sites);
     int deepest = 0;
     for (size_t i = 0; i < p->nstacks; i++)
         if (p->stacks[i].depth > deepest)

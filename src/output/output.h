@@ -45,6 +45,8 @@ struct ht_run_info {
     /* left out at compile time by the GCC plugin (docs/plugin.md): filled
      * in by ht_output_write_all(_mpi) themselves */
     struct ht_name_list uninstrumented;
+    /* and the functions whose inlined copies it left out */
+    struct ht_inlined_list inlined;
 };
 
 /* Writes every output the config enables into its output directory (created

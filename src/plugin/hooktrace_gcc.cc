@@ -32,6 +32,7 @@
  *
  * Arguments (-fplugin-arg-hooktrace_gcc-NAME[=VALUE]):
  *   max-statements=N   the size limit (default 8; 0 keeps every hook)
+ *   inlined-hooks=...  the second rule, after inlining (after_inlining.cc)
  *   verbose            a note on stderr for every function left out */
 #include "gcc-plugin.h"
 #include "plugin-version.h"
@@ -52,6 +53,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <string>
+
+#include "after_inlining.h"
 
 int plugin_is_GPL_compatible;
 
@@ -293,8 +296,12 @@ bool parse_arguments(const plugin_name_args *info)
             max_statements = (int)n;
         } else if (strcmp(arg.key, "verbose") == 0 && !arg.value) {
             verbose = true;
+        } else if (int taken = ht_after_inlining_argument(arg.key, arg.value)) {
+            if (taken < 0)
+                return false;
         } else {
-            error("hooktrace plugin: unknown argument %qs (known: max-statements=N, verbose)", arg.key);
+            error("hooktrace plugin: unknown argument %qs (known: max-statements=N, " HT_AFTER_INLINING_USAGE
+                  ", verbose)", arg.key);
             return false;
         }
     }
@@ -326,5 +333,6 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version)
     pass.ref_pass_instance_number = 1;
     pass.pos_op = PASS_POS_INSERT_BEFORE;
     register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+    ht_after_inlining_register(info->base_name, verbose);
     return 0;
 }

@@ -4,7 +4,8 @@
 # CXXFLAGS with -finstrument-functions or -fsanitize=address in CI) must not
 # reach it: cc1 cannot load a plugin that needs the sanitizer runtime.  Only
 # -Werror is taken from CXXFLAGS (CI's warnings-as-errors build).
-EXTRA_DIST += src/plugin/hooktrace_gcc.cc src/plugin/local.mk
+EXTRA_DIST += src/plugin/hooktrace_gcc.cc src/plugin/after_inlining.cc src/plugin/after_inlining.h \
+	src/plugin/local.mk
 if HT_GCC_PLUGIN
 hooktrace_plugindir = $(pkglibdir)
 hooktrace_plugin_DATA = hooktrace_gcc.so
@@ -13,7 +14,9 @@ CLEANFILES += hooktrace_gcc.so
 HT_GCC_PLUGIN_CXXFLAGS = -O2 -g -fPIC -fno-rtti -fno-exceptions -Wall -Wextra \
 	$(filter -Werror,$(CXXFLAGS))
 
-hooktrace_gcc.so: $(srcdir)/src/plugin/hooktrace_gcc.cc
+HT_GCC_PLUGIN_SRC = $(srcdir)/src/plugin/hooktrace_gcc.cc $(srcdir)/src/plugin/after_inlining.cc
+
+hooktrace_gcc.so: $(HT_GCC_PLUGIN_SRC) $(srcdir)/src/plugin/after_inlining.h
 	$(AM_V_CXX)$(CXX) $(HT_GCC_PLUGIN_CXXFLAGS) -I$(HT_GCC_PLUGIN_INCLUDE) \
-		-shared -o $@ $(srcdir)/src/plugin/hooktrace_gcc.cc
+		-shared -o $@ $(HT_GCC_PLUGIN_SRC)
 endif

@@ -85,4 +85,17 @@ struct ht_name_list {
 int ht_symbols_uninstrumented(struct ht_name_list *out);
 void ht_name_list_free(struct ht_name_list *list);
 
+/* The functions whose inlined copies the GCC plugin took the hooks out of
+ * (its .hooktrace.inlined sections), display names sorted, each once, with
+ * the inlined sites summed over the objects.  Returns 0, or -1 if memory
+ * ran out. */
+struct ht_inlined_list {
+    const char **names;
+    unsigned long *sites;
+    size_t count;
+    unsigned long total_sites;
+};
+int ht_symbols_inlined(struct ht_inlined_list *out);
+void ht_inlined_list_free(struct ht_inlined_list *list);
+
 #endif

@@ -96,7 +96,8 @@ check("-finstrument-functions-exclude-function-list=depth,pick,shared_scaled,tin
       "logfile: the recompile suggestion")
 check("or, with GCC, compile with `pkg-config --variable=instrument_flags hooktrace`" in log,
       "logfile: built without the GCC plugin, the suggestion names it")
-check_eq(r.profile().doc["uninstrumented"], {"functions": 0, "names": []},
+check_eq(r.profile().doc["uninstrumented"],
+         {"functions": 0, "names": [], "inlined": {"functions": 0, "sites": 0, "names": []}},
          "JSON: built without the GCC plugin, nothing uninstrumented")
 check(any(l.split()[:1] == ["1001*"] and "tiny" in l for l in log.splitlines()),
       "logfile marks tiny's row with *")

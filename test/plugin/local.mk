@@ -1,11 +1,11 @@
 # The GCC plugin (src/plugin, docs/plugin.md): a C++ MPI program built with
 # the plugin at its default limit, with the plugin keeping every hook
-# (max-statements=0: the control), with the plugin at -O0 (which it leaves
+# (max-statements=0 inlined-hooks=keep: the control), with the plugin at -O0 (which it leaves
 # alone), and without hooktrace (the reference
 # output); a Fortran program with the plugin.  test/plugin/plugin.py runs
 # them and also compiles with bad plugin arguments (HT_CXX).
 EXTRA_DIST += test/plugin/plugin.py test/plugin/tiny.cpp test/plugin/tiny_O0.cpp \
-	test/plugin/tiny_module.f90
+	test/plugin/tiny_module.f90 test/plugin/after_inlining.py test/plugin/inlined.cpp
 if HT_GCC_PLUGIN
 HT_PLUGIN_FLAGS = -fplugin=$(abs_top_builddir)/hooktrace_gcc.so
 HT_PLUGIN_TEST_CXXFLAGS = $(MPI_CFLAGS) -O2 -g -finstrument-functions $(HT_WARN_CFLAGS)
@@ -19,7 +19,7 @@ test_plugin_tiny_LDADD = $(HT_MPI_TEST_LDADD)
 test_plugin_tiny_LDFLAGS = $(HT_TEST_LINK)
 test_plugin_tiny_all_SOURCES = test/plugin/tiny.cpp
 test_plugin_tiny_all_CXXFLAGS = $(HT_PLUGIN_TEST_CXXFLAGS) $(HT_PLUGIN_FLAGS) \
-	-fplugin-arg-hooktrace_gcc-max-statements=0
+	-fplugin-arg-hooktrace_gcc-max-statements=0 -fplugin-arg-hooktrace_gcc-inlined-hooks=keep
 test_plugin_tiny_all_LDADD = $(HT_MPI_TEST_LDADD)
 test_plugin_tiny_all_LDFLAGS = $(HT_TEST_LINK)
 # At -O0 the plugin removes nothing (docs/plugin.md).
@@ -33,6 +33,52 @@ test_plugin_tiny_plain_LDADD = $(MPI_LIBS)
 # Rebuilt when the plugin changes (BUILT_SOURCES builds it first anyway).
 test/plugin/tiny-tiny.$(OBJEXT) test/plugin/tiny_all-tiny.$(OBJEXT) test/plugin/tiny_O0-tiny_O0.$(OBJEXT): \
 	hooktrace_gcc.so
+
+# The second rule, after inlining (test/plugin/after_inlining.py): the
+# default at -O1, -O2, -O3, under -flto (the plugin and
+# -finstrument-functions given at the link too, as the hooktrace driver
+# does: the rule runs in the link-time compile) and with OpenMP; the other
+# two modes at -O2; the reference without hooktrace.
+HT_INLINED_FLAGS = $(MPI_CFLAGS) -g -finstrument-functions $(HT_WARN_CFLAGS) $(HT_PLUGIN_FLAGS)
+HT_INLINED_BINS = test/plugin/inlined_O1 test/plugin/inlined_O2 test/plugin/inlined_O3 \
+	test/plugin/inlined_lto test/plugin/inlined_omp test/plugin/inlined_remove test/plugin/inlined_keep
+check_PROGRAMS += $(HT_INLINED_BINS) test/plugin/inlined_plain
+TESTS += test/plugin/after_inlining.py
+test_plugin_inlined_O1_SOURCES = test/plugin/inlined.cpp
+test_plugin_inlined_O1_CXXFLAGS = $(HT_INLINED_FLAGS) -O1
+test_plugin_inlined_O1_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_inlined_O1_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_inlined_O2_SOURCES = test/plugin/inlined.cpp
+test_plugin_inlined_O2_CXXFLAGS = $(HT_INLINED_FLAGS) -O2
+test_plugin_inlined_O2_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_inlined_O2_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_inlined_O3_SOURCES = test/plugin/inlined.cpp
+test_plugin_inlined_O3_CXXFLAGS = $(HT_INLINED_FLAGS) -O3
+test_plugin_inlined_O3_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_inlined_O3_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_inlined_lto_SOURCES = test/plugin/inlined.cpp
+test_plugin_inlined_lto_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 -flto
+test_plugin_inlined_lto_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_inlined_lto_LDFLAGS = $(HT_TEST_LINK) -O2 -flto -finstrument-functions $(HT_PLUGIN_FLAGS)
+test_plugin_inlined_omp_SOURCES = test/plugin/inlined.cpp
+test_plugin_inlined_omp_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 $(OPENMP_CFLAGS)
+test_plugin_inlined_omp_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_inlined_omp_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
+test_plugin_inlined_remove_SOURCES = test/plugin/inlined.cpp
+test_plugin_inlined_remove_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 -fplugin-arg-hooktrace_gcc-inlined-hooks=remove
+test_plugin_inlined_remove_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_inlined_remove_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_inlined_keep_SOURCES = test/plugin/inlined.cpp
+test_plugin_inlined_keep_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 -fplugin-arg-hooktrace_gcc-inlined-hooks=keep
+test_plugin_inlined_keep_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_inlined_keep_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_inlined_plain_SOURCES = test/plugin/inlined.cpp
+test_plugin_inlined_plain_CXXFLAGS = $(MPI_CFLAGS) -O2 -g $(HT_WARN_CFLAGS)
+test_plugin_inlined_plain_LDADD = $(MPI_LIBS)
+test/plugin/inlined_O1-inlined.$(OBJEXT) test/plugin/inlined_O2-inlined.$(OBJEXT) \
+test/plugin/inlined_O3-inlined.$(OBJEXT) test/plugin/inlined_lto-inlined.$(OBJEXT) \
+test/plugin/inlined_omp-inlined.$(OBJEXT) test/plugin/inlined_remove-inlined.$(OBJEXT) \
+test/plugin/inlined_keep-inlined.$(OBJEXT) $(HT_INLINED_BINS): hooktrace_gcc.so
 
 # The application shapes of bench/ (bench/shapes_cost.py), small, with the
 # plugin and without hooktrace: test/plugin/shapes.py compares their
