@@ -5,7 +5,7 @@
 # this file) builds and runs the MPI benchmarks, `make bench-coll` the
 # collective bookkeeping against the number of ranks, `make bench-fortran` the
 # Fortran-against-C MPI call cost, `make bench-apps` (at the very end) two
-# application proxies.
+# application proxies and then `make bench-shapes`, three application shapes.
 # Extra driver options: make bench BENCH_ARGS='--rounds 3 --calls 5000000'
 #
 # One kernel source, four builds:
@@ -309,7 +309,30 @@ BENCH_APPS_ARGS =
 bench-apps: $(HT_BENCH_APPS_BINARIES)
 	$(PYTHON3) $(srcdir)/bench/apps_cost.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' --cxx '$(CXX)' $(BENCH_APPS_ARGS)
+	$(MAKE) $(AM_MAKEFLAGS) bench-shapes \
+	  BENCH_SHAPES_ARGS='$(filter --quick,$(BENCH_APPS_ARGS)) $(BENCH_SHAPES_ARGS)'
 .PHONY: bench-apps
+
+# --- Application shapes (issue 24) ---------------------------------------------
+# `make bench-shapes` (also run by `make bench-apps`): bench/shapes_cost.py
+# builds bench/elem_helpers.cpp, bench/fem_proxy.cpp and bench/lulesh_mpi.cpp
+# as a user does, with the `hooktrace` driver of a copy of hooktrace installed
+# under bench/stage (make install DESTDIR=...), and also plain, without the
+# plugin, and with clang's -finstrument-functions-after-inlining; then times
+# them interleaved (BENCHMARKS.md, "Application shapes").  Options:
+#   make bench-shapes BENCH_SHAPES_ARGS='--rounds 7 --only lulesh --ranks 8'
+EXTRA_DIST += bench/shapes_cost.py bench/elem_helpers.cpp bench/fem_proxy.cpp \
+	bench/lulesh_mpi.cpp
+BENCH_SHAPES_ARGS =
+HT_BENCH_STAGE = $(abs_top_builddir)/bench/stage
+bench-shapes: all
+	rm -rf '$(HT_BENCH_STAGE)'
+	$(MAKE) $(AM_MAKEFLAGS) install DESTDIR='$(HT_BENCH_STAGE)' >/dev/null
+	$(PYTHON3) $(srcdir)/bench/shapes_cost.py \
+	  --hooktrace '$(HT_BENCH_STAGE)$(bindir)/hooktrace' --cxx '$(CXX)' \
+	  --mpicxx '$(subst mpicc,mpicxx,$(MPICC))' --mpiexec '$(MPIEXEC)' \
+	  --mpi '$(HT_MPI_NAME)' $(BENCH_SHAPES_ARGS)
+.PHONY: bench-shapes
 
 # --- MPI_Finalize's added wall time against the ranks --------------------------
 # `make bench-finalize` (bench/finalize_cost.py): bench/halo with and without

@@ -135,6 +135,39 @@ test_plugin_names_excluded_LDFLAGS = $(HT_TEST_LINK)
 test/plugin/names_plugin-throttle_names.$(OBJEXT): hooktrace_gcc.so
 test/plugin/names_excluded-throttle_names.$(OBJEXT): hooktrace_gcc.so $(srcdir)/test/plugin/throttle_names.exclude
 
+# The application shapes of bench/ (bench/shapes_cost.py), small, with the
+# plugin and without hooktrace: test/plugin/shapes.py compares their
+# checksums and counts.
+EXTRA_DIST += test/plugin/shapes.py
+check_PROGRAMS += test/plugin/shape_helpers test/plugin/shape_helpers_plain \
+	test/plugin/shape_fem test/plugin/shape_fem_plain \
+	test/plugin/shape_lulesh test/plugin/shape_lulesh_plain
+TESTS += test/plugin/shapes.py
+HT_SHAPE_CXXFLAGS = -O2 -g $(HT_WARN_CFLAGS)
+test_plugin_shape_helpers_SOURCES = bench/elem_helpers.cpp
+test_plugin_shape_helpers_CXXFLAGS = $(HT_SHAPE_CXXFLAGS) -finstrument-functions $(HT_PLUGIN_FLAGS)
+test_plugin_shape_helpers_LDADD = libhooktrace.la
+test_plugin_shape_helpers_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_shape_helpers_plain_SOURCES = bench/elem_helpers.cpp
+test_plugin_shape_helpers_plain_CXXFLAGS = $(HT_SHAPE_CXXFLAGS)
+test_plugin_shape_fem_SOURCES = bench/fem_proxy.cpp
+test_plugin_shape_fem_CXXFLAGS = $(HT_PLUGIN_TEST_CXXFLAGS) $(HT_PLUGIN_FLAGS)
+test_plugin_shape_fem_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_shape_fem_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_shape_fem_plain_SOURCES = bench/fem_proxy.cpp
+test_plugin_shape_fem_plain_CXXFLAGS = $(MPI_CFLAGS) $(HT_SHAPE_CXXFLAGS)
+test_plugin_shape_fem_plain_LDADD = $(MPI_LIBS)
+test_plugin_shape_lulesh_SOURCES = bench/lulesh_mpi.cpp
+test_plugin_shape_lulesh_CXXFLAGS = $(HT_PLUGIN_TEST_CXXFLAGS) $(HT_PLUGIN_FLAGS) $(OPENMP_CFLAGS)
+test_plugin_shape_lulesh_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_shape_lulesh_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
+test_plugin_shape_lulesh_plain_SOURCES = bench/lulesh_mpi.cpp
+test_plugin_shape_lulesh_plain_CXXFLAGS = $(MPI_CFLAGS) $(HT_SHAPE_CXXFLAGS) $(OPENMP_CFLAGS)
+test_plugin_shape_lulesh_plain_LDADD = $(MPI_LIBS)
+test_plugin_shape_lulesh_plain_LDFLAGS = $(OPENMP_CFLAGS)
+bench/test_plugin_shape_helpers-elem_helpers.$(OBJEXT) bench/test_plugin_shape_fem-fem_proxy.$(OBJEXT) \
+	bench/test_plugin_shape_lulesh-lulesh_mpi.$(OBJEXT): hooktrace_gcc.so
+
 if HAVE_FORTRAN
 check_PROGRAMS += test/plugin/tiny_module
 test_plugin_tiny_module_SOURCES = test/plugin/tiny_module.f90
