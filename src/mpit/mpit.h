@@ -5,6 +5,7 @@
 #ifndef HT_MPIT_MPIT_H
 #define HT_MPIT_MPIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "callstack/tree.h"
@@ -35,6 +36,12 @@ struct ht_mpit_setup {
  * profiling started: MPI_T_init_thread, the control variables, the pvar
  * sessions. */
 void ht_mpit_init(const struct ht_mpit_setup *setup);
+
+/* In MPI_Finalize, before the merge: without performance variables, a
+ * rank whose files list control variables (wanted: rank 0, or a rank of
+ * mpi.rank_files) starts MPI_T and reads them in a thread, beside the
+ * merge; the outputs wait for it.  Other ranks make no MPI_T call. */
+void ht_mpit_late(bool wanted);
 
 /* In MPI_Finalize, first: no pvar is read after this. */
 void ht_mpit_stop(void);

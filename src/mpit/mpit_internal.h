@@ -90,7 +90,11 @@ struct ht_mpit_state {
     size_t buffer_bytes;       /* one thread's raw read buffer */
     size_t values_bytes;       /* one struct ht_mpit_values */
     uint64_t interval_ticks;   /* 0: read before and after every call */
-    uint64_t startup_ticks;    /* ht_mpit_init, inside the MPI_Init wrapper's node */
+    uint64_t startup_ticks;    /* MPI_T_init_thread and the cvars (and the pvars' choice) */
+    int thread_level;          /* as MPI provided it */
+    bool deferred;             /* no pvars: MPI_T waits for MPI_Finalize (ht_mpit_late) */
+    bool started_late;         /* ... and was started there (or for a rank's own file) */
+    bool cvars_elsewhere;      /* this rank's file points at rank 0's cvars: none to read */
     char **notes;
     size_t nnotes, notes_capacity;
     struct ht_mpit_thread *threads;
@@ -113,6 +117,10 @@ const char *ht_mpit_error_name(int rc);
 /* The parts of an output view that do not depend on the stacks. */
 struct ht_mpit_output;
 void ht_mpit_fill_view(struct ht_mpit_output *out);
+
+/* Before a rank's own file written without a merge, on a rank other than
+ * 0: its file points at rank 0's control variables, so it reads none. */
+void ht_mpit_skip_cvars(void);
 
 /* mpit_cvars.c: every control variable of this process, into ht_mpit. */
 void ht_mpit_read_cvars(void);
