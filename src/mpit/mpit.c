@@ -2,7 +2,6 @@
  * names for its constants (docs/mpi_t.md). */
 #include "mpit/mpit.h"
 
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +78,7 @@ static void start(int thread_level)
     ht_mpit_select_pvars();
 }
 
-static void timed_start(void)
+void ht_mpit_start_timed(void)
 {
     uint64_t t0 = ht_clock_now();
     start(ht_mpit.thread_level);
@@ -106,60 +105,11 @@ void ht_mpit_init(const struct ht_mpit_setup *setup)
     }
     if (!pvars_asked(cfg)) {
         ht_mpit.deferred = true;
+        ht_mpit_warm(setup->world_rank == 0 ||
+                     ht_rank_set_contains(&cfg->mpi.rank_files, setup->world_rank));
         return;
     }
-    timed_start();
-}
-
-/* --- the control variables alone: once per job, at MPI_Finalize ----------- */
-
-/* Almost all of Open MPI 4.1's start-up is waiting, not computing (the
- * Omni-Path libraries its components load calibrate a clock with some 800
- * sleeps of 125 us when they are loaded: 0.2 s of wall time, 20 ms of
- * CPU), so a thread does it while the main thread merges the profile. */
-static pthread_t late_thread;
-static int late_state; /* 0 not started, 1 thread running, 2 done */
-
-static void *late_main(void *arg)
-{
-    (void)arg;
-    timed_start();
-    return NULL;
-}
-
-void ht_mpit_late(bool wanted)
-{
-    if (!wanted)
-        ht_mpit.cvars_elsewhere = true; /* the merge's outputs are rank 0's */
-    if (!ht_mpit.deferred || late_state != 0 || !wanted)
-        return;
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&late_thread, NULL, late_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    late_state = rc == 0 ? 1 : 0;
-    ht_mpit.started_late = true;
-}
-
-/* The control variables are needed now (an output is written): wait for
- * the thread, or read them here if no thread was started (a rank's file
- * written without MPI_Finalize). */
-static void late_done(bool read_here)
-{
-    if (late_state == 1) {
-        pthread_join(late_thread, NULL);
-        late_state = 2;
-    } else if (late_state == 0 && ht_mpit.deferred && read_here) {
-        late_state = 2;
-        ht_mpit.started_late = true;
-        timed_start();
-    }
-}
-
-void ht_mpit_skip_cvars(void)
-{
-    ht_mpit.cvars_elsewhere = true;
+    ht_mpit_start_timed();
 }
 
 void ht_mpit_stop(void)
@@ -170,12 +120,13 @@ void ht_mpit_stop(void)
 void ht_mpit_finalize(void)
 {
     ht_mpit_stop();
-    late_done(false);
+    ht_mpit_late_done(false);
     if (ht_mpit.initialized) {
         ht_mpit_free_sessions();
         MPI_T_finalize();
         ht_mpit.initialized = false;
     }
+    ht_mpit_unwarm();
     ht_mpit_free_pvars();
     ht_mpit_free_cvars();
     for (size_t i = 0; i < ht_mpit.nnotes; i++)
@@ -191,7 +142,7 @@ void ht_mpit_fill_view(struct ht_mpit_output *out)
 {
     struct ht_mpit_view *v = &out->view;
     const struct ht_config *cfg = ht_mpit.config;
-    late_done(!ht_mpit.cvars_elsewhere);
+    ht_mpit_late_done(!ht_mpit.cvars_elsewhere);
     memset(v, 0, sizeof *v);
     v->started_late = ht_mpit.started_late;
     v->initialized = ht_mpit.initialized;

@@ -2,6 +2,9 @@
  *
  *   mpit.c         start-up (MPI_T_init_thread), shut-down (before
  *                  PMPI_Finalize), notes, the output view's static parts
+ *   mpit_late.c    without pvars: the start-up at MPI_Finalize, in a
+ *                  thread beside the merge, and the libraries it needs
+ *                  loaded ahead, in a thread from MPI_Init on
  *   mpit_cvars.c   reading every control variable once
  *   mpit_pvars.c   choosing the performance variables (config, bindings,
  *                  duplicates), the per-thread sessions and the reads
@@ -121,6 +124,17 @@ void ht_mpit_fill_view(struct ht_mpit_output *out);
 /* Before a rank's own file written without a merge, on a rank other than
  * 0: its file points at rank 0's control variables, so it reads none. */
 void ht_mpit_skip_cvars(void);
+
+/* mpit.c: MPI_T_init_thread, the cvars, the pvars' choice, timed. */
+void ht_mpit_start_timed(void);
+
+/* mpit_late.c.  ht_mpit_warm: right after MPI_Init, without pvars, on a
+ * rank that will start MPI_T at MPI_Finalize (wanted).  ht_mpit_late_done:
+ * the cvars are needed now: waits for the start-up, or (read_here) does it
+ * if it never began.  ht_mpit_unwarm: after MPI_T_finalize. */
+void ht_mpit_warm(bool wanted);
+void ht_mpit_late_done(bool read_here);
+void ht_mpit_unwarm(void);
 
 /* mpit_cvars.c: every control variable of this process, into ht_mpit. */
 void ht_mpit_read_cvars(void);

@@ -119,3 +119,14 @@ size_t ht_closed_objects(struct ht_closed_object *out, size_t max)
     pthread_mutex_unlock(&lock);
     return n;
 }
+
+size_t ht_symbols_closed_paths(char **out, size_t max)
+{
+    pthread_mutex_lock(&lock);
+    size_t n = 0;
+    for (size_t i = 0; i < nclosed && n < max; i++)
+        if (closed[i].path && (out[n] = strdup(closed[i].path)))
+            n++;
+    pthread_mutex_unlock(&lock);
+    return n;
+}

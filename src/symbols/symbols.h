@@ -38,6 +38,10 @@ void ht_symbols_close(struct ht_symbols *syms);
  * lock; never call it from a hook. */
 void ht_symbols_note_closing(void *handle);
 
+/* The paths of the libraries noted so far (oldest first), at most max,
+ * copied (free each); their number. */
+size_t ht_symbols_closed_paths(char **out, size_t max);
+
 /* Announces an address that will be resolved, before any is: an object's
  * DWARF is then read only for the compile units that hold announced
  * addresses (docs/symbols.md, "Cost").  Resolving an address that was not

@@ -1,0 +1,138 @@
+/* MPI_T without performance variables: once per job, at MPI_Finalize
+ * (docs/mpi_t.md, "When MPI_T starts").
+ *
+ * Open MPI 4.1's MPI_T_init_thread registers every MCA component, loading
+ * every one that MPI_Init did not keep.  Two of them pull in the PSM
+ * libraries (libpsm2, libinfinipath), whose constructors take 0.1 s each
+ * of sleeping (some 800 usleep(125) calls), every time they are loaded:
+ * MPI_Init pays it once and unloads them, MPI_T_init_thread pays it
+ * again.  So on a rank that will start MPI_T, a thread loads the
+ * components MPI_Init closed right after it, while the program runs
+ * (dlopen takes the loader's lock and runs no Open MPI code: nothing
+ * Open MPI does concurrently is touched), and holds them until
+ * MPI_T_finalize; MPI_T_init_thread then finds them loaded.  MPI_T itself
+ * starts only at MPI_Finalize, in a thread beside the merge: called while
+ * the program runs, its registration of frameworks would race with the
+ * ones Open MPI opens lazily (topo at the first MPI_Cart_create, io at the
+ * first MPI_File_open). */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mpit/mpit.h"
+#include "mpit/mpit_internal.h"
+#include "symbols/symbols.h"
+
+#define MAX_WARM 256
+
+static pthread_t warm_thread, late_thread;
+static bool warm_running;
+static pid_t spawned_in; /* a fork child has none of these threads */
+static void *warm_handles[MAX_WARM];
+static size_t nwarm;
+static int late_state; /* 0 not started, 1 thread running, 2 done */
+
+/* An Open MPI component: mca_<framework>_<component>.so. */
+static bool is_component(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    return strncmp(base, "mca_", 4) == 0 && strstr(base, ".so") != NULL;
+}
+
+static void *warm_main(void *arg)
+{
+    (void)arg;
+    char *paths[MAX_WARM];
+    size_t n = ht_symbols_closed_paths(paths, MAX_WARM);
+    for (size_t i = 0; i < n; i++) {
+        /* RTLD_NOLOAD first: one still loaded needs no reference. */
+        void *h = NULL;
+        if (is_component(paths[i]) && !(h = dlopen(paths[i], RTLD_LAZY | RTLD_NOLOAD)))
+            h = dlopen(paths[i], RTLD_LAZY | RTLD_LOCAL);
+        if (h && nwarm < MAX_WARM)
+            warm_handles[nwarm++] = h;
+        else if (h)
+            dlclose(h);
+        free(paths[i]);
+    }
+    return NULL;
+}
+
+static bool spawn(pthread_t *t, void *(*fn)(void *))
+{
+    /* Every signal blocked: they go to the program's threads. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(t, NULL, fn, NULL);
+    spawned_in = getpid();
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc == 0;
+}
+
+void ht_mpit_warm(bool wanted)
+{
+    if (wanted && !warm_running)
+        warm_running = spawn(&warm_thread, warm_main);
+}
+
+static void warm_done(void)
+{
+    if (warm_running && spawned_in == getpid())
+        pthread_join(warm_thread, NULL);
+    warm_running = false;
+}
+
+void ht_mpit_unwarm(void)
+{
+    warm_done();
+    for (size_t i = 0; i < nwarm; i++)
+        dlclose(warm_handles[i]);
+    nwarm = 0;
+}
+
+static void *late_main(void *arg)
+{
+    (void)arg;
+    warm_done();
+    ht_mpit_start_timed();
+    return NULL;
+}
+
+void ht_mpit_late(bool wanted)
+{
+    if (!wanted)
+        ht_mpit.cvars_elsewhere = true; /* the merge's outputs are rank 0's */
+    if (!ht_mpit.deferred || late_state != 0 || !wanted)
+        return;
+    ht_mpit.started_late = true;
+    late_state = spawn(&late_thread, late_main) ? 1 : 0;
+}
+
+void ht_mpit_late_done(bool read_here)
+{
+    if (late_state == 1 && spawned_in != getpid()) {
+        late_state = 0; /* a fork child: the thread stayed in the parent */
+        ht_mpit.started_late = false;
+    }
+    if (late_state == 1) {
+        pthread_join(late_thread, NULL);
+        late_state = 2;
+    } else if (late_state == 0 && ht_mpit.deferred && read_here) {
+        /* No thread: a rank's own file written without MPI_Finalize, or
+         * pthread_create failed. */
+        late_state = 2;
+        ht_mpit.started_late = true;
+        warm_done();
+        ht_mpit_start_timed();
+    }
+}
+
+void ht_mpit_skip_cvars(void)
+{
+    ht_mpit.cvars_elsewhere = true;
+}
