@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "mpit/mpit_internal.h"
@@ -37,8 +38,7 @@ void ht_mpit_note(const char *fmt, ...)
     pthread_mutex_unlock(&ht_mpit.lock);
 }
 
-static void set_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void set_status(const char *fmt, ...)
+void ht_mpit_set_status(const char *fmt, ...)
 {
     char buf[256];
     va_list ap;
@@ -65,7 +65,7 @@ static void start(int thread_level)
     int provided = MPI_THREAD_SINGLE;
     int rc = MPI_T_init_thread(thread_level, &provided);
     if (rc != MPI_SUCCESS) {
-        set_status("MPI_T_init_thread failed (%s): no control or performance variables",
+        ht_mpit_set_status("MPI_T_init_thread failed (%s): no control or performance variables",
                    ht_mpit_error_name(rc));
         return;
     }
@@ -99,8 +99,9 @@ void ht_mpit_init(const struct ht_mpit_setup *setup)
     ht_mpit.rank = setup->world_rank;
     ht_mpit.values_slot = setup->values_slot;
     ht_mpit.thread_level = setup->thread_level;
+    ht_mpit.pid = getpid();
     if (!cfg->mpi_t.enabled) {
-        set_status("not used (mpi_t.enabled is false)");
+        ht_mpit_set_status("not used (mpi_t.enabled is false)");
         return;
     }
     if (!pvars_asked(cfg)) {

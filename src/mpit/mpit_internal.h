@@ -98,6 +98,7 @@ struct ht_mpit_state {
     bool deferred;             /* no pvars: MPI_T waits for MPI_Finalize (ht_mpit_late) */
     bool started_late;         /* ... and was started there (or for a rank's own file) */
     bool cvars_elsewhere;      /* this rank's file points at rank 0's cvars: none to read */
+    int pid;                   /* of the rank: a fork child starts no MPI_T */
     char **notes;
     size_t nnotes, notes_capacity;
     struct ht_mpit_thread *threads;
@@ -127,6 +128,8 @@ void ht_mpit_skip_cvars(void);
 
 /* mpit.c: MPI_T_init_thread, the cvars, the pvars' choice, timed. */
 void ht_mpit_start_timed(void);
+/* Why MPI_T is not used, for the outputs (printf-style). */
+void ht_mpit_set_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* mpit_late.c.  ht_mpit_warm: right after MPI_Init, without pvars, on a
  * rank that will start MPI_T at MPI_Finalize (wanted).  ht_mpit_late_done:

@@ -122,6 +122,9 @@ void ht_mpit_late_done(bool read_here)
     if (late_state == 1) {
         pthread_join(late_thread, NULL);
         late_state = 2;
+    } else if (late_state == 0 && ht_mpit.deferred && read_here && getpid() != ht_mpit.pid) {
+        late_state = 2; /* MPI belongs to the parent */
+        ht_mpit_set_status("not started in a fork child of the rank");
     } else if (late_state == 0 && ht_mpit.deferred && read_here) {
         /* No thread: a rank's own file written without MPI_Finalize, or
          * pthread_create failed. */
