@@ -35,6 +35,9 @@ Usage (from the build directory; `make bench-fixed` does this):
     python3 bench/fixed_cost.py [--builddir DIR] [--mpiexec mpirun] [--mpi ompi-c|mpich]
                                 [--ranks 1,4,16] [--rounds 5] [--halo-args '-n 1024 -i 400']
                                 [--no-breakdown] [--variants plain,linked,full,run]
+                                [--source OTHER.c|.cpp --cflags '-fopenmp']
+--source: another MPI program that prints elapsed_s=<seconds of its main loop>
+(rank 0), e.g. the LULESH MPI proxy for `hooktrace run` (--variants run).
 Stdlib only; every run happens in its own temporary directory."""
 import argparse
 import datetime
@@ -64,8 +67,12 @@ def build(args, scratch):
     for name, flags in (("plain", []), ("linked", link),
                         ("full", ["-finstrument-functions"] +
                          (["-fplugin=" + plugin] if os.path.exists(plugin) else []) + link)):
-        exe = os.path.join(scratch, "halo_" + name)
-        subprocess.run([args.mpicc, "-O2", "-g", SRC, "-o", exe] + flags, check=True)
+        if name not in args.variants.split(",") + ["plain"]:
+            continue
+        exe = os.path.join(scratch, os.path.splitext(os.path.basename(args.source))[0] + "_" + name)
+        cc = args.mpicxx if args.source.endswith((".cpp", ".cc")) else args.mpicc
+        subprocess.run([cc, "-O2", "-g", args.source, "-o", exe] + shlex.split(args.cflags) + flags,
+                       check=True)
         exes[name] = exe
     exes["run"] = exes["plain"]
     return exes, os.path.join(lib, "libhooktrace.so")
@@ -112,7 +119,7 @@ def launch(args, ranks, exe, preload=None, config=None):
         shutil.rmtree(scratch, ignore_errors=True)
     fin = [float(t) for t in re.findall(r"^finalize_s=([0-9.]+) rank=\d+$", done.stderr, re.M)]
     loop = re.search(r"elapsed_s=([0-9.]+)", done.stdout)
-    if done.returncode != 0 or len(fin) != ranks or not loop:
+    if done.returncode != 0 or (args.source == SRC and len(fin) != ranks) or not loop:
         sys.exit("fixed_cost: %s on %d ranks: exit %d\n%s" % (exe, ranks, done.returncode,
                                                             done.stderr[-2000:]))
     steps = {}
@@ -121,7 +128,7 @@ def launch(args, ranks, exe, preload=None, config=None):
         m = re.search(r"^hooktrace: ([0-9.]+) s: " + pattern, done.stderr, re.M)
         if m:
             steps[key] = float(m.group(1))
-    return {"wall": wall, "loop": float(loop.group(1)), "finalize": max(fin),
+    return {"wall": wall, "loop": float(loop.group(1)), "finalize": max(fin) if fin else 0.0,
             "outside": wall - float(loop.group(1)), "bytes": out_bytes, "mpit": mpit,
             "steps": steps}
 
@@ -160,10 +167,9 @@ OFF = [("all default outputs", None),
 
 
 def breakdown(args, exes):
-    print("\n| ranks | configuration | slowest MPI_Finalize s | difference s | rank 0: named "
-          "the functions s | built its profile s | merged and wrote s | MPI_T start-up s "
-          "(rank 0, beside the merge) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n| ranks | configuration | slowest MPI_Finalize s | difference s | rank 0 done "
+          "(progress, 0.1 s steps) s | MPI_T start-up s (rank 0, beside the merge) |")
+    print("|---|---|---|---|---|---|")
     for ranks in args.ranks:
         rows = {name: [] for name, _ in OFF}
         for _ in range(args.rounds):
@@ -180,11 +186,10 @@ def breakdown(args, exes):
                 xs = [x["steps"][key] for x in r if key in x["steps"]]
                 return "%.3f" % med(xs) if xs else "-"
             mp = [x["mpit"] for x in r if x["mpit"]]
-            print("| %d | %s | %.3f | %+.3f | %s | %s | %s | %s |"
+            print("| %d | %s | %.3f | %+.3f | %s | %s |"
                   % (ranks, name, med([x["finalize"] for x in r]),
                      med([x["finalize"] - b["finalize"] for x, b in zip(r, base)]),
-                     step("named"), step("built"), step("wrote"),
-                     "%.3f" % med(mp) if mp else "-"))
+                     step("done"), "%.3f" % med(mp) if mp else "-"))
         sys.stdout.flush()
 
 
@@ -193,6 +198,10 @@ def main():
     ap.add_argument("--builddir", default=".")
     ap.add_argument("--mpiexec", default="mpirun")
     ap.add_argument("--mpicc", default="mpicc")
+    ap.add_argument("--mpicxx", default="mpicxx")
+    ap.add_argument("--source", default=SRC,
+                    help="another MPI program printing elapsed_s=<loop seconds> (rank 0)")
+    ap.add_argument("--cflags", default="", help="extra compile flags, e.g. -fopenmp")
     ap.add_argument("--mpi", default="ompi-c")
     ap.add_argument("--ranks", default="1,4,16")
     ap.add_argument("--rounds", type=int, default=5)
@@ -207,13 +216,13 @@ def main():
     print("# hooktrace fixed cost, %s" % datetime.datetime.now().strftime("%Y-%m-%d %H:%M"))
     print("# cpu: %s; %d cpus; load average before: %s; %s"
           % (cpu_model(), os.cpu_count() or 0, loadavg(), mpi_version(args.mpiexec)))
-    print("# halo %s, %d rounds, variants interleaved in each round\n" % (args.halo_args,
-                                                                          args.rounds))
+    print("# %s %s, %d rounds, variants interleaved in each round\n"
+          % (os.path.basename(args.source), args.halo_args, args.rounds))
     scratch = tempfile.mkdtemp(prefix="hooktrace-bench-fixed-build-")
     try:
         exes, preload = build(args, scratch)
         ratios_table(args, exes, preload)
-        if not args.no_breakdown:
+        if not args.no_breakdown and "linked" in exes:
             breakdown(args, exes)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
