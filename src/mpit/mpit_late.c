@@ -15,7 +15,11 @@
  * the program runs, its registration of frameworks would race with the
  * ones Open MPI opens lazily (topo at the first MPI_Cart_create, io at the
  * first MPI_File_open). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dlinfo, RTLD_NOLOAD */
+#endif
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -43,16 +47,58 @@ static bool is_component(const char *path)
     return strncmp(base, "mca_", 4) == 0 && strstr(base, ".so") != NULL;
 }
 
+/* Whether the DT_NEEDED entries of lm name base (a soname). */
+static bool needs(const struct link_map *lm, const char *base)
+{
+    const ElfW(Dyn) *d = lm->l_ld;
+    const char *strtab = NULL;
+    for (const ElfW(Dyn) *e = d; e && e->d_tag != DT_NULL; e++)
+        if (e->d_tag == DT_STRTAB)
+            strtab = (const char *)e->d_un.d_ptr;
+    for (const ElfW(Dyn) *e = d; strtab && e && e->d_tag != DT_NULL; e++)
+        if (e->d_tag == DT_NEEDED && strcmp(strtab + e->d_un.d_val, base) == 0)
+            return true;
+    return false;
+}
+
+/* The component just loaded (lm) and the libraries loaded with it, which
+ * the loader appended right after it, under its lock, while it held it:
+ * ours, never the owner of a recorded address (symbols.h).  A library the
+ * program loads meanwhile comes after them, and is no dependency of
+ * theirs. */
+static void note_own(struct link_map *lm)
+{
+    struct link_map *mine[64];
+    size_t n = 0;
+    mine[n++] = lm;
+    for (struct link_map *o = lm->l_next; o && n < 64; o = o->l_next) {
+        const char *base = o->l_name ? strrchr(o->l_name, '/') : NULL;
+        base = base ? base + 1 : o->l_name;
+        bool dep = false;
+        for (size_t i = 0; base && i < n && !dep; i++)
+            dep = needs(mine[i], base);
+        if (!dep)
+            break;
+        mine[n++] = o;
+    }
+    for (size_t i = 0; i < n; i++)
+        ht_symbols_note_own((uintptr_t)mine[i]->l_addr);
+}
+
 static void *warm_main(void *arg)
 {
     (void)arg;
     char *paths[MAX_WARM];
     size_t n = ht_symbols_closed_paths(paths, MAX_WARM);
     for (size_t i = 0; i < n; i++) {
-        /* RTLD_NOLOAD first: one still loaded needs no reference. */
         void *h = NULL;
-        if (is_component(paths[i]) && !(h = dlopen(paths[i], RTLD_LAZY | RTLD_NOLOAD)))
+        /* One still loaded needs no reference (RTLD_NOLOAD). */
+        if (is_component(paths[i]) && !(h = dlopen(paths[i], RTLD_LAZY | RTLD_NOLOAD))) {
             h = dlopen(paths[i], RTLD_LAZY | RTLD_LOCAL);
+            struct link_map *lm = NULL;
+            if (h && dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm)
+                note_own(lm);
+        }
         if (h && nwarm < MAX_WARM)
             warm_handles[nwarm++] = h;
         else if (h)
