@@ -24,6 +24,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "mpit/mpit.h"
@@ -88,6 +90,9 @@ static void note_own(struct link_map *lm)
 static void *warm_main(void *arg)
 {
     (void)arg;
+    /* The lowest priority: the libraries' constructors must not take the
+     * CPU from the program's own threads, on the core they share. */
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
     char *paths[MAX_WARM];
     size_t n = ht_symbols_closed_paths(paths, MAX_WARM);
     for (size_t i = 0; i < n; i++) {
