@@ -9,8 +9,10 @@
  * again.  So on a rank that will start MPI_T, a thread loads the
  * components MPI_Init closed right after it, while the program runs
  * (dlopen takes the loader's lock and runs no Open MPI code: nothing
- * Open MPI does concurrently is touched), and holds them until
- * MPI_T_finalize; MPI_T_init_thread then finds them loaded.  MPI_T itself
+ * Open MPI does concurrently is touched), at nice 19, and holds them
+ * until MPI_T_finalize; MPI_T_init_thread then finds them loaded.  They
+ * are noted as hooktrace's own (ht_symbols_note_own): one may land where a
+ * library the program closed lay, whose names must not change.  MPI_T itself
  * starts only at MPI_Finalize, in a thread beside the merge: called while
  * the program runs, its registration of frameworks would race with the
  * ones Open MPI opens lazily (topo at the first MPI_Cart_create, io at the
