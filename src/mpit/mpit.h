@@ -40,8 +40,12 @@ void ht_mpit_init(const struct ht_mpit_setup *setup);
 /* In MPI_Finalize, before the merge: without performance variables, a
  * rank whose files list control variables (wanted: rank 0, or a rank of
  * mpi.rank_files) starts MPI_T and reads them in a thread, beside the
- * merge; the outputs wait for it.  Other ranks make no MPI_T call. */
+ * merge; the outputs wait for it.  Other ranks make no MPI_T call.
+ * ht_mpit_late says which; ht_mpit_late_start starts the thread, once the
+ * loaded objects were listed for naming (ht_symbols_open): the libraries
+ * MPI_T_init_thread loads may land where one the program closed lay. */
 void ht_mpit_late(bool wanted);
+void ht_mpit_late_start(void);
 
 /* In MPI_Finalize, first: no pvar is read after this. */
 void ht_mpit_stop(void);

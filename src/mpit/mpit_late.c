@@ -156,12 +156,23 @@ static void *late_main(void *arg)
     return NULL;
 }
 
+static bool late_wanted;
+
 void ht_mpit_late(bool wanted)
 {
     if (!wanted)
         ht_mpit.cvars_elsewhere = true; /* the merge's outputs are rank 0's */
-    if (!ht_mpit.deferred || late_state != 0 || !wanted)
+    late_wanted = wanted && ht_mpit.deferred && late_state == 0;
+    /* Every library it loads is noted as hooktrace's own before the
+     * functions are named (a short run: it may still be loading). */
+    warm_done();
+}
+
+void ht_mpit_late_start(void)
+{
+    if (!late_wanted)
         return;
+    late_wanted = false;
     ht_mpit.started_late = true;
     late_state = spawn(&late_thread, late_main) ? 1 : 0;
 }
