@@ -47,6 +47,12 @@ void ht_mpit_init(const struct ht_mpit_setup *setup);
 void ht_mpit_late(bool wanted);
 void ht_mpit_late_start(void);
 
+/* Before fork (pthread_atfork's prepare): waits for the thread that loads
+ * components, if it still runs (up to 0.2 s, in a run that forks right
+ * after MPI_Init), so that the child does not inherit the loader's lock
+ * held by a thread it does not have. */
+void ht_mpit_before_fork(void);
+
 /* In MPI_Finalize, first: no pvar is read after this. */
 void ht_mpit_stop(void);
 

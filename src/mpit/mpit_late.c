@@ -127,6 +127,13 @@ static bool spawn(pthread_t *t, void *(*fn)(void *))
     return rc == 0;
 }
 
+void ht_mpit_before_fork(void)
+{
+    if (__atomic_load_n(&warm_running, __ATOMIC_ACQUIRE) && spawned_in == getpid())
+        pthread_join(warm_thread, NULL);
+    __atomic_store_n(&warm_running, false, __ATOMIC_RELEASE);
+}
+
 void ht_mpit_warm(bool wanted)
 {
     if (wanted && !warm_running)
