@@ -345,6 +345,19 @@ bench-finalize: bench/halo_plain$(EXEEXT) bench/halo_hooktrace$(EXEEXT)
 	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' $(BENCH_FINALIZE_ARGS)
 .PHONY: bench-finalize
 
+# --- fixed cost of a short job and where it goes (issue 24) ---------------------
+# `make bench-fixed` (bench/fixed_cost.py): bench/halo.c built plain, linked
+# with libhooktrace (no hooks), instrumented with the plugin, and under
+# `hooktrace run`, on 1, 4 and 16 ranks (oversubscribed), whole job from
+# mpirun to exit; then MPI_Finalize with one output or MPI_T off at a time.
+# Options: BENCH_FIXED_ARGS='--ranks 4 --rounds 9'
+EXTRA_DIST += bench/fixed_cost.py
+BENCH_FIXED_ARGS =
+bench-fixed: libhooktrace.la
+	$(PYTHON3) $(srcdir)/bench/fixed_cost.py --builddir $(top_builddir) \
+	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' --mpicc '$(MPICC)' $(BENCH_FIXED_ARGS)
+.PHONY: bench-fixed
+
 # --- DWARF read against the compile units a run touched ------------------------
 # `make bench-units` (bench/units_cost.py): a generated 41-unit program run
 # under callgrind calling into 2 units and into all; needs valgrind.

@@ -310,7 +310,8 @@ static void local_figures(const struct ht_profile *p, const struct ht_config *co
 static void leave_out_cvars(struct ht_mpit_output *out, const char *complete_in)
 {
     struct ht_mpit_view *v = &out->view;
-    if (!complete_in || !v->initialized)
+    /* A status: MPI_T is not used here, there is nothing to point at. */
+    if (!complete_in || v->status)
         return;
     v->cvars = NULL;
     v->ncvars = 0;
@@ -320,6 +321,8 @@ static void leave_out_cvars(struct ht_mpit_output *out, const char *complete_in)
 void ht_mpit_local(const struct ht_profile *p, const struct ht_config *config,
                    const char *complete_in, struct ht_mpit_output *out)
 {
+    if (complete_in)
+        ht_mpit_skip_cvars();
     local_figures(p, config, out);
     leave_out_cvars(out, complete_in);
 }

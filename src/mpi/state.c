@@ -85,6 +85,9 @@ void ht_mpi_before_finalize(void)
 {
     /* The merge's own MPI traffic must not count in any pvar figure. */
     ht_mpit_stop();
+    /* Without pvars, the control variables, once per job, beside the merge. */
+    const struct ht_config *cfg = ht_runtime_config();
+    ht_mpit_late(ht_world.rank == 0 || ht_rank_set_contains(&cfg->mpi.rank_files, ht_world.rank));
     struct ht_thread *t = ht_thread_self;
     /* Completions handed back to threads that made no MPI call since. */
     if (ht_mpi.shared_requests)

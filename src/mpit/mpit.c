@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "mpit/mpit_internal.h"
@@ -37,8 +38,7 @@ void ht_mpit_note(const char *fmt, ...)
     pthread_mutex_unlock(&ht_mpit.lock);
 }
 
-static void set_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void set_status(const char *fmt, ...)
+void ht_mpit_set_status(const char *fmt, ...)
 {
     char buf[256];
     va_list ap;
@@ -49,46 +49,68 @@ static void set_status(const char *fmt, ...)
     ht_mpit.status = strdup(buf);
 }
 
-static void init(const struct ht_mpit_setup *setup)
+/* Performance variables asked for: they need MPI_T on every rank from
+ * MPI_Init on.  mpi_t.pvar_change alone selects none. */
+static bool pvars_asked(const struct ht_config *cfg)
 {
-    const struct ht_config *cfg = setup->config;
-    ht_mpit.config = cfg;
-    ht_mpit.rank = setup->world_rank;
-    ht_mpit.values_slot = setup->values_slot;
-    if (!cfg->mpi_t.enabled) {
-        set_status("not used (mpi_t.enabled is false)");
-        return;
-    }
+    return cfg->mpi_t.pvars.count > 0 || cfg->mpi_t.pvar_classes != 0;
+}
+
+static void start(int thread_level)
+{
     /* MPI_T calls happen inside the program's MPI calls, so they need the
-     * same thread support as MPI itself. */
+     * same thread support as MPI itself; and Open MPI 4.1's
+     * MPI_T_init_thread sets MPI's own thread level to the one asked for,
+     * so it must be the one MPI provided. */
     int provided = MPI_THREAD_SINGLE;
-    int rc = MPI_T_init_thread(setup->thread_level, &provided);
+    int rc = MPI_T_init_thread(thread_level, &provided);
     if (rc != MPI_SUCCESS) {
-        set_status("MPI_T_init_thread failed (%s): no control or performance variables",
+        ht_mpit_set_status("MPI_T_init_thread failed (%s): no control or performance variables",
                    ht_mpit_error_name(rc));
         return;
     }
     ht_mpit.initialized = true;
     ht_mpit.provided = provided;
-    ht_mpit.lock_calls = setup->thread_level == MPI_THREAD_MULTIPLE &&
-                         provided != MPI_THREAD_MULTIPLE;
-    ht_mpit.interval_ticks = (uint64_t)((double)cfg->mpi_t.read_interval_us * 1e-6 *
+    ht_mpit.lock_calls = thread_level == MPI_THREAD_MULTIPLE && provided != MPI_THREAD_MULTIPLE;
+    ht_mpit.interval_ticks = (uint64_t)((double)ht_mpit.config->mpi_t.read_interval_us * 1e-6 *
                                         ht_clock_ticks_per_second_estimate());
     ht_mpit_read_cvars();
     ht_mpit_select_pvars();
 }
 
-/* MPI_T_init_thread and reading every control variable take 0.2 to 0.9 s
- * per rank: the outputs say how long (docs/mpi_t.md), and the MPI_Init
+void ht_mpit_start_timed(void)
+{
+    uint64_t t0 = ht_clock_now();
+    start(ht_mpit.thread_level);
+    ht_mpit.startup_ticks = ht_clock_now() - t0;
+}
+
+/* With performance variables: MPI_T_init_thread and the control variables
+ * take 0.2 s per rank with Open MPI 4.1 (docs/mpi_t.md), and the MPI_Init
  * wrapper calls this inside its node, so that the time is MPI_Init's, not
- * the program's function that called it. */
+ * that of the program's function that called it.  Without: nothing here;
+ * rank 0 reads the control variables at MPI_Finalize (ht_mpit_late). */
 void ht_mpit_init(const struct ht_mpit_setup *setup)
 {
-    if (ht_mpit.initialized)
+    if (ht_mpit.initialized || ht_mpit.deferred)
         return;
-    uint64_t start = ht_clock_now();
-    init(setup);
-    ht_mpit.startup_ticks = ht_clock_now() - start;
+    const struct ht_config *cfg = setup->config;
+    ht_mpit.config = cfg;
+    ht_mpit.rank = setup->world_rank;
+    ht_mpit.values_slot = setup->values_slot;
+    ht_mpit.thread_level = setup->thread_level;
+    ht_mpit.pid = getpid();
+    if (!cfg->mpi_t.enabled) {
+        ht_mpit_set_status("not used (mpi_t.enabled is false)");
+        return;
+    }
+    if (!pvars_asked(cfg)) {
+        ht_mpit.deferred = true;
+        ht_mpit_warm(setup->world_rank == 0 ||
+                     ht_rank_set_contains(&cfg->mpi.rank_files, setup->world_rank));
+        return;
+    }
+    ht_mpit_start_timed();
 }
 
 void ht_mpit_stop(void)
@@ -99,11 +121,13 @@ void ht_mpit_stop(void)
 void ht_mpit_finalize(void)
 {
     ht_mpit_stop();
+    ht_mpit_late_done(false);
     if (ht_mpit.initialized) {
         ht_mpit_free_sessions();
         MPI_T_finalize();
         ht_mpit.initialized = false;
     }
+    ht_mpit_unwarm();
     ht_mpit_free_pvars();
     ht_mpit_free_cvars();
     for (size_t i = 0; i < ht_mpit.nnotes; i++)
@@ -119,7 +143,9 @@ void ht_mpit_fill_view(struct ht_mpit_output *out)
 {
     struct ht_mpit_view *v = &out->view;
     const struct ht_config *cfg = ht_mpit.config;
+    ht_mpit_late_done(!ht_mpit.cvars_elsewhere);
     memset(v, 0, sizeof *v);
+    v->started_late = ht_mpit.started_late;
     v->initialized = ht_mpit.initialized;
     v->status = ht_mpit.status;
     if (!cfg) /* MPI_T was never set up: profiling started after MPI_Init? */

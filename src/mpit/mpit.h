@@ -5,6 +5,7 @@
 #ifndef HT_MPIT_MPIT_H
 #define HT_MPIT_MPIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "callstack/tree.h"
@@ -35,6 +36,22 @@ struct ht_mpit_setup {
  * profiling started: MPI_T_init_thread, the control variables, the pvar
  * sessions. */
 void ht_mpit_init(const struct ht_mpit_setup *setup);
+
+/* In MPI_Finalize, before the merge: without performance variables, a
+ * rank whose files list control variables (wanted: rank 0, or a rank of
+ * mpi.rank_files) starts MPI_T and reads them in a thread, beside the
+ * merge; the outputs wait for it.  Other ranks make no MPI_T call.
+ * ht_mpit_late says which; ht_mpit_late_start starts the thread, once the
+ * loaded objects were listed for naming (ht_symbols_open): the libraries
+ * MPI_T_init_thread loads may land where one the program closed lay. */
+void ht_mpit_late(bool wanted);
+void ht_mpit_late_start(void);
+
+/* Before fork (pthread_atfork's prepare): waits for the thread that loads
+ * components, if it still runs (up to 0.2 s, in a run that forks right
+ * after MPI_Init), so that the child does not inherit the loader's lock
+ * held by a thread it does not have. */
+void ht_mpit_before_fork(void);
 
 /* In MPI_Finalize, first: no pvar is read after this. */
 void ht_mpit_stop(void);

@@ -2,6 +2,9 @@
  *
  *   mpit.c         start-up (MPI_T_init_thread), shut-down (before
  *                  PMPI_Finalize), notes, the output view's static parts
+ *   mpit_late.c    without pvars: the start-up at MPI_Finalize, in a
+ *                  thread beside the merge, and the libraries it needs
+ *                  loaded ahead, in a thread from MPI_Init on
  *   mpit_cvars.c   reading every control variable once
  *   mpit_pvars.c   choosing the performance variables (config, bindings,
  *                  duplicates), the per-thread sessions and the reads
@@ -90,7 +93,12 @@ struct ht_mpit_state {
     size_t buffer_bytes;       /* one thread's raw read buffer */
     size_t values_bytes;       /* one struct ht_mpit_values */
     uint64_t interval_ticks;   /* 0: read before and after every call */
-    uint64_t startup_ticks;    /* ht_mpit_init, inside the MPI_Init wrapper's node */
+    uint64_t startup_ticks;    /* MPI_T_init_thread and the cvars (and the pvars' choice) */
+    int thread_level;          /* as MPI provided it */
+    bool deferred;             /* no pvars: MPI_T waits for MPI_Finalize (ht_mpit_late) */
+    bool started_late;         /* ... and was started there (or for a rank's own file) */
+    bool cvars_elsewhere;      /* this rank's file points at rank 0's cvars: none to read */
+    int pid;                   /* of the rank: a fork child starts no MPI_T */
     char **notes;
     size_t nnotes, notes_capacity;
     struct ht_mpit_thread *threads;
@@ -113,6 +121,23 @@ const char *ht_mpit_error_name(int rc);
 /* The parts of an output view that do not depend on the stacks. */
 struct ht_mpit_output;
 void ht_mpit_fill_view(struct ht_mpit_output *out);
+
+/* Before a rank's own file written without a merge, on a rank other than
+ * 0: its file points at rank 0's control variables, so it reads none. */
+void ht_mpit_skip_cvars(void);
+
+/* mpit.c: MPI_T_init_thread, the cvars, the pvars' choice, timed. */
+void ht_mpit_start_timed(void);
+/* Why MPI_T is not used, for the outputs (printf-style). */
+void ht_mpit_set_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* mpit_late.c.  ht_mpit_warm: right after MPI_Init, without pvars, on a
+ * rank that will start MPI_T at MPI_Finalize (wanted).  ht_mpit_late_done:
+ * the cvars are needed now: waits for the start-up, or (read_here) does it
+ * if it never began.  ht_mpit_unwarm: after MPI_T_finalize. */
+void ht_mpit_warm(bool wanted);
+void ht_mpit_late_done(bool read_here);
+void ht_mpit_unwarm(void);
 
 /* mpit_cvars.c: every control variable of this process, into ht_mpit. */
 void ht_mpit_read_cvars(void);

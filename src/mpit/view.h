@@ -88,7 +88,8 @@ struct ht_mpit_view {
      * (<basename>_0.json; docs/mpi_t.md). */
     const char *cvars_complete_in;
     size_t cvars_read;         /* how many cvar_rank read (the list's length when complete) */
-    double startup_s;          /* that rank's MPI_T start-up, inside MPI_Init */
+    double startup_s;          /* that rank's MPI_T start-up */
+    bool started_late;         /* at MPI_Finalize (no pvars), not inside MPI_Init */
     const struct ht_mpit_pvar_desc *pvars;
     size_t npvars;
     const struct ht_mpit_slot *slots;

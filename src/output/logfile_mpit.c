@@ -48,9 +48,14 @@ void ht_output_logfile_mpit_header(FILE *out, const struct ht_mpit_view *v, bool
             fprintf(out, " read %s%s", read_how(how, sizeof how, v->read_interval_us),
                     summary ? " (figures per stack over ranks)" : "");
         fputc('\n', out);
-        /* Part of MPI_Init's time in the tables, not the caller's. */
-        fprintf(out, "MPI_T start-up:  %.6f s on rank %d, inside MPI_Init\n", v->startup_s,
-                v->cvar_rank);
+        /* Inside MPI_Init: part of MPI_Init's time in the tables, not the
+         * caller's.  At MPI_Finalize: beside the merge, in no node. */
+        if (v->started_late)
+            fprintf(out, "MPI_T start-up:  %.6f s on rank %d, at MPI_Finalize beside the merge\n",
+                    v->startup_s, v->cvar_rank);
+        else if (v->initialized)
+            fprintf(out, "MPI_T start-up:  %.6f s on rank %d, inside MPI_Init\n", v->startup_s,
+                    v->cvar_rank);
     }
     for (size_t i = 0; i < v->nnotes; i++)
         fprintf(out, "note:            MPI_T: %s\n", v->notes[i]);

@@ -17,6 +17,7 @@
 #include "callstack/function_table.h"
 #include "merge/merge.h"
 #include "merge/names.h"
+#include "mpit/mpit.h"
 #include "output/output.h"
 #include "output/temporary.h"
 #include "trace/writer.h"
@@ -92,6 +93,8 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     int thread_indices = 0;
     lp->threads = ht_thread_collect(&nthreads, &thread_indices);
     lp->symbols = ht_symbols_open();
+    /* MPI_T's own loads, beside the merge, after the snapshot above. */
+    ht_mpit_late_start();
     lp->table = ht_function_table_new(lp->symbols, cfg);
     bool ready = lp->threads && lp->symbols && lp->table;
     for (int i = 0; ready && i < nthreads; i++) {

@@ -5,9 +5,13 @@
  * or interposable), so the counts are exactly hooktrace's calls: the
  * programs themselves never call MPI_T.
  *
- * print_counts() prints one line per rank after MPI_Finalize:
+ * print_counts() prints two lines per rank after MPI_Finalize:
  *   "mpit rank R: reads N sessions S"
- * (lines of different ranks may interleave in any order).
+ *   "mpit calls rank R: init I cvar_num G cvar_reads C pvar_num P"
+ * (MPI_T_init_thread, MPI_T_cvar_get_num, MPI_T_cvar_read and
+ * MPI_T_pvar_get_num calls: who starts MPI_T, reads control variables,
+ * enumerates performance variables; lines of different ranks may
+ * interleave in any order).
  *
  * MPIT_TEST_FAIL_EVERY=k makes every k-th MPI_T_pvar_read fail (with
  * MPI_T_ERR_INVALID_HANDLE, without reading), to test how hooktrace copes. */
@@ -22,8 +26,38 @@
  * declaring them again is harmless and keeps one source for both. */
 int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
 int PMPI_T_pvar_session_create(MPI_T_pvar_session *session);
+int PMPI_T_init_thread(int required, int *provided);
+int PMPI_T_cvar_get_num(int *num);
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int PMPI_T_pvar_get_num(int *num);
 
 static unsigned long counted_reads, counted_sessions;
+static unsigned long counted_inits, counted_cvar_nums, counted_cvar_reads, counted_pvar_nums;
+
+/* hooktrace may start MPI_T in a thread of its own: atomic counts. */
+__attribute__((no_instrument_function)) int MPI_T_init_thread(int required, int *provided)
+{
+    __atomic_add_fetch(&counted_inits, 1, __ATOMIC_RELAXED);
+    return PMPI_T_init_thread(required, provided);
+}
+
+__attribute__((no_instrument_function)) int MPI_T_cvar_get_num(int *num)
+{
+    __atomic_add_fetch(&counted_cvar_nums, 1, __ATOMIC_RELAXED);
+    return PMPI_T_cvar_get_num(num);
+}
+
+__attribute__((no_instrument_function)) int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
+{
+    __atomic_add_fetch(&counted_cvar_reads, 1, __ATOMIC_RELAXED);
+    return PMPI_T_cvar_read(handle, buf);
+}
+
+__attribute__((no_instrument_function)) int MPI_T_pvar_get_num(int *num)
+{
+    __atomic_add_fetch(&counted_pvar_nums, 1, __ATOMIC_RELAXED);
+    return PMPI_T_pvar_get_num(num);
+}
 
 __attribute__((no_instrument_function)) int MPI_T_pvar_read(MPI_T_pvar_session session,
                                                             MPI_T_pvar_handle handle, void *buf)
@@ -49,6 +83,8 @@ __attribute__((no_instrument_function)) int MPI_T_pvar_session_create(
 static void print_counts(int rank)
 {
     printf("mpit rank %d: reads %lu sessions %lu\n", rank, counted_reads, counted_sessions);
+    printf("mpit calls rank %d: init %lu cvar_num %lu cvar_reads %lu pvar_num %lu\n", rank,
+           counted_inits, counted_cvar_nums, counted_cvar_reads, counted_pvar_nums);
     fflush(stdout);
 }
 

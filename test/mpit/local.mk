@@ -21,7 +21,8 @@ test_mpit_traffic_LDADD = $(HT_MPI_TEST_LDADD)
 test_mpit_traffic_LDFLAGS = $(HT_TEST_LINK)
 
 HT_MPIT_TESTS = test/mpit/config.py test/mpit/cvars.py test/mpit/pvars.py \
-	test/mpit/threads.py test/mpit/monitoring.py test/mpit/startup.py
+	test/mpit/threads.py test/mpit/monitoring.py test/mpit/startup.py \
+	test/mpit/once.py
 TESTS += $(HT_MPIT_TESTS)
 EXTRA_DIST += test/mpit/mpitlib.py $(HT_MPIT_TESTS)
 
