@@ -60,6 +60,7 @@
 
 #include <string.h>
 #include <map>
+#include <vector>
 #include <string>
 
 #include "after_inlining.h"
@@ -138,6 +139,18 @@ tree hooked_function(const gimple *stmt)
  * would expand to nothing: a hook silently lost. */
 const HOST_WIDE_INT marker_enter = 0x68740e01, marker_exit = 0x68740e02;
 
+/* A marker's third argument.  &F would make F's address taken, and GCC
+ * inlines a static function called once whatever its size only when
+ * nothing else refers to it: so a marker names F by an index into this
+ * table, which no pass reads.  Only a kernel's markers under keep-loops
+ * (its copies become hook calls again, whose &F must find F's body) pass
+ * &F, as the hooks did. */
+struct named {
+    unsigned origin_uid; /* DECL_UID of the function the hooks are F's */
+    std::string listed;  /* listed_name (F) */
+};
+std::vector<named> *marker_names;
+
 bool is_marker(const gimple *stmt)
 {
     if (!is_gimple_call(stmt) || !gimple_call_internal_p(stmt) || gimple_call_internal_fn(stmt) != IFN_UNIQUE ||
@@ -154,7 +167,16 @@ bool is_enter_marker(const gimple *stmt)
     return tree_to_shwi(gimple_call_arg(stmt, 1)) == marker_enter;
 }
 
-/* The function a hook call or a marker names, or NULL_TREE. */
+/* A marker naming its function by index (not a kernel's). */
+const named *marker_entry(const gimple *stmt)
+{
+    tree arg = gimple_call_arg(stmt, 2);
+    if (TREE_CODE(arg) != INTEGER_CST || !tree_fits_uhwi_p(arg) || tree_to_uhwi(arg) >= marker_names->size())
+        return NULL;
+    return &(*marker_names)[tree_to_uhwi(arg)];
+}
+
+/* The function a hook call or an &F marker names, or NULL_TREE. */
 tree named_function(const gimple *stmt)
 {
     if (!is_marker(stmt))
@@ -174,6 +196,10 @@ bool has_loop_attribute(tree decl)
 /* Should this hook (or marker), in the function SELF, go? */
 bool from_inlined_copy(const gimple *stmt, tree self)
 {
+    if (is_marker(stmt)) {
+        if (const named *entry = marker_entry(stmt))
+            return entry->origin_uid != DECL_UID(DECL_ORIGIN(self));
+    }
     tree hooked = named_function(stmt);
     if (!hooked)
         return false;
@@ -225,10 +251,12 @@ void remove_unused_return_addresses(function *fun)
     }
 }
 
-/* Every hook call of FUN becomes a marker; returns whether any did. */
-bool hide_hooks(function *fun)
+/* Every hook call of FUN becomes a marker; returns whether any did.  A
+ * kernel's, under keep-loops, keep &F. */
+bool hide_hooks(function *fun, bool kernel)
 {
     bool hidden = false;
+    tree index = NULL_TREE;
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun) {
         for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
@@ -236,8 +264,17 @@ bool hide_hooks(function *fun)
             if (!is_hook_call(stmt) || gimple_call_num_args(stmt) != 2)
                 continue;
             tree magic = build_int_cst(integer_type_node, is_enter_hook(stmt) ? marker_enter : marker_exit);
+            tree name = gimple_call_arg(stmt, 0), hooked = hooked_function(stmt);
+            if (!(kernel && mode == KEEP_LOOPS) && hooked) {
+                if (!index) {
+                    tree origin = DECL_ORIGIN(hooked);
+                    index = build_int_cst(integer_type_node, marker_names->size());
+                    marker_names->push_back(named{DECL_UID(origin), listed_name(origin)});
+                }
+                name = index;
+            }
             gcall *marker = gimple_build_call_internal(IFN_UNIQUE, 3, build_int_cst(integer_type_node,
-                                                       IFN_UNIQUE_UNSPEC), magic, gimple_call_arg(stmt, 0));
+                                                       IFN_UNIQUE_UNSPEC), magic, name);
             gimple_set_location(marker, gimple_location(stmt));
             gimple_move_vops(marker, stmt);
             gsi_replace(&gsi, marker, false);
@@ -249,17 +286,31 @@ bool hide_hooks(function *fun)
     return hidden;
 }
 
-/* The marker at GSI becomes its hook call again. */
-void restore_hook(gimple_stmt_iterator *gsi)
+/* The address a hook of SELF's own passes: the function cloned (as GCC's
+ * own hooks in a clone do), or SELF when that has no body of its own left
+ * (every call to it inlined or redirected to its clones). */
+tree own_address(tree self)
+{
+    tree origin = DECL_ORIGIN(self);
+    cgraph_node *node = cgraph_node::get(origin);
+    if (origin != self && (!node || !node->definition || node->inlined_to))
+        origin = self;
+    return build_fold_addr_expr(origin);
+}
+
+/* The marker at GSI, in SELF, becomes its hook call again. */
+void restore_hook(gimple_stmt_iterator *gsi, tree self)
 {
     gimple *marker = gsi_stmt(*gsi);
+    /* An index marker stays only in its own function (or a clone of it). */
+    tree name = marker_entry(marker) ? own_address(self) : gimple_call_arg(marker, 2);
     gcall *where = gimple_build_call(builtin_decl_implicit(BUILT_IN_RETURN_ADDRESS), 1, integer_zero_node);
     tree address = make_ssa_name(ptr_type_node, where);
     gimple_call_set_lhs(where, address);
     gimple_set_location(where, gimple_location(marker));
     gsi_insert_before(gsi, where, GSI_SAME_STMT);
     built_in_function which = is_enter_marker(marker) ? BUILT_IN_PROFILE_FUNC_ENTER : BUILT_IN_PROFILE_FUNC_EXIT;
-    gcall *hook = gimple_build_call(builtin_decl_implicit(which), 2, gimple_call_arg(marker, 2), address);
+    gcall *hook = gimple_build_call(builtin_decl_implicit(which), 2, name, address);
     gimple_set_location(hook, gimple_location(marker));
     gimple_move_vops(hook, marker);
     gsi_replace(gsi, hook, false);
@@ -287,13 +338,14 @@ public:
         unsigned int todo = 0;
         /* Under -flto the late pass runs at the link, and only if the link
          * is given the plugin too: the hooks stay visible there. */
-        if (mode != KEEP && !flag_generate_lto && !flag_generate_offload && !in_lto_p && hide_hooks(fun)) {
+        bool kernel = has_kernel_loop(fun);
+        if (mode != KEEP && !flag_generate_lto && !flag_generate_offload && !in_lto_p && hide_hooks(fun, kernel)) {
             /* The __builtin_return_address (0) calls removed had virtual
              * operands. */
             mark_virtual_operands_for_renaming(fun);
             todo = TODO_update_ssa_only_virtuals;
         }
-        if (has_kernel_loop(fun) && !has_loop_attribute(decl)) {
+        if (kernel && !has_loop_attribute(decl)) {
             DECL_ATTRIBUTES(decl) = tree_cons(get_identifier(loop_attribute), NULL_TREE, DECL_ATTRIBUTES(decl));
             if (verbose)
                 inform(DECL_SOURCE_LOCATION(decl), "hooktrace: %qD has a loop: its inlined copies keep their hooks "
@@ -360,19 +412,25 @@ public:
                     gsi_next(&gsi);
                     continue;
                 }
-                if (!removing || !from_inlined_copy(stmt, self)) {
+                /* An index marker cannot name its function anywhere else:
+                 * another's copy goes even where nothing else is removed. */
+                bool go = marker && marker_entry(stmt) ? from_inlined_copy(stmt, self)
+                                                       : removing && from_inlined_copy(stmt, self);
+                if (!go) {
                     if (marker) {
-                        restore_hook(&gsi);
+                        restore_hook(&gsi, self);
                         restored = true;
                     }
                     gsi_next(&gsi);
                     continue;
                 }
                 if (marker ? is_enter_marker(stmt) : is_enter_hook(stmt)) {
-                    tree origin = DECL_ORIGIN(named_function(stmt));
-                    (*removed_sites)[listed_name(origin)]++;
+                    const named *entry = marker ? marker_entry(stmt) : NULL;
+                    tree origin = entry ? NULL_TREE : DECL_ORIGIN(named_function(stmt));
+                    const char *listed = entry ? entry->listed.c_str() : listed_name(origin);
+                    (*removed_sites)[listed]++;
                     if (verbose)
-                        inform(gimple_location(stmt), "hooktrace: hooks of %qD inlined into %qD removed", origin,
+                        inform(gimple_location(stmt), "hooktrace: hooks of %s inlined into %qD removed", listed,
                                self);
                 }
                 remove_statement(&gsi);
@@ -431,6 +489,7 @@ void ht_after_inlining_register(const char *plugin_name, bool verbose_notes)
 {
     verbose = verbose_notes;
     removed_sites = new std::map<std::string, unsigned long>;
+    marker_names = new std::vector<named>;
 
     /* Beside the first rule's pass: each function as written, before the
      * early inliner copies anything into it. */
