@@ -30,6 +30,13 @@
  * hooks of a kernel's copy run once per call, around its loop; a helper
  * with a loop over 3 coordinates sits inside someone's element loop.
  *
+ * Removing the copies' hooks after inlining is not enough if the inliner
+ * decided with them in sight: it prices them as calls and, with &F in every
+ * function, GCC's rule for static functions called once never applies, so
+ * medium helpers the plain build inlines stayed out of line.  The early pass
+ * therefore hides the hooks from it as markers (hide_hooks below), which
+ * the late pass turns back into hooks or deletes.
+ *
  * What it removed is counted per inlined function (one site per entry hook
  * removed) and written at the end of the unit, straight into the assembler
  * output, into a non-allocated section, .hooktrace.inlined, as
