@@ -136,7 +136,7 @@ tree hooked_function(const gimple *stmt)
  * and refuses medium helpers it inlines in a build without hooks; it
  * charges nothing for an internal function call.  So before the early
  * inliner each hook becomes .UNIQUE (UNSPEC, MARKER_ENTER or MARKER_EXIT,
- * &F): nothrow, with virtual operands (nothing moves memory accesses across
+ * F's index or &F, below): nothrow, with virtual operands (nothing moves memory accesses across
  * it or deletes it), and a block holding one is never duplicated (OpenACC's
  * reason for it; no pass but OpenACC's looks at its arguments).  An exit
  * marker keeps its EH cleanup non-empty, so exceptions still call the exit
@@ -164,8 +164,8 @@ bool is_marker(const gimple *stmt)
         gimple_call_num_args(stmt) != 3)
         return false;
     tree kind = gimple_call_arg(stmt, 0), magic = gimple_call_arg(stmt, 1);
-    return TREE_CODE(kind) == INTEGER_CST && tree_to_shwi(kind) == IFN_UNIQUE_UNSPEC &&
-           TREE_CODE(magic) == INTEGER_CST &&
+    return TREE_CODE(kind) == INTEGER_CST && tree_fits_shwi_p(kind) && tree_to_shwi(kind) == IFN_UNIQUE_UNSPEC &&
+           TREE_CODE(magic) == INTEGER_CST && tree_fits_shwi_p(magic) &&
            (tree_to_shwi(magic) == marker_enter || tree_to_shwi(magic) == marker_exit);
 }
 
