@@ -279,6 +279,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per run")
     ap.add_argument("--only", default="helpers,fem,lulesh",
                     help="comma-separated subset of helpers,fem,lulesh")
+    ap.add_argument("--skip", default="",
+                    help="comma-separated variants not run: noplugin, mpi-only (their builds "
+                         "are made all the same)")
     ap.add_argument("--quick", action="store_true",
                     help="smoke run: 1 round, small problems, 2 ranks")
     args = ap.parse_args()
@@ -296,6 +299,10 @@ def main():
         VARIANTS[plugin_mode_label(mode)] = ("plugin_" + mode, PLAIN, False)
     extra = [plugin_mode_label(m) for m in args.plugin_modes]
     only = set(args.only.split(","))
+    skipped = {{"noplugin": NOPLUGIN, "mpi-only": MPI_ONLY}[v] for v in args.skip.split(",") if v}
+
+    def kept(labels):
+        return [label for label in labels if label not in skipped]
 
     def launch(ranks):
         if args.mpi == "mpich":
@@ -325,17 +332,17 @@ def main():
         if "helpers" in only:
             exes = build("elem_helpers", False, False, args, scratch)
             configs.append(("elem_helpers (serial, inlined medium helpers)", exes,
-                            [PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI], None, {},
+                            kept([PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI]), None, {},
                             sizes["helpers"]))
         if "fem" in only:
             exes = build("fem_proxy", True, False, args, scratch)
-            labels = [PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY]
+            labels = kept([PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY])
             configs.append(("fem_proxy, 1 rank", exes, labels, 1, {}, sizes["fem1"]))
             configs.append(("fem_proxy, %d ranks" % args.fem_ranks, exes, labels, args.fem_ranks,
                             {}, sizes["femN"]))
         if "lulesh" in only:
             exes = build("lulesh_mpi", True, True, args, scratch)
-            labels = [PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY]
+            labels = kept([PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY])
             configs.append(("lulesh_mpi, 1 rank, OMP_NUM_THREADS=%d" % args.threads, exes, labels,
                             1, {"OMP_NUM_THREADS": str(args.threads)}, sizes["lulesh1"]))
             configs.append(("lulesh_mpi, %d ranks, OMP_NUM_THREADS=1" % args.ranks, exes, labels,

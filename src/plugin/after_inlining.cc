@@ -30,6 +30,13 @@
  * hooks of a kernel's copy run once per call, around its loop; a helper
  * with a loop over 3 coordinates sits inside someone's element loop.
  *
+ * Removing the copies' hooks after inlining is not enough if the inliner
+ * decided with them in sight: it prices them as calls and, with &F in every
+ * function, GCC's rule for static functions called once never applies, so
+ * medium helpers the plain build inlines stayed out of line.  The early pass
+ * therefore hides the hooks from it as markers (hide_hooks below), which
+ * the late pass turns back into hooks or deletes.
+ *
  * What it removed is counted per inlined function (one site per entry hook
  * removed) and written at the end of the unit, straight into the assembler
  * output, into a non-allocated section, .hooktrace.inlined, as
@@ -54,9 +61,13 @@
 #include "output.h"
 #include "diagnostic-core.h"
 #include "langhooks.h"
+#include "internal-fn.h"
+#include "tree-ssa.h"
+#include "tree-into-ssa.h"
 
 #include <string.h>
 #include <map>
+#include <vector>
 #include <string>
 
 #include "after_inlining.h"
@@ -119,15 +130,84 @@ tree hooked_function(const gimple *stmt)
     return TREE_OPERAND(arg, 0);
 }
 
+/* Hooks the inliner does not see.  The inliner (early and IPA alike, through
+ * ipa-fnsummary's estimate_num_insns) charges each hook call, and each
+ * __builtin_return_address (0) feeding it, as a call with its arguments,
+ * and refuses medium helpers it inlines in a build without hooks; it
+ * charges nothing for an internal function call.  So before the early
+ * inliner each hook becomes .UNIQUE (UNSPEC, MARKER_ENTER or MARKER_EXIT,
+ * F's index or &F, below): nothrow, with virtual operands (nothing moves memory accesses across
+ * it or deletes it), and a block holding one is never duplicated (OpenACC's
+ * reason for it; no pass but OpenACC's looks at its arguments).  An exit
+ * marker keeps its EH cleanup non-empty, so exceptions still call the exit
+ * hook.  The late pass turns every marker back into the hook call, with a
+ * new __builtin_return_address (0) (in an inlined copy it was the caller's
+ * return address all the same), or deletes it.  A marker reaching expand
+ * would expand to nothing: a hook silently lost. */
+const HOST_WIDE_INT marker_enter = 0x68740e01, marker_exit = 0x68740e02;
+
+/* A marker's third argument.  &F would make F's address taken, and GCC
+ * inlines a static function called once whatever its size only when
+ * nothing else refers to it: so a marker names F by an index into this
+ * table, which no pass reads.  Only a kernel's markers under keep-loops
+ * (its copies become hook calls again, whose &F must find F's body) pass
+ * &F, as the hooks did. */
+struct named {
+    unsigned origin_uid; /* DECL_UID of the function the hooks are F's */
+    std::string listed;  /* listed_name (F) */
+};
+std::vector<named> *marker_names;
+
+bool is_marker(const gimple *stmt)
+{
+    if (!is_gimple_call(stmt) || !gimple_call_internal_p(stmt) || gimple_call_internal_fn(stmt) != IFN_UNIQUE ||
+        gimple_call_num_args(stmt) != 3)
+        return false;
+    tree kind = gimple_call_arg(stmt, 0), magic = gimple_call_arg(stmt, 1);
+    return TREE_CODE(kind) == INTEGER_CST && tree_fits_shwi_p(kind) && tree_to_shwi(kind) == IFN_UNIQUE_UNSPEC &&
+           TREE_CODE(magic) == INTEGER_CST && tree_fits_shwi_p(magic) &&
+           (tree_to_shwi(magic) == marker_enter || tree_to_shwi(magic) == marker_exit);
+}
+
+bool is_enter_marker(const gimple *stmt)
+{
+    return tree_to_shwi(gimple_call_arg(stmt, 1)) == marker_enter;
+}
+
+/* A marker naming its function by index (not a kernel's). */
+const named *marker_entry(const gimple *stmt)
+{
+    tree arg = gimple_call_arg(stmt, 2);
+    if (TREE_CODE(arg) != INTEGER_CST || !tree_fits_uhwi_p(arg) || tree_to_uhwi(arg) >= marker_names->size())
+        return NULL;
+    return &(*marker_names)[tree_to_uhwi(arg)];
+}
+
+/* The function a hook call or an &F marker names, or NULL_TREE. */
+tree named_function(const gimple *stmt)
+{
+    if (!is_marker(stmt))
+        return hooked_function(stmt);
+    tree arg = gimple_call_arg(stmt, 2);
+    STRIP_NOPS(arg);
+    if (TREE_CODE(arg) != ADDR_EXPR || TREE_CODE(TREE_OPERAND(arg, 0)) != FUNCTION_DECL)
+        return NULL_TREE;
+    return TREE_OPERAND(arg, 0);
+}
+
 bool has_loop_attribute(tree decl)
 {
     return lookup_attribute(loop_attribute, DECL_ATTRIBUTES(decl)) != NULL_TREE;
 }
 
-/* Should this hook, in the function SELF, go? */
+/* Should this hook (or marker), in the function SELF, go? */
 bool from_inlined_copy(const gimple *stmt, tree self)
 {
-    tree hooked = hooked_function(stmt);
+    if (is_marker(stmt)) {
+        if (const named *entry = marker_entry(stmt))
+            return entry->origin_uid != DECL_UID(DECL_ORIGIN(self));
+    }
+    tree hooked = named_function(stmt);
     if (!hooked)
         return false;
     tree origin = DECL_ORIGIN(hooked);
@@ -156,6 +236,93 @@ void remove_statement(gimple_stmt_iterator *gsi)
     release_defs(stmt);
 }
 
+/* Removes the __builtin_return_address (0) values left unused, copies
+ * first. */
+void remove_unused_return_addresses(function *fun)
+{
+    basic_block bb;
+    for (bool again = true; again;) {
+        again = false;
+        FOR_EACH_BB_FN(bb, fun) {
+            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
+                gimple *stmt = gsi_stmt(gsi);
+                tree lhs = is_return_address_value(stmt) ? gimple_get_lhs(stmt) : NULL_TREE;
+                if (lhs && TREE_CODE(lhs) == SSA_NAME && has_zero_uses(lhs)) {
+                    remove_statement(&gsi);
+                    again = true;
+                } else {
+                    gsi_next(&gsi);
+                }
+            }
+        }
+    }
+}
+
+/* Every hook call of FUN becomes a marker; returns whether any did.  A
+ * kernel's, under keep-loops, keep &F. */
+bool hide_hooks(function *fun, bool kernel)
+{
+    bool hidden = false;
+    tree index = NULL_TREE;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun) {
+        for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+            gimple *stmt = gsi_stmt(gsi);
+            if (!is_hook_call(stmt) || gimple_call_num_args(stmt) != 2)
+                continue;
+            tree magic = build_int_cst(integer_type_node, is_enter_hook(stmt) ? marker_enter : marker_exit);
+            tree name = gimple_call_arg(stmt, 0), hooked = hooked_function(stmt);
+            if (!(kernel && mode == KEEP_LOOPS) && hooked) {
+                if (!index) {
+                    tree origin = DECL_ORIGIN(hooked);
+                    index = build_int_cst(integer_type_node, marker_names->size());
+                    marker_names->push_back(named{DECL_UID(origin), listed_name(origin)});
+                }
+                name = index;
+            }
+            gcall *marker = gimple_build_call_internal(IFN_UNIQUE, 3, build_int_cst(integer_type_node,
+                                                       IFN_UNIQUE_UNSPEC), magic, name);
+            gimple_set_location(marker, gimple_location(stmt));
+            gimple_move_vops(marker, stmt);
+            gsi_replace(&gsi, marker, false);
+            hidden = true;
+        }
+    }
+    if (hidden)
+        remove_unused_return_addresses(fun);
+    return hidden;
+}
+
+/* The address a hook of SELF's own passes: the function cloned (as GCC's
+ * own hooks in a clone do), or SELF when that has no body of its own left
+ * (every call to it inlined or redirected to its clones). */
+tree own_address(tree self)
+{
+    tree origin = DECL_ORIGIN(self);
+    cgraph_node *node = cgraph_node::get(origin);
+    if (origin != self && (!node || !node->definition || node->inlined_to))
+        origin = self;
+    return build_fold_addr_expr(origin);
+}
+
+/* The marker at GSI, in SELF, becomes its hook call again. */
+void restore_hook(gimple_stmt_iterator *gsi, tree self)
+{
+    gimple *marker = gsi_stmt(*gsi);
+    /* An index marker stays only in its own function (or a clone of it). */
+    tree name = marker_entry(marker) ? own_address(self) : gimple_call_arg(marker, 2);
+    gcall *where = gimple_build_call(builtin_decl_implicit(BUILT_IN_RETURN_ADDRESS), 1, integer_zero_node);
+    tree address = make_ssa_name(ptr_type_node, where);
+    gimple_call_set_lhs(where, address);
+    gimple_set_location(where, gimple_location(marker));
+    gsi_insert_before(gsi, where, GSI_SAME_STMT);
+    built_in_function which = is_enter_marker(marker) ? BUILT_IN_PROFILE_FUNC_ENTER : BUILT_IN_PROFILE_FUNC_EXIT;
+    gcall *hook = gimple_build_call(builtin_decl_implicit(which), 2, name, address);
+    gimple_set_location(hook, gimple_location(marker));
+    gimple_move_vops(hook, marker);
+    gsi_replace(gsi, hook, false);
+}
+
 const pass_data loop_pass_data = {
     GIMPLE_PASS, "hooktrace_loops", OPTGROUP_NONE, TV_NONE, PROP_cfg | PROP_ssa, 0, 0, 0, 0,
 };
@@ -175,13 +342,23 @@ public:
     unsigned int execute(function *fun) final override
     {
         tree decl = fun->decl;
-        if (has_kernel_loop(fun) && !has_loop_attribute(decl)) {
+        unsigned int todo = 0;
+        /* Under -flto the late pass runs at the link, and only if the link
+         * is given the plugin too: the hooks stay visible there. */
+        bool kernel = has_kernel_loop(fun);
+        if (mode != KEEP && !flag_generate_lto && !flag_generate_offload && !in_lto_p && hide_hooks(fun, kernel)) {
+            /* The __builtin_return_address (0) calls removed had virtual
+             * operands. */
+            mark_virtual_operands_for_renaming(fun);
+            todo = TODO_update_ssa_only_virtuals;
+        }
+        if (kernel && !has_loop_attribute(decl)) {
             DECL_ATTRIBUTES(decl) = tree_cons(get_identifier(loop_attribute), NULL_TREE, DECL_ATTRIBUTES(decl));
             if (verbose)
                 inform(DECL_SOURCE_LOCATION(decl), "hooktrace: %qD has a loop: its inlined copies keep their hooks "
                        "under inlined-hooks=keep-loops", decl);
         }
-        return 0;
+        return todo;
     }
 
 private:
@@ -217,31 +394,50 @@ class inlined_pass : public gimple_opt_pass {
 public:
     explicit inlined_pass(gcc::context *ctx) : gimple_opt_pass(inlined_pass_data, ctx) {}
 
-    /* At -O0 nothing is inlined but always_inline functions, whose hooks
-     * stay, as every hook does there (docs/plugin.md). */
-    bool gate(function *fun) final override
+    /* On every function, whatever its level: a marker may sit anywhere an
+     * inlined copy went (an always_inline callee's in an optimize ("O0")
+     * function) and must not reach expand.  At -O0 nothing is inlined but
+     * always_inline functions, whose hooks stay, as every hook does there
+     * (docs/plugin.md). */
+    bool gate(function *) final override
     {
-        return mode != KEEP && opt_for_fn(fun->decl, optimize) > 0;
+        return true;
     }
 
     unsigned int execute(function *fun) final override
     {
         tree self = fun->decl;
-        bool removed = false, purge = false;
+        bool removing = mode != KEEP && opt_for_fn(self, optimize) > 0;
+        bool removed = false, purge = false, restored = false;
         basic_block bb;
         FOR_EACH_BB_FN(bb, fun) {
             bool here = false;
             for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
                 gimple *stmt = gsi_stmt(gsi);
-                if (!is_hook_call(stmt) || !from_inlined_copy(stmt, self)) {
+                bool marker = is_marker(stmt);
+                if (!marker && !is_hook_call(stmt)) {
                     gsi_next(&gsi);
                     continue;
                 }
-                if (is_enter_hook(stmt)) {
-                    tree origin = DECL_ORIGIN(hooked_function(stmt));
-                    (*removed_sites)[listed_name(origin)]++;
+                /* An index marker cannot name its function anywhere else:
+                 * another's copy goes even where nothing else is removed. */
+                bool go = marker && marker_entry(stmt) ? from_inlined_copy(stmt, self)
+                                                       : removing && from_inlined_copy(stmt, self);
+                if (!go) {
+                    if (marker) {
+                        restore_hook(&gsi, self);
+                        restored = true;
+                    }
+                    gsi_next(&gsi);
+                    continue;
+                }
+                if (marker ? is_enter_marker(stmt) : is_enter_hook(stmt)) {
+                    const named *entry = marker ? marker_entry(stmt) : NULL;
+                    tree origin = entry ? NULL_TREE : DECL_ORIGIN(named_function(stmt));
+                    const char *listed = entry ? entry->listed.c_str() : listed_name(origin);
+                    (*removed_sites)[listed]++;
                     if (verbose)
-                        inform(gimple_location(stmt), "hooktrace: hooks of %qD inlined into %qD removed", origin,
+                        inform(gimple_location(stmt), "hooktrace: hooks of %s inlined into %qD removed", listed,
                                self);
                 }
                 remove_statement(&gsi);
@@ -251,24 +447,13 @@ public:
                 purge |= gimple_purge_dead_eh_edges(bb);
             removed |= here;
         }
+        if (restored)
+            /* The new __builtin_return_address (0) calls want virtual
+             * operands. */
+            mark_virtual_operands_for_renaming(fun);
         if (!removed)
-            return 0;
-        /* The copies of __builtin_return_address (0) first, then the calls. */
-        for (bool again = true; again;) {
-            again = false;
-            FOR_EACH_BB_FN(bb, fun) {
-                for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
-                    gimple *stmt = gsi_stmt(gsi);
-                    tree lhs = is_return_address_value(stmt) ? gimple_get_lhs(stmt) : NULL_TREE;
-                    if (lhs && TREE_CODE(lhs) == SSA_NAME && has_zero_uses(lhs)) {
-                        remove_statement(&gsi);
-                        again = true;
-                    } else {
-                        gsi_next(&gsi);
-                    }
-                }
-            }
-        }
+            return restored ? TODO_update_ssa_only_virtuals : 0;
+        remove_unused_return_addresses(fun);
         /* A cleanup left empty (the exit hook of a copy was all it ran) goes
          * in GCC's later EH cleanup. */
         return TODO_update_ssa_only_virtuals | (purge ? TODO_cleanup_cfg : 0);
@@ -311,6 +496,7 @@ void ht_after_inlining_register(const char *plugin_name, bool verbose_notes)
 {
     verbose = verbose_notes;
     removed_sites = new std::map<std::string, unsigned long>;
+    marker_names = new std::vector<named>;
 
     /* Beside the first rule's pass: each function as written, before the
      * early inliner copies anything into it. */

@@ -5,8 +5,9 @@
 # output); a Fortran program with the plugin.  test/plugin/plugin.py runs
 # them and also compiles with bad plugin arguments (HT_CXX).
 EXTRA_DIST += test/plugin/plugin.py test/plugin/tiny.cpp test/plugin/tiny_O0.cpp \
-	test/plugin/tiny_module.f90 test/plugin/after_inlining.py test/plugin/inlined.cpp
-	test/plugin/tiny_module.f90 test/plugin/containers.cpp test/plugin/containers_O1.cpp test/plugin/containers_O3.cpp \
+	test/plugin/tiny_module.f90 test/plugin/after_inlining.py test/plugin/inlined.cpp \
+	test/plugin/medium.py test/plugin/medium.cpp \
+	test/plugin/containers.cpp test/plugin/containers_O1.cpp test/plugin/containers_O3.cpp \
 	test/plugin/containers.py \
 	test/plugin/throttle_names.cpp test/plugin/throttle_names.exclude test/plugin/exclude.py
 if HT_GCC_PLUGIN
@@ -177,3 +178,16 @@ test_plugin_tiny_module_LDFLAGS = $(HT_TEST_LINK)
 test/plugin/tiny_module-tiny_module.$(OBJEXT): hooktrace_gcc.so
 endif
 endif
+
+# Hooks the inliner does not see (test/plugin/medium.py): a medium static
+# helper called once, inlined by the plain build at -O2 (a pragma), must be
+# inlined by the default plugin build too.
+check_PROGRAMS += test/plugin/medium_plugin test/plugin/medium_plain
+TESTS += test/plugin/medium.py
+test_plugin_medium_plugin_SOURCES = test/plugin/medium.cpp
+test_plugin_medium_plugin_CXXFLAGS = -O2 -g -finstrument-functions $(HT_WARN_CFLAGS) $(HT_PLUGIN_FLAGS)
+test_plugin_medium_plugin_LDADD = libhooktrace.la
+test_plugin_medium_plugin_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_medium_plain_SOURCES = test/plugin/medium.cpp
+test_plugin_medium_plain_CXXFLAGS = -O2 -g $(HT_WARN_CFLAGS)
+test/plugin/medium_plugin-medium.$(OBJEXT): hooktrace_gcc.so
