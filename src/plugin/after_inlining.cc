@@ -71,6 +71,7 @@
 #include <string>
 
 #include "after_inlining.h"
+#include "hook_calls.h"
 
 namespace {
 
@@ -90,31 +91,9 @@ const unsigned long fixed_trips_limit = 16;
 /* Sites removed, by the listed name of the function inlined. */
 std::map<std::string, unsigned long> *removed_sites;
 
-bool calls_builtin(const gimple *stmt, built_in_function which)
-{
-    if (!is_gimple_call(stmt))
-        return false;
-    tree callee = gimple_call_fndecl(stmt);
-    return callee && fndecl_built_in_p(callee, which);
-}
-
 bool is_enter_hook(const gimple *stmt)
 {
-    return calls_builtin(stmt, BUILT_IN_PROFILE_FUNC_ENTER);
-}
-
-bool is_hook_call(const gimple *stmt)
-{
-    return is_enter_hook(stmt) || calls_builtin(stmt, BUILT_IN_PROFILE_FUNC_EXIT);
-}
-
-bool is_return_address_value(const gimple *stmt)
-{
-    if (calls_builtin(stmt, BUILT_IN_RETURN_ADDRESS))
-        return true;
-    if (!gimple_assign_single_p(stmt) || TREE_CODE(gimple_assign_rhs1(stmt)) != SSA_NAME)
-        return false;
-    return calls_builtin(SSA_NAME_DEF_STMT(gimple_assign_rhs1(stmt)), BUILT_IN_RETURN_ADDRESS);
+    return ht_calls_builtin(stmt, BUILT_IN_PROFILE_FUNC_ENTER);
 }
 
 /* The function a hook call names, or NULL_TREE when it is not a plain
@@ -218,46 +197,6 @@ bool from_inlined_copy(const gimple *stmt, tree self)
     return true;
 }
 
-/* As hooktrace_gcc.cc lists it: the assembler name, or a Fortran procedure
- * outside a module by its own name. */
-const char *listed_name(tree decl)
-{
-    const char *symbol = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl));
-    if (lang_GNU_Fortran() && DECL_NAME(decl) && !(strncmp(symbol, "__", 2) == 0 && strstr(symbol, "_MOD_")))
-        return IDENTIFIER_POINTER(DECL_NAME(decl));
-    return symbol;
-}
-
-void remove_statement(gimple_stmt_iterator *gsi)
-{
-    gimple *stmt = gsi_stmt(*gsi);
-    unlink_stmt_vdef(stmt);
-    gsi_remove(gsi, true);
-    release_defs(stmt);
-}
-
-/* Removes the __builtin_return_address (0) values left unused, copies
- * first. */
-void remove_unused_return_addresses(function *fun)
-{
-    basic_block bb;
-    for (bool again = true; again;) {
-        again = false;
-        FOR_EACH_BB_FN(bb, fun) {
-            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
-                gimple *stmt = gsi_stmt(gsi);
-                tree lhs = is_return_address_value(stmt) ? gimple_get_lhs(stmt) : NULL_TREE;
-                if (lhs && TREE_CODE(lhs) == SSA_NAME && has_zero_uses(lhs)) {
-                    remove_statement(&gsi);
-                    again = true;
-                } else {
-                    gsi_next(&gsi);
-                }
-            }
-        }
-    }
-}
-
 /* Every hook call of FUN becomes a marker; returns whether any did.  A
  * kernel's, under keep-loops, keep &F. */
 bool hide_hooks(function *fun, bool kernel)
@@ -268,7 +207,7 @@ bool hide_hooks(function *fun, bool kernel)
     FOR_EACH_BB_FN(bb, fun) {
         for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
             gimple *stmt = gsi_stmt(gsi);
-            if (!is_hook_call(stmt) || gimple_call_num_args(stmt) != 2)
+            if (!ht_is_hook_call(stmt) || gimple_call_num_args(stmt) != 2)
                 continue;
             tree magic = build_int_cst(integer_type_node, is_enter_hook(stmt) ? marker_enter : marker_exit);
             tree name = gimple_call_arg(stmt, 0), hooked = hooked_function(stmt);
@@ -276,7 +215,7 @@ bool hide_hooks(function *fun, bool kernel)
                 if (!index) {
                     tree origin = DECL_ORIGIN(hooked);
                     index = build_int_cst(integer_type_node, marker_names->size());
-                    marker_names->push_back(named{DECL_UID(origin), listed_name(origin)});
+                    marker_names->push_back(named{DECL_UID(origin), ht_listed_name(origin)});
                 }
                 name = index;
             }
@@ -289,7 +228,7 @@ bool hide_hooks(function *fun, bool kernel)
         }
     }
     if (hidden)
-        remove_unused_return_addresses(fun);
+        ht_remove_unused_return_addresses(fun);
     return hidden;
 }
 
@@ -415,7 +354,7 @@ public:
             for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
                 gimple *stmt = gsi_stmt(gsi);
                 bool marker = is_marker(stmt);
-                if (!marker && !is_hook_call(stmt)) {
+                if (!marker && !ht_is_hook_call(stmt)) {
                     gsi_next(&gsi);
                     continue;
                 }
@@ -434,13 +373,13 @@ public:
                 if (marker ? is_enter_marker(stmt) : is_enter_hook(stmt)) {
                     const named *entry = marker ? marker_entry(stmt) : NULL;
                     tree origin = entry ? NULL_TREE : DECL_ORIGIN(named_function(stmt));
-                    const char *listed = entry ? entry->listed.c_str() : listed_name(origin);
+                    const char *listed = entry ? entry->listed.c_str() : ht_listed_name(origin);
                     (*removed_sites)[listed]++;
                     if (verbose)
                         inform(gimple_location(stmt), "hooktrace: hooks of %s inlined into %qD removed", listed,
                                self);
                 }
-                remove_statement(&gsi);
+                ht_remove_statement(&gsi);
                 here = true;
             }
             if (here)
@@ -453,7 +392,7 @@ public:
             mark_virtual_operands_for_renaming(fun);
         if (!removed)
             return restored ? TODO_update_ssa_only_virtuals : 0;
-        remove_unused_return_addresses(fun);
+        ht_remove_unused_return_addresses(fun);
         /* A cleanup left empty (the exit hook of a copy was all it ran) goes
          * in GCC's later EH cleanup. */
         return TODO_update_ssa_only_virtuals | (purge ? TODO_cleanup_cfg : 0);

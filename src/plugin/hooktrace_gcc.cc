@@ -57,6 +57,7 @@
 #include <string>
 
 #include "after_inlining.h"
+#include "hook_calls.h"
 #include "exclude_list.h"
 
 int plugin_is_GPL_compatible;
@@ -71,37 +72,10 @@ hash_set<tree> *tiny_functions;
 /* Every function this pass ran on, to tell (verbose) a callee not seen yet. */
 hash_set<tree> *seen_functions;
 
-/* By callee, not gimple_call_builtin_p: that also checks the argument
- * types, and GCC passes the function's own address, not a void *. */
-bool calls_builtin(const gimple *stmt, built_in_function which)
-{
-    if (!is_gimple_call(stmt))
-        return false;
-    tree callee = gimple_call_fndecl(stmt);
-    return callee && fndecl_built_in_p(callee, which);
-}
-
-bool is_hook_call(const gimple *stmt)
-{
-    return calls_builtin(stmt, BUILT_IN_PROFILE_FUNC_ENTER) ||
-           calls_builtin(stmt, BUILT_IN_PROFILE_FUNC_EXIT);
-}
-
-/* The value a hook call passes as its call site comes from
- * __builtin_return_address (0), sometimes through a copy; once the hooks
- * are gone neither is used. */
+/* __builtin_return_address (0) itself: not counted in a function's size. */
 bool is_return_address_call(const gimple *stmt)
 {
-    return calls_builtin(stmt, BUILT_IN_RETURN_ADDRESS);
-}
-
-bool is_return_address_value(const gimple *stmt)
-{
-    if (is_return_address_call(stmt))
-        return true;
-    if (!gimple_assign_single_p(stmt) || TREE_CODE(gimple_assign_rhs1(stmt)) != SSA_NAME)
-        return false;
-    return is_return_address_call(SSA_NAME_DEF_STMT(gimple_assign_rhs1(stmt)));
+    return ht_calls_builtin(stmt, BUILT_IN_RETURN_ADDRESS);
 }
 
 bool is_main(tree decl)
@@ -173,13 +147,13 @@ int count_statements(function *fun)
             case GIMPLE_CALL:
                 /* Internal functions: sanitizer checks (.UBSAN_NULL ...),
                  * __builtin_expect; a sanitized accessor is still tiny. */
-                if (is_hook_call(stmt) || is_return_address_call(stmt) || gimple_call_internal_p(stmt))
+                if (ht_is_hook_call(stmt) || is_return_address_call(stmt) || gimple_call_internal_p(stmt))
                     continue;
                 if (!call_allowed(as_a<gcall *>(stmt)))
                     return -1;
                 break;
             default:
-                if (gimple_clobber_p(stmt) || is_return_address_value(stmt))
+                if (gimple_clobber_p(stmt) || ht_is_return_address_value(stmt))
                     continue;
                 break;
             }
@@ -190,14 +164,6 @@ int count_statements(function *fun)
     return count;
 }
 
-void remove_statement(gimple_stmt_iterator *gsi)
-{
-    gimple *stmt = gsi_stmt(*gsi);
-    unlink_stmt_vdef(stmt);
-    gsi_remove(gsi, true);
-    release_defs(stmt);
-}
-
 /* Removes the hook calls, then the __builtin_return_address values that fed
  * them; returns whether any EH edge became dead. */
 bool remove_hooks(function *fun)
@@ -206,29 +172,14 @@ bool remove_hooks(function *fun)
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun) {
         for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
-            if (is_hook_call(gsi_stmt(gsi)))
-                remove_statement(&gsi);
+            if (ht_is_hook_call(gsi_stmt(gsi)))
+                ht_remove_statement(&gsi);
             else
                 gsi_next(&gsi);
         }
         purge |= gimple_purge_dead_eh_edges(bb);
     }
-    /* The copies go first, then the calls they copied. */
-    for (bool removed = true; removed;) {
-        removed = false;
-        FOR_EACH_BB_FN(bb, fun) {
-            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
-                gimple *stmt = gsi_stmt(gsi);
-                tree lhs = is_return_address_value(stmt) ? gimple_get_lhs(stmt) : NULL_TREE;
-                if (lhs && TREE_CODE(lhs) == SSA_NAME && has_zero_uses(lhs)) {
-                    remove_statement(&gsi);
-                    removed = true;
-                } else {
-                    gsi_next(&gsi);
-                }
-            }
-        }
-    }
+    ht_remove_unused_return_addresses(fun);
     return purge;
 }
 
@@ -237,21 +188,9 @@ bool has_hooks(function *fun)
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
         for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
-            if (is_hook_call(gsi_stmt(gsi)))
+            if (ht_is_hook_call(gsi_stmt(gsi)))
                 return true;
     return false;
-}
-
-/* The name hooktrace shows for the function: the assembler name, which it
- * demangles (C++) or turns into module::procedure (gfortran's
- * __module_MOD_procedure), except for a Fortran procedure outside a module,
- * whose symbol foo_ hooktrace shows as foo. */
-const char *listed_name(tree decl)
-{
-    const char *symbol = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl));
-    if (lang_GNU_Fortran() && DECL_NAME(decl) && !(strncmp(symbol, "__", 2) == 0 && strstr(symbol, "_MOD_")))
-        return IDENTIFIER_POINTER(DECL_NAME(decl));
-    return symbol;
 }
 
 /* One NUL-terminated name after another, in a section that is never loaded.
@@ -304,7 +243,7 @@ public:
          * and not counted as tiny, so that its callers stay as they were. */
         if (ht_exclude_listed(decl)) {
             bool purge = remove_hooks(fun);
-            list_in_section(listed_name(decl));
+            list_in_section(ht_listed_name(decl));
             if (verbose)
                 inform(DECL_SOURCE_LOCATION(decl), "hooktrace: %qD left uninstrumented (exclude-file)", decl);
             return TODO_update_ssa_only_virtuals | (purge ? TODO_cleanup_cfg : 0);
@@ -318,7 +257,7 @@ public:
             return 0;
         bool purge = remove_hooks(fun);
         tiny_functions->add(decl);
-        list_in_section(listed_name(decl));
+        list_in_section(ht_listed_name(decl));
         if (verbose)
             inform(DECL_SOURCE_LOCATION(decl), "hooktrace: %qD left uninstrumented (%d statements, no loop)",
                    decl, count);
