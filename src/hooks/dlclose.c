@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "hooks/hooks.h"
+#include "mpit/mpit.h"
 #include "runtime/runtime.h"
 #include "symbols/symbols.h"
 #include "throttle/throttle.h"
@@ -101,6 +102,8 @@ HT_EXPORT HT_NOINSTR int dlclose(void *handle)
      * will be named any more. */
     if (__atomic_load_n(&ht_recording, __ATOMIC_RELAXED))
         ht_symbols_note_closing(handle);
+    /* Open MPI's components MPI_Init closes, kept for MPI_T (mpit.h). */
+    ht_mpit_hold_closing(handle);
     /* Throttling on: note the extent before, retire it if unmapped after
      * (a library still referenced elsewhere stays, and so does its state). */
     if (__atomic_load_n(&ht_throttle_check_calls, __ATOMIC_RELAXED) == UINT64_MAX)

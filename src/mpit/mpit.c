@@ -51,7 +51,7 @@ void ht_mpit_set_status(const char *fmt, ...)
 
 /* Performance variables asked for: they need MPI_T on every rank from
  * MPI_Init on.  mpi_t.pvar_change alone selects none. */
-static bool pvars_asked(const struct ht_config *cfg)
+bool ht_mpit_pvars_asked(const struct ht_config *cfg)
 {
     return cfg->mpi_t.pvars.count > 0 || cfg->mpi_t.pvar_classes != 0;
 }
@@ -104,9 +104,9 @@ void ht_mpit_init(const struct ht_mpit_setup *setup)
         ht_mpit_set_status("not used (mpi_t.enabled is false)");
         return;
     }
-    if (!pvars_asked(cfg)) {
+    if (!ht_mpit_pvars_asked(cfg)) {
         ht_mpit.deferred = true;
-        ht_mpit_warm(setup->world_rank == 0 ||
+        ht_mpit_hold_end(setup->world_rank == 0 ||
                      ht_rank_set_contains(&cfg->mpi.rank_files, setup->world_rank));
         return;
     }
@@ -127,7 +127,7 @@ void ht_mpit_finalize(void)
         MPI_T_finalize();
         ht_mpit.initialized = false;
     }
-    ht_mpit_unwarm();
+    ht_mpit_unhold();
     ht_mpit_free_pvars();
     ht_mpit_free_cvars();
     for (size_t i = 0; i < ht_mpit.nnotes; i++)

@@ -47,11 +47,14 @@ void ht_mpit_init(const struct ht_mpit_setup *setup);
 void ht_mpit_late(bool wanted);
 void ht_mpit_late_start(void);
 
-/* Before fork (pthread_atfork's prepare): waits for the thread that loads
- * components, if it still runs (up to 0.2 s, in a run that forks right
- * after MPI_Init), so that the child does not inherit the loader's lock
- * held by a thread it does not have. */
-void ht_mpit_before_fork(void);
+/* At start-up, when MPI_T will start late (mpi_t enabled, no pvars): until
+ * MPI_Init has returned, keep loaded the Open MPI components it closes, so
+ * that MPI_T_init_thread need not load them again (0.2 s of their
+ * libraries' constructors sleeping; mpit_late.c).  ht_mpit_hold_closing is
+ * called by the dlclose interposer before the C library's dlclose: it takes
+ * one more reference to a component closed while holding. */
+void ht_mpit_hold_begin(const struct ht_config *cfg);
+void ht_mpit_hold_closing(void *handle);
 
 /* In MPI_Finalize, first: no pvar is read after this. */
 void ht_mpit_stop(void);

@@ -131,13 +131,18 @@ void ht_mpit_start_timed(void);
 /* Why MPI_T is not used, for the outputs (printf-style). */
 void ht_mpit_set_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* mpit_late.c.  ht_mpit_warm: right after MPI_Init, without pvars, on a
- * rank that will start MPI_T at MPI_Finalize (wanted).  ht_mpit_late_done:
+/* mpit.c: performance variables asked for, so MPI_T starts in MPI_Init
+ * on every rank (mpi_t.pvar_change alone selects none). */
+bool ht_mpit_pvars_asked(const struct ht_config *cfg);
+
+/* mpit_late.c.  ht_mpit_hold_end: right after MPI_Init, without pvars: the
+ * components held since start-up are kept on a rank that will start MPI_T
+ * at MPI_Finalize (wanted), dropped on the others.  ht_mpit_late_done:
  * the cvars are needed now: waits for the start-up, or (read_here) does it
- * if it never began.  ht_mpit_unwarm: after MPI_T_finalize. */
-void ht_mpit_warm(bool wanted);
+ * if it never began.  ht_mpit_unhold: after MPI_T_finalize. */
+void ht_mpit_hold_end(bool wanted);
 void ht_mpit_late_done(bool read_here);
-void ht_mpit_unwarm(void);
+void ht_mpit_unhold(void);
 
 /* mpit_cvars.c: every control variable of this process, into ht_mpit. */
 void ht_mpit_read_cvars(void);

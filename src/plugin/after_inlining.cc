@@ -25,7 +25,8 @@
  *
  * inlined-hooks=keep-loops (the default) keeps the copies of a kernel, so
  * that it stays in the profile: a function with a loop of its own whose trip
- * count is not a small constant.  An early pass notes them, before
+ * count is not a small constant; and those of a function that calls MPI
+ * itself, so that its messages stay attributed to it.  An early pass notes them, before
  * inlining, as an attribute that -flto streams with the declaration.  The
  * hooks of a kernel's copy run once per call, around its loop; a helper
  * with a loop over 3 coordinates sits inside someone's element loop.
@@ -66,6 +67,7 @@
 #include "tree-into-ssa.h"
 
 #include <string.h>
+#include <strings.h>
 #include <map>
 #include <vector>
 #include <string>
@@ -284,7 +286,8 @@ public:
         unsigned int todo = 0;
         /* Under -flto the late pass runs at the link, and only if the link
          * is given the plugin too: the hooks stay visible there. */
-        bool kernel = has_kernel_loop(fun);
+        bool loop = has_kernel_loop(fun), mpi = !loop && calls_mpi(fun);
+        bool kernel = loop || mpi;
         if (mode != KEEP && !flag_generate_lto && !flag_generate_offload && !in_lto_p && hide_hooks(fun, kernel)) {
             /* The __builtin_return_address (0) calls removed had virtual
              * operands. */
@@ -294,13 +297,36 @@ public:
         if (kernel && !has_loop_attribute(decl)) {
             DECL_ATTRIBUTES(decl) = tree_cons(get_identifier(loop_attribute), NULL_TREE, DECL_ATTRIBUTES(decl));
             if (verbose)
-                inform(DECL_SOURCE_LOCATION(decl), "hooktrace: %qD has a loop: its inlined copies keep their hooks "
-                       "under inlined-hooks=keep-loops", decl);
+                inform(DECL_SOURCE_LOCATION(decl), "hooktrace: %qD %s: its inlined copies keep their hooks "
+                       "under inlined-hooks=keep-loops", decl, loop ? "has a loop" : "calls MPI");
         }
         return todo;
     }
 
 private:
+    /* A direct call to an MPI routine (C: MPI_/PMPI_; Fortran: mpi_...,
+     * pmpi_..., the mpi_f08 module's procedures): its inlined copies keep
+     * their hooks, so that each message stays attributed to the function
+     * that sent it, as the first rule keeps such a function whatever its
+     * size. */
+    static bool calls_mpi(function *fun)
+    {
+        basic_block bb;
+        FOR_EACH_BB_FN(bb, fun) {
+            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+                gimple *stmt = gsi_stmt(gsi);
+                tree callee = is_gimple_call(stmt) ? gimple_call_fndecl(stmt) : NULL_TREE;
+                if (!callee || !DECL_NAME(callee))
+                    continue;
+                const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee));
+                if (strncasecmp(name, "mpi_", 4) == 0 || strncasecmp(name, "pmpi_", 5) == 0 ||
+                    strstr(name, "mpi_f08") != NULL)
+                    return true;
+            }
+        }
+        return false;
+    }
+
     /* A loop whose trip count is not a small constant. */
     static bool has_kernel_loop(function *fun)
     {

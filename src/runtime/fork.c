@@ -16,7 +16,6 @@
 #include "common/clock.h"
 #include "merge/peers.h"
 #include "runtime/runtime.h"
-#include "mpit/mpit.h"
 
 static pid_t child_pid;
 
@@ -61,8 +60,5 @@ static void in_child(void)
 
 void ht_fork_setup(void)
 {
-    /* The thread that loads Open MPI's components ahead of MPI_T holds
-     * the loader's lock while it loads one: a child forked then would
-     * find it held forever (its first dlsym or dl_iterate_phdr hangs). */
-    pthread_atfork(ht_mpit_before_fork, NULL, in_child);
+    pthread_atfork(NULL, NULL, in_child);
 }

@@ -15,6 +15,7 @@
 #include "callstack/thread.h"
 #include "common/clock.h"
 #include "counters/counters.h"
+#include "mpit/mpit.h"
 #include "runtime/runtime.h"
 #include "throttle/throttle.h"
 #include "symbols/symbols.h"
@@ -210,6 +211,7 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
         return;
     started = true;
     ht_fork_setup();
+    ht_mpit_hold_begin(&config);
     ht_signals_start();
     __atomic_store_n(&ht_recording, 1, __ATOMIC_RELEASE);
 }

@@ -119,36 +119,3 @@ size_t ht_closed_objects(struct ht_closed_object *out, size_t max)
     pthread_mutex_unlock(&lock);
     return n;
 }
-
-size_t ht_symbols_closed_paths(char **out, size_t max)
-{
-    pthread_mutex_lock(&lock);
-    size_t n = 0;
-    for (size_t i = 0; i < nclosed && n < max; i++)
-        if (closed[i].path && (out[n] = strdup(closed[i].path)))
-            n++;
-    pthread_mutex_unlock(&lock);
-    return n;
-}
-
-#define MAX_OWN 512
-static uintptr_t own[MAX_OWN];
-static size_t nown;
-
-void ht_symbols_note_own(uintptr_t bias)
-{
-    pthread_mutex_lock(&lock);
-    if (nown < MAX_OWN)
-        own[nown++] = bias;
-    pthread_mutex_unlock(&lock);
-}
-
-bool ht_symbols_is_own(uintptr_t bias)
-{
-    pthread_mutex_lock(&lock);
-    bool found = false;
-    for (size_t i = 0; i < nown && !found; i++)
-        found = own[i] == bias;
-    pthread_mutex_unlock(&lock);
-    return found;
-}

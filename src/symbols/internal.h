@@ -67,8 +67,6 @@ struct ht_closed_object {
 };
 /* Copies up to max of them into out, newest first; returns how many. */
 size_t ht_closed_objects(struct ht_closed_object *out, size_t max);
-/* A library ht_symbols_note_own noted (closed.c). */
-bool ht_symbols_is_own(uintptr_t bias);
 
 struct ht_elf_info {
     int has_symtab; /* a full symbol table, static functions included */

@@ -116,10 +116,6 @@ static int snapshot_one(struct dl_phdr_info *info, size_t size, void *arg)
     } else {
         return 0;
     }
-    if (path && info->dlpi_name && info->dlpi_name[0] && ht_symbols_is_own(info->dlpi_addr)) {
-        free(path); /* loaded by hooktrace: see ht_symbols_note_own */
-        return 0;
-    }
     if (!path)
         goto fail;
     struct object *o = new_object(s, path);

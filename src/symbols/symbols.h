@@ -38,16 +38,6 @@ void ht_symbols_close(struct ht_symbols *syms);
  * lock; never call it from a hook. */
 void ht_symbols_note_closing(void *handle);
 
-/* A library hooktrace loaded itself (mpit/mpit_late.c: Open MPI's
- * components, loaded ahead of MPI_T), by its load bias: never the owner of
- * a recorded address, so later ht_symbols_open calls leave it out, and a
- * library the program closed at the same addresses keeps its names. */
-void ht_symbols_note_own(uintptr_t bias);
-
-/* The paths of the libraries noted so far (oldest first), at most max,
- * copied (free each); their number. */
-size_t ht_symbols_closed_paths(char **out, size_t max);
-
 /* Announces an address that will be resolved, before any is: an object's
  * DWARF is then read only for the compile units that hold announced
  * addresses (docs/symbols.md, "Cost").  Resolving an address that was not
