@@ -4,10 +4,25 @@
 # shared and the static library, examples/halo.c with mpicc on 4 ranks, an
 # OpenMP program linked three ways (libhooktrace's libgomp wrappers).
 # Checks exact call counts, and messages per stack and per pair of ranks.
-# Usage: test/install/check_install.sh BUILDDIR
+# Usage: test/install/check_install.sh BUILDDIR [MPI]
+# MPI (openmpi, mpich): the MPI of the build's libraries to check, the
+# primary one (libhooktrace, pkg-config hooktrace) by default, another
+# through libhooktrace-MPI and pkg-config hooktrace-MPI, both from the one
+# install of BUILDDIR.
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "${1:?usage: check_install.sh BUILDDIR}" && pwd)
+build=$(cd "${1:?usage: check_install.sh BUILDDIR [MPI]}" && pwd)
+primary=$(sed -n 's/^HT_MPI_FAMILY = //p' "$build/Makefile")
+mpi=${2:-$primary}
+if [ "$mpi" = "$primary" ]; then lib=hooktrace mpibuild=$build; else lib=hooktrace-$mpi mpibuild=$build/mpi-$mpi; fi
+[ -f "$mpibuild/Makefile" ] || { echo "FAIL: no library for $mpi was configured in $build"; exit 1; }
+mpicc=$(sed -n 's/^MPICC = //p' "$mpibuild/Makefile")
+mpiexec=$(sed -n 's/^MPIEXEC = //p' "$mpibuild/Makefile")
+case $(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $mpiexec --version 2>&1) in
+*"Open MPI"*|*OpenRTE*) mpirun="$mpiexec --oversubscribe" ;;
+*) mpirun=$mpiexec ;;
+esac
+echo "MPI: $mpi (lib$lib, $mpicc, $mpiexec)"
 prefix=$(mktemp -d /tmp/hooktrace-install.XXXXXX)
 work=$(mktemp -d /tmp/hooktrace-user.XXXXXX)
 trap 'rm -rf "$destdir" "$work"' EXIT
@@ -19,28 +34,28 @@ make -s -C "$build" install DESTDIR="$destdir" >/dev/null 2>&1
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 pkg_config() { pkg-config --define-variable=prefix="$prefix" "$@"; }
 cd "$work"
-for f in lib/libhooktrace.so lib/libhooktrace.a include/hooktrace.h lib/pkgconfig/hooktrace.pc bin/hooktrace-check-config bin/hooktrace-analyze bin/hooktrace-report; do
+for f in lib/lib$lib.so lib/lib$lib.a include/hooktrace.h lib/pkgconfig/$lib.pc bin/hooktrace-check-config bin/hooktrace-analyze bin/hooktrace-report; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 # The compile line the README gives: -finstrument-functions and, where it was
 # built, the GCC plugin, installed where pkg-config says.
-instrument=$(pkg_config --variable=instrument_flags hooktrace)
-plugin=$(pkg_config --variable=pluginpath hooktrace)
+instrument=$(pkg_config --variable=instrument_flags $lib)
+plugin=$(pkg_config --variable=pluginpath $lib)
 case "$instrument" in
 *-fplugin=*) [ -f "$plugin" ] || { echo "FAIL: the GCC plugin $plugin is not installed"; exit 1; } ;;
 esac
 echo "instrument_flags: $instrument"
 cc -g -O2 $instrument -pthread "$top/examples/heat.c" -o heat_shared \
-   $(pkg_config --cflags --libs hooktrace) -lm
+   $(pkg_config --cflags --libs $lib) -lm
 cc -g -O2 $instrument -pthread "$top/examples/heat.c" -o heat_static \
-   $(pkg_config --cflags hooktrace) "$prefix/lib/libhooktrace.a" \
-   $(pkg_config --static --libs-only-l hooktrace | sed 's/-lhooktrace//') -lm -ldl
+   $(pkg_config --cflags $lib) "$prefix/lib/lib$lib.a" \
+   $(pkg_config --static --libs-only-l $lib | sed "s/-l$lib //") -lm -ldl
 # The library BEFORE the source, as build systems that put it in LDFLAGS do,
 # under the --as-needed that GCC on Debian passes by default (explicit here
 # so the check means the same on every distribution): the .pc's
 # --no-as-needed keeps libhooktrace; without it the hooks bind to glibc's
 # empty ones and there is no profile.
-cc -g -O2 $instrument -pthread -Wl,--as-needed $(pkg_config --cflags --libs hooktrace) \
+cc -g -O2 $instrument -pthread -Wl,--as-needed $(pkg_config --cflags --libs $lib) \
    "$top/examples/heat.c" -o heat_libsfirst -lm
 status=0
 for variant in shared static libsfirst; do
@@ -77,10 +92,10 @@ done
 
 # The MPI example, built with mpicc the same way, on 4 ranks: exact
 # messages per stack and in the matrices of rank 0's summary.
-mpicc -g -O2 $instrument "$top/examples/halo.c" -o halo \
-      $(pkg_config --cflags --libs hooktrace) -lm
+$mpicc -g -O2 $instrument "$top/examples/halo.c" -o halo \
+      $(pkg_config --cflags --libs $lib) -lm
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-    timeout 120 mpirun -np 4 --oversubscribe ./halo > out_halo.txt || status=1
+    timeout 120 $mpirun -np 4 ./halo > out_halo.txt || status=1
 python3 - halo.json <<'PY' || status=1
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -130,11 +145,11 @@ int main(void)
 }
 C
 cc -g -O2 -fopenmp -finstrument-functions "$top/test/programs/openmp.c" -o omp_pkgconfig \
-   $(pkg_config --cflags --libs hooktrace)
-mpicc -g -O2 -fopenmp -finstrument-functions "$top/test/programs/openmp.c" -o omp_mpicc \
-      -L"$prefix/lib" -Wl,-rpath,"$prefix/lib" -lhooktrace
+   $(pkg_config --cflags --libs $lib)
+$mpicc -g -O2 -fopenmp -finstrument-functions "$top/test/programs/openmp.c" -o omp_mpicc \
+      -L"$prefix/lib" -Wl,-rpath,"$prefix/lib" -l$lib
 cc -g -O2 -fopenmp -finstrument-functions omp_only.c -o omp_asneeded -Wl,--as-needed \
-   $(pkg_config --cflags --libs hooktrace)
+   $(pkg_config --cflags --libs $lib)
 for exe in omp_pkgconfig omp_mpicc omp_asneeded; do
     OMP_NUM_THREADS=2 OMP_DYNAMIC=false ./$exe > out_$exe.txt || status=1
     python3 - "$exe" <<'PY' || status=1

@@ -6,10 +6,17 @@
 # without hooktrace and run under `hooktrace run -- mpirun`, in C and in
 # Fortran; and its options.  Each profile: exact call counts, messages and bytes per stack
 # and per pair of ranks.
-# Usage: test/install/check_prefix.sh BUILDDIR
+# Usage: test/install/check_prefix.sh BUILDDIR [MPI]
+# MPI (openmpi, mpich): whose compiler wrappers and launcher to use, the
+# primary MPI's by default; `hooktrace` picks the library for it from the
+# one install of BUILDDIR (checked on every program built or run).
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "${1:?usage: check_prefix.sh BUILDDIR}" && pwd)
+build=$(cd "${1:?usage: check_prefix.sh BUILDDIR [MPI]}" && pwd)
+primary=$(sed -n 's/^HT_MPI_FAMILY = //p' "$build/Makefile")
+mpi=${2:-$primary}
+if [ "$mpi" = "$primary" ]; then mpibuild=$build want_lib=libhooktrace.so.0; else mpibuild=$build/mpi-$mpi want_lib=libhooktrace-$mpi.so.0; fi
+[ -f "$mpibuild/Makefile" ] || { echo "FAIL: no library for $mpi was configured in $build"; exit 1; }
 destdir=$(mktemp -d /tmp/hooktrace-install.XXXXXX)
 work=$(mktemp -d /tmp/hooktrace-prefix.XXXXXX)
 trap 'rm -rf "$destdir" "$work"' EXIT
@@ -21,9 +28,10 @@ PATH="$prefix/bin:$PATH"
 export PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The MPI the build wraps (Open MPI, or MPICH with --with-mpi=mpich).
-mpicc=$(sed -n 's/^MPICC = //p' "$build/Makefile")
-mpifc=$(sed -n 's/^MPIFC = //p' "$build/Makefile")
-mpiexec=$(sed -n 's/^MPIEXEC = //p' "$build/Makefile")
+mpicc=$(sed -n 's/^MPICC = //p' "$mpibuild/Makefile")
+mpifc=$(sed -n 's/^MPIFC = //p' "$mpibuild/Makefile")
+mpiexec=$(sed -n 's/^MPIEXEC = //p' "$mpibuild/Makefile")
+echo "MPI: $mpi ($mpicc, $mpifc, $mpiexec; library $want_lib)"
 case $($mpiexec --version 2>&1) in
 *"Open MPI"*) mpirun="$mpiexec --oversubscribe -np 2" ;;
 *) mpirun="$mpiexec -np 2" ;;
@@ -73,6 +81,9 @@ PY
 }
 
 run_ring() { # DIR EXE: run the ring on 2 ranks in DIR
+    # linked by hooktrace: the library of the ring's MPI
+    linked=$(readelf -d "$1/$2" | sed -n 's/.*NEEDED.*\[\(libhooktrace[^]]*\)\]/\1/p')
+    [ -z "$linked" ] || [ "$linked" = "$want_lib" ] || { echo "$1: FAIL linked $linked, not $want_lib"; status=1; }
     (cd "$1" && timeout 120 $mpirun "$2" > out.txt && grep -q "ring: done" out.txt) || { echo "$1: FAIL run"; status=1; }
 }
 
