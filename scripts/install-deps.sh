@@ -20,6 +20,9 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libpapi-dev papi-tools \
     python3 valgrind \
     chromium >/dev/null
+# Clang and LLVM's OpenMP runtime: `hooktrace clang`, its tests, and CI's
+# clang stage (docs/compile.md).
+$SUDO apt-get install -y -qq --no-install-recommends clang libomp-dev >/dev/null
 # npm from Debian, unless npm is there already: a node.js installed from
 # elsewhere (NodeSource's nodejs package) brings its own npm and conflicts
 # with Debian's.

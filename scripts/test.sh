@@ -4,7 +4,8 @@
 #   scripts/test.sh              the README's test command
 #   scripts/test.sh --no-deps    skip the apt-get step
 # Environment: HT_BUILD_DIR (default _build/test), HT_CFLAGS, HT_LDFLAGS,
-# HT_CONFIGURE_ARGS: used by .ci/run for the -Werror and sanitizer builds.
+# HT_CONFIGURE_ARGS: used by .ci/run for the -Werror and sanitizer builds;
+# HT_TESTS: run only these tests (make check TESTS=...), as its clang stage.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -20,7 +21,7 @@ cd "$build"
 make -s -j"$(nproc)"
 echo "== running the tests"
 status=0
-make -s -j"$(nproc)" check >make-check.out 2>&1 || status=$?
+make -s -j"$(nproc)" check ${HT_TESTS:+TESTS="$HT_TESTS"} >make-check.out 2>&1 || status=$?
 grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' make-check.out || true
 if [ "$status" -ne 0 ]; then
     cat make-check.out

@@ -177,6 +177,11 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/lifecycle.py test/integration/files_safety.py test/integration/other_formats.py \
 	test/integration/hook_binding.py test/integration/report.py \
 	test/integration/signals_diff.py
+# Clang through the hooktrace command, compiled at test time (skipped
+# without clang): test/integration/clang.py, clang_openmp.py.
+TESTS += test/integration/clang.py test/integration/clang_openmp.py
+EXTRA_DIST += test/integration/prefixlib.py test/programs/clang_inline.c test/programs/clang_inline.cpp \
+	test/programs/clang_openmp.c
 EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py \
 	test/integration/browser.py $(filter %.py,$(TESTS))
 

@@ -4,7 +4,8 @@
 # Autotools (configure's test programs link and run through it) and CMake
 # (the compiler as CC="hooktrace $mpicc", and as a launcher), then built
 # without hooktrace and run under `hooktrace run -- mpirun`, in C and in
-# Fortran; and its options.  Each profile: exact call counts, messages and bytes per stack
+# Fortran; and its options.  The one-word hooktrace-COMPILER commands, and
+# a Mantevo-style makefile built with CXX=hooktrace-mpicxx.  Each profile: exact call counts, messages and bytes per stack
 # and per pair of ranks.
 # Usage: test/install/check_prefix.sh BUILDDIR [MPI]
 # MPI (openmpi, mpich): whose compiler wrappers and launcher to use, the
@@ -117,6 +118,46 @@ for variant in cmake_cc cmake_launcher; do
     check_ring "$work/$variant/build" instrumented
 done
 
+# The one-word commands, hooktrace-COMPILER for each compiler configure
+# found: installed, and a query goes through to COMPILER.
+commands=$(sed -n 's/^HT_COMPILER_SCRIPTS = //p' "$build/Makefile")
+[ -n "$commands" ] || { echo "FAIL: configure made no hooktrace-COMPILER command"; status=1; }
+for c in $commands; do
+    if [ -x "$prefix/bin/$c" ] &&
+       [ "$("$c" --version 2>&1 | head -n 1)" = "$("${c#hooktrace-}" --version 2>&1 | head -n 1)" ]; then
+        passed=$((passed + 1))
+    else
+        echo "$c: FAIL not installed in $prefix/bin, or not running ${c#hooktrace-}"; status=1
+    fi
+done
+# A Mantevo-style makefile (test/install/oneword) puts `which $(CXX)` into
+# a generated header: CXX=hooktrace-mpicxx builds and runs, and the header
+# names the command; CXX="hooktrace mpicxx" is what breaks the header.
+mpicxx=$(basename "$mpicc" | sed 's/mpicc/mpicxx/')
+[ -x "$prefix/bin/hooktrace-$mpicxx" ] || mpicxx=mpicxx
+if [ -x "$prefix/bin/hooktrace-$mpicxx" ]; then
+    mkdir "$work/oneword" "$work/twoword"
+    cp "$top/test/install/oneword/"* "$work/oneword"
+    cp "$top/test/install/oneword/"* "$work/twoword"
+    make -s -C "$work/oneword" CXX="hooktrace-$mpicxx" >/dev/null || { echo "oneword: FAIL build"; status=1; }
+    run_ring "$work/oneword" ./ring
+    check_ring "$work/oneword" instrumented
+    if grep -q -x "ring: built by $prefix/bin/hooktrace-$mpicxx -O2" "$work/oneword/out.txt"; then
+        passed=$((passed + 1))
+    else
+        echo "oneword: FAIL the program reports: $(head -n 1 "$work/oneword/out.txt")"; status=1
+    fi
+    if make -s -C "$work/twoword" CXX="hooktrace $mpicxx" >"$work/twoword/make.out" 2>&1; then
+        echo "twoword: FAIL CXX=\"hooktrace $mpicxx\" built"; status=1
+    elif grep -q "missing terminating" "$work/twoword/make.out"; then
+        passed=$((passed + 1))
+    else
+        echo "twoword: FAIL not for the split string: $(cat "$work/twoword/make.out")"; status=1
+    fi
+else
+    echo "oneword: FAIL no hooktrace-$mpicxx installed"; status=1
+fi
+
 # Options: --exclude-function (exchange's hooks left out: its MPI call is
 # main's child), --no-instrument (linked only: MPI calls alone).
 mkdir "$work/exclude" "$work/no_instrument"
@@ -129,6 +170,7 @@ check_ring "$work/no_instrument" mpi-only
 version=$(hooktrace --version)
 [ "$version" = "hooktrace $(sed -n 's/^PACKAGE_VERSION = //p' "$build/Makefile")" ] || { echo "FAIL: hooktrace --version: $version"; status=1; }
 hooktrace --help | grep -q -e "--no-instrument" || { echo "FAIL: hooktrace --help"; status=1; }
+hooktrace --help | grep -q -e "CXX=hooktrace-mpicxx" || { echo "FAIL: hooktrace --help names no one-word command"; status=1; }
 
 # hooktrace run: the ring built without hooktrace, MPI calls only; the
 # launcher itself writes no profile.

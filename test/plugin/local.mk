@@ -190,4 +190,6 @@ test_plugin_medium_plugin_LDADD = libhooktrace.la
 test_plugin_medium_plugin_LDFLAGS = $(HT_TEST_LINK)
 test_plugin_medium_plain_SOURCES = test/plugin/medium.cpp
 test_plugin_medium_plain_CXXFLAGS = -O2 -g $(HT_WARN_CFLAGS)
+if HT_GCC_PLUGIN
 test/plugin/medium_plugin-medium.$(OBJEXT): hooktrace_gcc.so
+endif

@@ -5,10 +5,13 @@
 // two __builtin_return_address values in its size), GCC left it out of
 // line, called once per element.  -O2 by a pragma, so that CI's CXXFLAGS
 // (-O1 in the sanitizer build) cannot win.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O2")
-#include <cstdio>
-
 #define NOINLINE __attribute__((noinline, noclone))
+#else
+#define NOINLINE __attribute__((noinline))
+#endif
+#include <cstdio>
 
 enum { ELEMENTS = 64, STEPS = 5 };
 
