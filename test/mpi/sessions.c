@@ -5,7 +5,8 @@
  *   overlap  a second session opened before the first closes, and work
  *            after the first closed: the job ends at the last one;
  *   mixed    MPI_Init before the session, MPI_Finalize before the session
- *            closes: the job ends at MPI_Session_finalize.
+ *            closes: the job ends at MPI_Session_finalize;
+ *   unfinished  as one, but main returns without MPI_Session_finalize.
  * On every rank: square() runs 2 (r + 1) times; a ring of 10 ints to rank
  * r + 1; an Allreduce of one long; on a sub-communicator split by parity
  * in reversed rank order, its rank 0 sends 8 (world rank) bytes to its
@@ -140,8 +141,9 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "one";
     int overlap = strcmp(mode, "overlap") == 0, mixed = strcmp(mode, "mixed") == 0;
-    if (!overlap && !mixed && strcmp(mode, "one") != 0) {
-        fprintf(stderr, "usage: sessions [one|overlap|mixed]\n");
+    int unfinished = strcmp(mode, "unfinished") == 0;
+    if (!overlap && !mixed && !unfinished && strcmp(mode, "one") != 0) {
+        fprintf(stderr, "usage: sessions [one|overlap|mixed|unfinished]\n");
         return 1;
     }
     MPI_Session session, second = MPI_SESSION_NULL;
@@ -175,6 +177,8 @@ int main(int argc, char **argv)
                    all[3 * r + 2]);
         fflush(stdout);
     }
+    if (unfinished) /* each rank writes its own profile at exit */
+        return 0;
     MPI_Comm_free(&comm);
     MPI_Session_finalize(&session);
     return 0;

@@ -7,9 +7,9 @@ world group reversed translate to them), nothing on stderr, exit status 0,
 stdout as without hooktrace.  Also: the job ends at the last session that
 closes (two sessions open at once, work after the first closed); a
 program that also calls MPI_Init ends it at the last of MPI_Finalize and
-MPI_Session_finalize; each rank's own file (mpi.rank_files); trace mode
-(one archive, a location per rank, sends per world rank as in the
-profile).  Skipped where the MPI library has no sessions (Open MPI 4.1)."""
+MPI_Session_finalize; each rank's own file (mpi.rank_files), and only
+those without MPI_Session_finalize; trace mode (one archive, a location
+per rank, sends per world rank as in the profile).  Skipped where the MPI library has no sessions (Open MPI 4.1)."""
 import os
 import re
 import sys
@@ -84,7 +84,8 @@ check_eq(reference.stderr, "", "sessions_plain: stderr")
 
 
 def run_mode(mode, config=None, stderr=""):
-    r = mpirun(mpi_program(EXE), N, args=[mode], config=config)
+    r = mpirun(mpi_program(EXE), N, args=[mode], config=config,
+               allow_no_finalize=mode == "unfinished")
     what = "sessions " + mode
     check_status(r, 0, what)
     if stderr is not None:
@@ -142,6 +143,14 @@ expect_messages(p, model(), N, "mixed")
 expect_total_calls(p, calls(1), "mixed")
 expect_total_calls(p, {at("MPI_Init"): N, at("MPI_Finalize"): N,
                        at("MPI_Session_finalize"): N}, "mixed")
+
+# --- no MPI_Session_finalize: each rank's own files at exit -----------------------
+r = run_mode("unfinished")
+check_eq(files_of(r), ["%s_%d.%s" % (EXE, rank, s) for rank in range(N)
+                       for s in ("folded", "html", "json", "log")],
+         "unfinished: each rank's files, no summary")
+for rank in range(N):
+    expect_rank_file(r.rank_profile(rank), model(), rank, N, "unfinished")
 
 # --- trace mode: one archive for the job --------------------------------------
 r = run_mode("one", config={"trace": {"enabled": True}}, stderr=None)
