@@ -125,11 +125,11 @@ static int session_thread_level(MPI_Session session)
     return level;
 }
 
-/* hooktrace's own session and, from its mpi://WORLD, the job's
- * communicator (collective over every process of the job: MPICH 4.0's
- * first MPI_Session_init waits for them all anyway).  False if MPI says
- * no: the processes are then profiled apart, as without MPI. */
-static bool start_by_session(void)
+/* hooktrace's own session and, from its mpi://WORLD, a communicator of
+ * every rank of the job in world order (collective over them all: MPICH
+ * 4.0's first MPI_Session_init waits for them all anyway).  MPI_COMM_NULL
+ * if MPI says no; stderr says so, and what then happens. */
+static MPI_Comm own_session_comm(const char *then)
 {
     MPI_Group world = MPI_GROUP_NULL;
     MPI_Comm job = MPI_COMM_NULL;
@@ -144,14 +144,47 @@ static bool start_by_session(void)
     if (world != MPI_GROUP_NULL)
         PMPI_Group_free(&world);
     if (failed) {
-        fprintf(stderr, "hooktrace: %s failed: this process's profile is not merged with the "
-                        "other ranks'\n", failed);
+        fprintf(stderr, "hooktrace: %s failed: %s\n", failed, then);
         if (own_session != MPI_SESSION_NULL)
             PMPI_Session_finalize(&own_session);
         own_session = MPI_SESSION_NULL;
-        return false;
+        return MPI_COMM_NULL;
     }
+    return job;
+}
+
+/* False if MPI says no: the processes are then profiled apart, as
+ * without MPI. */
+static bool start_by_session(void)
+{
+    MPI_Comm job = own_session_comm("this process's profile is not merged with the other ranks'");
+    if (job == MPI_COMM_NULL)
+        return false;
     job_start(job, true, session_thread_level(own_session), MPI_COMM_NULL);
+    return true;
+}
+
+/* MPI_Finalize with a session still open, in a job MPI_Init started: the
+ * job's communicator, a duplicate of MPI_COMM_WORLD, may not be used after
+ * PMPI_Finalize; one from a session of hooktrace's own takes its place now
+ * (collective, as MPI_Finalize is).  False if that failed: the job must
+ * end here. */
+static bool move_to_session(void)
+{
+    if (own_session != MPI_SESSION_NULL || !ht_world.initialized || ht_world.finalized)
+        return true;
+    MPI_Comm job = own_session_comm("the profile is merged at MPI_Finalize: the calls after it "
+                                    "are not recorded");
+    if (job == MPI_COMM_NULL)
+        return false;
+    if (ht_world.have_comm)
+        PMPI_Comm_free(&ht_world.comm);
+    /* The world numbering, from a group that outlives the world model. */
+    ht_mpi_ranks_end();
+    ht_mpi_ranks_init(job);
+    ht_trace_set_job(job);
+    ht_world.comm = job;
+    ht_world.have_comm = true;
     return true;
 }
 
@@ -210,6 +243,10 @@ void ht_mpi_before_finalize(void)
     pthread_mutex_lock(&job_lock);
     if (closes_last())
         job_end();
+#if HT_MPI_SESSIONS
+    else if (!move_to_session())
+        job_end();
+#endif
     pthread_mutex_unlock(&job_lock);
 }
 
