@@ -11,7 +11,8 @@
  * MPI may be finalized).  The job's communicator is a duplicate of
  * MPI_COMM_WORLD, or, started by a session, one made from the mpi://WORLD
  * process set of a session of hooktrace's own, which numbers the
- * processes as MPI_COMM_WORLD would. */
+ * processes as MPI_COMM_WORLD would (also made at an MPI_Finalize that
+ * leaves a session open: the duplicate goes with the world model). */
 #include "config.h"
 
 #include <pthread.h>
