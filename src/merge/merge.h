@@ -18,9 +18,11 @@ struct ht_merge_rank {
     const struct ht_run_info *run;
     const struct ht_config *config;
     const char *basename;             /* of the summary files */
-    int rank, size;                   /* in MPI_COMM_WORLD */
-    /* all ranks' communicator for the merge, a duplicate of
-     * MPI_COMM_WORLD, or MPI_COMM_NULL: the merge duplicates it itself */
+    int rank, size;                   /* world rank and size */
+    /* all ranks' communicator for the merge, in world order: a duplicate
+     * of MPI_COMM_WORLD or, in a sessions program, hooktrace's from
+     * mpi://WORLD; or MPI_COMM_NULL: the merge duplicates MPI_COMM_WORLD
+     * itself (an MPI_Init program whose duplicate failed) */
     MPI_Comm comm;
     /* this rank's functions, already named (MPI_T's merge finds its stacks
      * by name); NULL: it names them itself */
@@ -33,7 +35,7 @@ struct ht_merge_rank {
     double seconds_per_tick;
 };
 
-/* Collective over MPI_COMM_WORLD: every rank calls it once (one with no
+/* Collective over the job (comm): every rank calls it once (one with no
  * profile contributes nothing).  Rank 0 writes <basename>.{log,json,folded}
  * for the whole run; ranks with rank_file also write <basename>_<rank>.*
  * with their own figures.  If the merge itself fails (out of memory

@@ -154,7 +154,10 @@ def c_wrapper(row):
     args = ", ".join(names)
     proto = "HT_EXPORT int %s(%s)" % (name, row["params"])
 
-    if kind in ("init",):
+    # MPI_Init and MPI_Session_init start the job (src/mpi/job.c), MPI_Finalize
+    # and MPI_Session_finalize end it: the same wrapper, one function apart.
+    if kind in ("init", "session_init"):
+        after = "ht_mpi_after_init()" if kind == "init" else "ht_mpi_after_session_init()"
         return """%s
 {
     if (ht_mpi_fortran_env)  /* called by the Fortran binding we wrapped */
@@ -165,31 +168,33 @@ def c_wrapper(row):
     /* Our own start-up (MPI_T's takes 0.2 to 0.9 s) inside MPI_Init's
      * node: its time is MPI_Init's, not the caller's exclusive time. */
     if (rc == MPI_SUCCESS)
-        ht_mpi_after_init();
+        %s;
     if (node) {
         ht_mpi_call_returned(&call);
         ht_mpi_call_end(&call);
     }
     return rc;
 }
-""" % (proto, name, args, name, name, args)
-    if kind == "finalize":
+""" % (proto, name, args, name, name, args, after)
+    if kind in ("finalize", "session_finalize"):
+        before = "ht_mpi_before_finalize()" if kind == "finalize" else "ht_mpi_before_session_finalize()"
         return """%s
 {
     if (ht_mpi_fortran_env)  /* called by the Fortran binding we wrapped */
-        return P%s();
+        return P%s(%s);
     struct ht_mpi_call call;
     bool node = HT_MPI_CALL_BEGIN_NODE(&call, %s);
-    /* Collective: every rank merges its profile, logging or not. */
-    ht_mpi_before_finalize();
-    int rc = P%s();
+    /* Collective when it ends the job: every rank merges its profile,
+     * logging or not. */
+    %s;
+    int rc = P%s(%s);
     if (node) {
         ht_mpi_call_returned(&call);
         ht_mpi_call_end(&call);
     }
     return rc;
 }
-""" % (proto, name, name, name)
+""" % (proto, name, args, name, before, name, args)
     if kind == "abort":
         return """%s
 {
@@ -260,12 +265,14 @@ def generate_c(out):
     out.write('#include "config.h"\n\n#include "mpi/call.h"\n#include "mpi/collectives.h"\n'
               '#include "mpi/record.h"\n#include "mpi/rma.h"\n\n')
     for row in ROUTINES:
-        # The MPI 4 large-count routines only where the library has them
-        # (configure: HT_MPI_LARGE_COUNT).
-        if row.get("large_count"):
-            out.write("#if HT_MPI_LARGE_COUNT\n")
+        # The MPI 4 large-count and sessions routines only where the library
+        # has them (configure: HT_MPI_LARGE_COUNT, HT_MPI_SESSIONS).
+        guard = "HT_MPI_LARGE_COUNT" if row.get("large_count") else \
+            "HT_MPI_SESSIONS" if row.get("sessions") else None
+        if guard:
+            out.write("#if %s\n" % guard)
         out.write(c_wrapper(row))
-        if row.get("large_count"):
+        if guard:
             out.write("#endif\n")
         out.write("\n")
 
@@ -281,8 +288,9 @@ def main():
             here = os.path.dirname(os.path.abspath(__file__))
             sys.path.insert(0, os.path.join(here, "..", "fortran"))
             from generate_fortran import generate_fortran
-            # No Fortran bindings for the large-count routines (docs/mpi.md).
-            rows = [row for row in ROUTINES if not row.get("large_count")]
+            # No Fortran bindings for the large-count routines (docs/mpi.md),
+            # nor for the sessions routines (MPICH's call the C ones).
+            rows = [row for row in ROUTINES if not row.get("large_count") and not row.get("sessions")]
             generate_fortran(out, rows, parse_params, kind_spec, indent)
     os.replace(tmp, sys.argv[2])
 

@@ -13,6 +13,10 @@ static int comm_keyval = MPI_KEYVAL_INVALID;
  * without reference counting (most messages go through it). */
 static struct ht_rank_map *world_map;
 
+/* The job's group, in world numbering: MPI_COMM_WORLD's, or in a sessions
+ * program that of mpi://WORLD (job.c).  Every table translates to it. */
+static MPI_Group world_group = MPI_GROUP_NULL;
+
 void ht_mpi_rank_map_put(struct ht_rank_map *map)
 {
     if (map && map != world_map && __atomic_sub_fetch(&map->refs, 1, __ATOMIC_ACQ_REL) == 0)
@@ -35,21 +39,27 @@ static int delete_map(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
-void ht_mpi_ranks_init(void)
+void ht_mpi_ranks_init(MPI_Comm job)
 {
     if (comm_keyval == MPI_KEYVAL_INVALID)
         PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_map, &comm_keyval, NULL);
-    if (!world_map) {
-        MPI_Group world;
-        PMPI_Comm_group(MPI_COMM_WORLD, &world);
-        world_map = ht_mpi_rank_map_from_group(world, 0);
-        PMPI_Group_free(&world);
-    }
+    if (world_group == MPI_GROUP_NULL && PMPI_Comm_group(job, &world_group) != MPI_SUCCESS)
+        world_group = MPI_GROUP_NULL;
+    if (!world_map && world_group != MPI_GROUP_NULL)
+        world_map = ht_mpi_rank_map_from_group(world_group, 0);
+}
+
+void ht_mpi_ranks_end(void)
+{
+    /* A group derived from a session must go before the session does. */
+    if (world_group != MPI_GROUP_NULL)
+        PMPI_Group_free(&world_group);
 }
 
 struct ht_rank_map *ht_mpi_rank_map_from_group(MPI_Group group, int inter)
 {
-    MPI_Group world;
+    if (world_group == MPI_GROUP_NULL)
+        return NULL;
     int size = 0;
     PMPI_Group_size(group, &size);
     /* world[] and, after it, the identity ranks translate_ranks reads. */
@@ -63,9 +73,12 @@ struct ht_rank_map *ht_mpi_rank_map_from_group(MPI_Group group, int inter)
     int *ranks = map->world + size;
     for (int i = 0; i < size; i++)
         ranks[i] = i;
-    PMPI_Comm_group(MPI_COMM_WORLD, &world);
-    PMPI_Group_translate_ranks(group, size, ranks, world, map->world);
-    PMPI_Group_free(&world);
+    /* In a sessions program the group may come from another session than
+     * world_group's: MPI 4 calls mixing them erroneous, MPICH 4.0 does it
+     * right (lpids are per process); an error leaves the ranks unknown. */
+    if (PMPI_Group_translate_ranks(group, size, ranks, world_group, map->world) != MPI_SUCCESS)
+        for (int i = 0; i < size; i++)
+            map->world[i] = MPI_UNDEFINED;
     return map;
 }
 

@@ -1,4 +1,5 @@
-/* Communicator ranks to MPI_COMM_WORLD ranks, and datatype sizes.
+/* Communicator ranks to world ranks (MPI_COMM_WORLD's, or in a sessions
+ * program those of the mpi://WORLD process set), and datatype sizes.
  *
  * The translation table of a communicator is cached on the communicator
  * itself as an MPI attribute, so MPI frees it with the communicator and a
@@ -20,8 +21,12 @@ struct ht_rank_map {
     int world[];       /* world rank of each rank of that group */
 };
 
-/* Sets up the attribute key; after PMPI_Init. */
-void ht_mpi_ranks_init(void);
+/* Sets up the attribute key and the world numbering, that of job (a
+ * communicator of every rank of the job in world order: MPI_COMM_WORLD or
+ * a duplicate, or the one a sessions program's job made from mpi://WORLD;
+ * job.c).  ht_mpi_ranks_end lets the job's group go, at the job's end. */
+void ht_mpi_ranks_init(MPI_Comm job);
+void ht_mpi_ranks_end(void);
 
 /* World rank of `rank` in comm (for an inter-communicator: in its remote
  * group, which is what peer arguments name).  -1 for MPI_PROC_NULL,

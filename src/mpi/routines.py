@@ -16,6 +16,9 @@
     coll                                       collective: pattern function ht_coll_<coll>
     rma                                        one-sided: pattern function ht_rma_<rma>
     init, init_thread, finalize, pcontrol      environment
+    session_init, session_finalize             MPI 4 sessions: the first session a
+                                               program opens may start the job, the
+                                               last one it closes may end it (job.c)
     abort                                      MPI_Abort: the calling rank's partial
                                                profile is written before PMPI_Abort
 - coll= / rma=: the pattern function's suffix, shared by a routine and its
@@ -26,6 +29,10 @@
   displacements as MPI_Aint; its wrapper is compiled only where the
   library has these routines (configure's HT_MPI_LARGE_COUNT), and it has
   no Fortran binding.
+- sessions: an MPI 4 sessions routine, compiled only where the library
+  has them (configure's HT_MPI_SESSIONS); no Fortran binding of its own
+  (MPICH's Fortran MPI_Session_init calls the C routine, which is
+  wrapped).
 
 Adding a routine is adding a row here (and, for a new collective pattern,
 its ht_coll_ function in collectives.c).
@@ -98,6 +105,9 @@ R("MPI_Init_thread", "int *argc, char ***argv, int required, int *provided", "in
 R("MPI_Finalize", "void", "finalize")
 R("MPI_Pcontrol", "const int level, ...", "pcontrol")
 R("MPI_Abort", "MPI_Comm comm, int errorcode", "abort")
+R("MPI_Session_init", "MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session", "session_init",
+  sessions=True)
+R("MPI_Session_finalize", "MPI_Session *session", "session_finalize", sessions=True)
 
 # --- collectives (ht_coll_<coll> in collectives.c) ----------------------------
 # Each blocking routine and its non-blocking form (the I-prefixed name, the

@@ -38,12 +38,17 @@ extern int ht_mpi_logging;
  * whose wrapper must then pass through rather than record the call again. */
 extern int ht_mpi_fortran_env;
 
-/* After PMPI_Init/PMPI_Init_thread succeeded. */
+/* The job (job.c): after PMPI_Init/PMPI_Init_thread or PMPI_Session_init
+ * succeeded; the first starts the job (rank, size, the job's communicator,
+ * MPI_T, logging). */
 void ht_mpi_after_init(void);
+void ht_mpi_after_session_init(void);
 
-/* In MPI_Finalize, before PMPI_Finalize: completes what can be completed,
- * merges the profile across ranks and writes it. */
+/* In MPI_Finalize or MPI_Session_finalize, before the PMPI routine: the
+ * last of the program's ways into MPI to close ends the job: completes
+ * what can be completed, merges the profile across ranks and writes it. */
 void ht_mpi_before_finalize(void);
+void ht_mpi_before_session_finalize(void);
 
 /* In MPI_Abort, before PMPI_Abort: this rank's partial profile, on its
  * own (<basename>_<rank>.*; never collective). */

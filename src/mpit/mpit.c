@@ -97,6 +97,7 @@ void ht_mpit_init(const struct ht_mpit_setup *setup)
     const struct ht_config *cfg = setup->config;
     ht_mpit.config = cfg;
     ht_mpit.rank = setup->world_rank;
+    ht_mpit.bind_comm = setup->bind_comm;
     ht_mpit.values_slot = setup->values_slot;
     ht_mpit.thread_level = setup->thread_level;
     ht_mpit.pid = getpid();

@@ -5,6 +5,7 @@
 #ifndef HT_MPIT_MPIT_H
 #define HT_MPIT_MPIT_H
 
+#include <mpi.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,10 +30,15 @@ struct ht_mpit_setup {
     const struct ht_config *config;
     int thread_level; /* as MPI provided it */
     int world_rank;
+    /* pvars bound to a communicator are bound to this one: MPI_COMM_WORLD,
+     * the program's; MPI_COMM_NULL in a sessions program, which has none
+     * (they are left out) */
+    MPI_Comm bind_comm;
     struct ht_mpit_values **(*values_slot)(struct ht_node *node);
 };
 
-/* After PMPI_Init/PMPI_Init_thread succeeded (ht_mpi_after_init), if
+/* After PMPI_Init/PMPI_Init_thread or the first PMPI_Session_init
+ * succeeded (the job's start, src/mpi/job.c), if
  * profiling started: MPI_T_init_thread, the control variables, the pvar
  * sessions. */
 void ht_mpit_init(const struct ht_mpit_setup *setup);

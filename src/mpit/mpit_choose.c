@@ -174,6 +174,8 @@ static int choose(int num, struct rejected *rej, size_t *nrej, size_t rejcap)
             why = "a class MPI_T does not define";
         else if (bind != MPI_T_BIND_NO_OBJECT && bind != MPI_T_BIND_MPI_COMM)
             why = "bound to an object other than a communicator";
+        else if (bind == MPI_T_BIND_MPI_COMM && ht_mpit.bind_comm == MPI_COMM_NULL)
+            why = "bound to a communicator, and a sessions program has no MPI_COMM_WORLD";
         else if (!numeric_type(type, &num_kind, &elem_size))
             why = "not of a number type";
         else if (!named)

@@ -78,7 +78,10 @@ struct ht_mpit_state {
     bool initialized;          /* MPI_T_init_thread succeeded: MPI_T_finalize owed */
     char *status;              /* why MPI_T is not used, or NULL */
     int provided;              /* MPI_T's thread level */
-    int rank;                  /* in MPI_COMM_WORLD: whose cvars these are */
+    int rank;                  /* world rank: whose cvars these are */
+    /* What a pvar bound to a communicator is bound to: MPI_COMM_WORLD, or
+     * MPI_COMM_NULL in a sessions program (such pvars are left out). */
+    MPI_Comm bind_comm;
     /* Where a node's figures hang, from the MPI layer (mpit.h). */
     struct ht_mpit_values **(*values_slot)(struct ht_node *node);
     bool lock_calls;           /* MPI_T is less thread-safe than MPI: serialize */

@@ -50,7 +50,7 @@ static void unlock_mpit(void)
 static int bind_handle(MPI_T_pvar_session s, const struct ht_mpit_pvar *p, MPI_T_pvar_handle *h,
                        int *count, const char **what)
 {
-    MPI_Comm world = MPI_COMM_WORLD;
+    MPI_Comm world = ht_mpit.bind_comm;
     *what = "MPI_T_pvar_handle_alloc";
     int rc = MPI_T_pvar_handle_alloc(s, p->index, p->bind == MPI_T_BIND_MPI_COMM ? &world : NULL,
                                      h, count);

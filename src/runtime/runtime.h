@@ -27,16 +27,20 @@ extern int ht_recording;
 extern uintptr_t ht_self_text_start, ht_self_text_size;
 
 /* The MPI world as shut-down needs it.  The MPI entry points fill it in
- * after PMPI_Init and in MPI_Finalize. */
+ * when the job starts (after PMPI_Init, or the first PMPI_Session_init of
+ * a sessions program) and when it ends (src/mpi/job.c). */
 struct ht_world {
-    bool initialized; /* MPI_Init(_thread) returned */
-    bool finalized;   /* our MPI_Finalize wrapper ran */
-    int rank, size;   /* in MPI_COMM_WORLD */
-    /* A duplicate of MPI_COMM_WORLD made right after MPI_Init, for the
-     * merge at shut-down: its traffic then never lands in the program's
-     * own communicators (where a rank still at work would see it, in its
+    bool initialized; /* the job started: MPI_Init(_thread) or MPI_Session_init returned */
+    bool finalized;   /* the job ended: the last MPI_Finalize/MPI_Session_finalize wrapper ran */
+    int rank, size;   /* world rank and size (MPI_COMM_WORLD's, or mpi://WORLD's) */
+    /* hooktrace's own communicator of every rank in world order, for the
+     * merge at shut-down: a duplicate of MPI_COMM_WORLD made right after
+     * MPI_Init, or in a sessions program one made from the mpi://WORLD
+     * process set.  Its traffic then never lands in the program's own
+     * communicators (where a rank still at work would see it, in its
      * unexpected-message queue for one), and the merge starts without a
-     * collective on MPI_COMM_WORLD.  Valid when have_comm. */
+     * collective on MPI_COMM_WORLD.  Valid when have_comm (always, in a
+     * sessions program); else the world model's MPI_COMM_WORLD. */
     bool have_comm;
     MPI_Comm comm;
 };

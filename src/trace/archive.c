@@ -301,7 +301,7 @@ static uint64_t sum_over_ranks(bool mpi, uint64_t value)
 {
     unsigned long long mine = value, total = value;
     if (mpi)
-        PMPI_Reduce(&mine, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+        PMPI_Reduce(&mine, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, ht_trace_job());
     return total;
 }
 
@@ -337,8 +337,8 @@ static int gather_locations(bool mpi, struct ht_location_info *mine, int n,
 {
     int size = 1, rank = 0;
     if (mpi) {
-        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        PMPI_Comm_size(MPI_COMM_WORLD, &size);
+        PMPI_Comm_rank(ht_trace_job(), &rank);
+        PMPI_Comm_size(ht_trace_job(), &size);
     }
     char host[64] = "localhost";
     gethostname(host, sizeof host - 1);
@@ -361,11 +361,11 @@ static int gather_locations(bool mpi, struct ht_location_info *mine, int n,
         defs->hosts = calloc((size_t)size, sizeof *defs->hosts);
         failed = !all_bytes || !at || !defs->hosts;
     }
-    PMPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    PMPI_Bcast(&failed, 1, MPI_INT, 0, ht_trace_job());
     if (!failed) {
         PMPI_Gather(host, sizeof host, MPI_CHAR, defs->hosts, sizeof host, MPI_CHAR, 0,
-                    MPI_COMM_WORLD);
-        PMPI_Gather(&bytes, 1, MPI_INT, all_bytes, 1, MPI_INT, 0, MPI_COMM_WORLD);
+                    ht_trace_job());
+        PMPI_Gather(&bytes, 1, MPI_INT, all_bytes, 1, MPI_INT, 0, ht_trace_job());
         long total = 0;
         for (int r = 0; rank == 0 && r < size; r++) {
             at[r] = (int)total;
@@ -376,10 +376,10 @@ static int gather_locations(bool mpi, struct ht_location_info *mine, int n,
             failed = !defs->locations;
             defs->location_count = (uint32_t)(total / (long)sizeof *mine);
         }
-        PMPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        PMPI_Bcast(&failed, 1, MPI_INT, 0, ht_trace_job());
         if (!failed)
             PMPI_Gatherv(mine, bytes, MPI_BYTE, defs->locations, all_bytes, at, MPI_BYTE, 0,
-                         MPI_COMM_WORLD);
+                         ht_trace_job());
     }
     free(all_bytes);
     free(at);
@@ -396,7 +396,7 @@ static OTF2_Archive *open_archive(bool mpi, const char *path, char *err, size_t 
         return NULL;
     }
     OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL);
-    OTF2_ErrorCode e = mpi ? OTF2_MPI_Archive_SetCollectiveCallbacks(a, MPI_COMM_WORLD, MPI_COMM_NULL)
+    OTF2_ErrorCode e = mpi ? OTF2_MPI_Archive_SetCollectiveCallbacks(a, ht_trace_job(), MPI_COMM_NULL)
                            : OTF2_Archive_SetSerialCollectiveCallbacks(a);
     if (e == OTF2_SUCCESS)
         e = OTF2_Archive_SetCreator(a, "hooktrace " PACKAGE_VERSION);
@@ -420,9 +420,9 @@ int64_t ht_trace_write(const struct ht_trace_run *run, const struct ht_function_
         return 0;
     int rank = 0;
     if (mpi) {
-        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        PMPI_Comm_rank(ht_trace_job(), &rank);
         int everywhere = ht_trace_enabled;
-        PMPI_Allreduce(&ht_trace_enabled, &everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        PMPI_Allreduce(&ht_trace_enabled, &everywhere, 1, MPI_INT, MPI_MIN, ht_trace_job());
         if (!everywhere) {
             if (rank == 0)
                 fprintf(stderr, "hooktrace: trace: not every rank could record one (see the "
@@ -455,14 +455,14 @@ int64_t ht_trace_write(const struct ht_trace_run *run, const struct ht_function_
     struct ht_trace_defs defs = {.mpi = mpi || alone, .world_size = 1, .own_rank = -1,
                                  .ticks_per_second = 1.0 / run->seconds_per_tick};
     if (mpi)
-        PMPI_Comm_size(MPI_COMM_WORLD, &defs.world_size);
+        PMPI_Comm_size(ht_trace_job(), &defs.world_size);
     if (alone) {
         defs.world_size = run->world_size;
         defs.own_rank = run->world_rank;
     }
     uint32_t *comm_ids = NULL, comm_count = 0;
     if (mpi) /* world is communicator 0 everywhere, used or not */
-        ht_trace_comm_index(MPI_COMM_WORLD, NULL, 0, NULL);
+        ht_trace_comm_index(ht_trace_job(), NULL, 0, NULL);
     ht_trace_comms(&comm_count);
     int failed = name_regions(mpi, table, cfg, &defs.regions) != 0;
     failed |= name_comms(mpi, &comm_ids, &defs.comms) != 0;
@@ -473,7 +473,7 @@ int64_t ht_trace_write(const struct ht_trace_run *run, const struct ht_function_
     }
     if (mpi) {
         int any = 0;
-        PMPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        PMPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, ht_trace_job());
         failed = any;
     }
     if (failed) {

@@ -9,6 +9,19 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ht_trace_comm *comms;
 static uint32_t count, capacity;
 
+/* Every rank of the job in world order (ht_trace_set_job). */
+static MPI_Comm job = MPI_COMM_WORLD;
+
+void ht_trace_set_job(MPI_Comm comm)
+{
+    job = comm;
+}
+
+MPI_Comm ht_trace_job(void)
+{
+    return job;
+}
+
 /* World ranks of a group, appended at out. */
 static void world_ranks(MPI_Group group, int size, int *out)
 {
@@ -16,10 +29,8 @@ static void world_ranks(MPI_Group group, int size, int *out)
     MPI_Group world;
     for (int i = 0; ranks && i < size; i++)
         ranks[i] = i;
-    PMPI_Comm_group(MPI_COMM_WORLD, &world);
-    if (ranks)
-        PMPI_Group_translate_ranks(group, size, ranks, world, out);
-    else
+    PMPI_Comm_group(job, &world);
+    if (!ranks || PMPI_Group_translate_ranks(group, size, ranks, world, out) != MPI_SUCCESS)
         for (int i = 0; i < size; i++)
             out[i] = -1;
     PMPI_Group_free(&world);
@@ -56,7 +67,7 @@ static uint32_t add(MPI_Comm comm, int remote_size, const int *remote_world)
     return count++;
 }
 
-/* 1 + the index of MPI_COMM_WORLD once registered. */
+/* 1 + the index of the job's communicator once registered. */
 static uint32_t world_id;
 
 /* Registers comm unless *cached says it is (double-checked under the lock). */
@@ -79,8 +90,8 @@ uint32_t ht_trace_comm_index(MPI_Comm comm, uint32_t *cached, int remote_size,
                              const int *remote_world)
 {
     /* World first, so that it is index 0 on every rank. */
-    uint32_t world = index_of(MPI_COMM_WORLD, &world_id, 0, NULL);
-    if (comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL || !cached)
+    uint32_t world = index_of(job, &world_id, 0, NULL);
+    if (comm == MPI_COMM_WORLD || comm == job || comm == MPI_COMM_NULL || !cached)
         return world;
     return index_of(comm, cached, remote_size, remote_world);
 }

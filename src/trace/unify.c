@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/comms.h"
+
 int ht_blobs_add(struct ht_blobs *b, const void *blob, uint32_t len)
 {
     size_t need = b->bytes + sizeof len + len;
@@ -142,8 +144,8 @@ static int number(const struct ht_blobs *all, uint32_t *ids, struct ht_blobs *gl
 static int unify_mpi(const struct ht_blobs *local, uint32_t *ids, struct ht_blobs *global)
 {
     int rank, size;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    PMPI_Comm_rank(ht_trace_job(), &rank);
+    PMPI_Comm_size(ht_trace_job(), &size);
     /* Sizes in bytes and counts; a rank that failed sends -1. */
     long long mine[2] = {(long long)local->bytes, (long long)local->count};
     long long *theirs = rank == 0 ? calloc((size_t)size * 2, sizeof *theirs) : NULL;
@@ -152,7 +154,7 @@ static int unify_mpi(const struct ht_blobs *local, uint32_t *ids, struct ht_blob
     int *counts = rank == 0 ? calloc((size_t)size, sizeof *counts) : NULL;
     int *count_at = rank == 0 ? calloc((size_t)size, sizeof *count_at) : NULL;
     int failed = rank == 0 && (!theirs || !bytes || !byte_at || !counts || !count_at);
-    PMPI_Gather(mine, 2, MPI_LONG_LONG, theirs, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    PMPI_Gather(mine, 2, MPI_LONG_LONG, theirs, 2, MPI_LONG_LONG, 0, ht_trace_job());
     struct ht_blobs all = {0};
     uint32_t *all_ids = NULL;
     if (rank == 0 && !failed) {
@@ -171,18 +173,18 @@ static int unify_mpi(const struct ht_blobs *local, uint32_t *ids, struct ht_blob
         all_ids = malloc(total_count > 0 ? (size_t)total_count * sizeof *all_ids : 1);
         failed = !all.data || !all_ids || total > 0x7fffffff;
     }
-    PMPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    PMPI_Bcast(&failed, 1, MPI_INT, 0, ht_trace_job());
     if (!failed) {
         PMPI_Gatherv(local->data, (int)local->bytes, MPI_BYTE, all.data, bytes, byte_at, MPI_BYTE,
-                     0, MPI_COMM_WORLD);
+                     0, ht_trace_job());
         if (rank == 0)
             failed = number(&all, all_ids, global) != 0;
-        PMPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        PMPI_Bcast(&failed, 1, MPI_INT, 0, ht_trace_job());
     }
     if (!failed) {
         /* uint32 ids travel as MPI_UNSIGNED (32 bits on every platform MPI runs on). */
         PMPI_Scatterv(all_ids, counts, count_at, MPI_UNSIGNED, ids, (int)local->count,
-                      MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+                      MPI_UNSIGNED, 0, ht_trace_job());
     }
     free(theirs);
     free(bytes);

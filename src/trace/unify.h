@@ -27,7 +27,7 @@ bool ht_blobs_next(const struct ht_blobs *b, size_t *pos, const char **blob, uin
 
 /* ids[i] receives the unified id of this rank's blob i.  On rank 0 (or
  * alone) *global receives every distinct blob in id order (the caller
- * frees it); elsewhere it is left empty.  Collective over MPI_COMM_WORLD
+ * frees it); elsewhere it is left empty.  Collective over the job (comms.h)
  * when mpi is true.  Returns 0, or -1 if out of memory (on any rank the
  * result is then unusable; the caller gives up on the archive). */
 int ht_trace_unify(bool mpi, const struct ht_blobs *local, uint32_t *ids, struct ht_blobs *global);

@@ -16,7 +16,7 @@ const char *ht_trace_folder(const struct ht_config *cfg);
  * buffer.  table names the functions (resolved already); basename is the
  * profile's, from which the default archive name derives.  With run->mpi (all
  * ranks, inside MPI_Finalize, before PMPI_Finalize) the definitions are
- * unified across MPI_COMM_WORLD and rank 0 writes them; otherwise this
+ * unified across the job (ht_trace_job) and rank 0 writes them; otherwise this
  * process writes an archive of its own.  Reports problems on stderr and
  * returns the number of events written by this process, or -1. */
 struct ht_trace_run {

@@ -157,12 +157,23 @@ test_mpi_threads_requests_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS) -pthread
 test_mpi_threads_requests_plain_LDADD = $(MPI_LIBS)
 test_mpi_threads_requests_plain_LDFLAGS = -pthread
 
+# An MPI 4 sessions program without MPI_Init (test/mpi/sessions.py); it
+# exits with 77 where the library has no sessions (Open MPI 4.1).
+check_PROGRAMS += test/mpi/sessions test/mpi/sessions_plain
+test_mpi_sessions_SOURCES = test/mpi/sessions.c
+test_mpi_sessions_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_sessions_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_sessions_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_sessions_plain_SOURCES = test/mpi/sessions.c
+test_mpi_sessions_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_sessions_plain_LDADD = $(MPI_LIBS)
+
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
 	test/mpi/large.py test/mpi/cancel.py test/mpi/openmp.py \
 	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py \
 	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py \
-	test/mpi/threads_requests.py
+	test/mpi/threads_requests.py test/mpi/sessions.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 
