@@ -45,21 +45,17 @@ is deleted afterwards.
 """
 import argparse
 import datetime
-import json
 import os
 import platform
-import re
 import shlex
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import cpu_model, loadavg, mpi_version  # noqa: E402
+from benchlib import cpu_model, loadavg, mpi_version, run_program  # noqa: E402
 
 PLAIN = "plain"
 # (label, program, config or None, extra environment, writes a profile)
@@ -92,87 +88,6 @@ HALO_VARIANTS = [
 ]
 
 
-class Outcome:
-    """One run: wall seconds, or why there is none (timeout, failed)."""
-
-    def __init__(self, wall=None, loop=None, checksum=None, profile=None, written=(), error=None):
-        self.wall, self.loop, self.checksum = wall, loop, checksum
-        self.profile, self.written, self.error = profile, list(written), error
-
-
-def run(cmd, config, extra_env, scratch, timeout):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HOOKTRACE_")}
-    env.update(extra_env)
-    if os.geteuid() == 0:
-        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    cwd = tempfile.mkdtemp(prefix="run-", dir=scratch)
-    try:
-        if config is not None:
-            # Outside cwd, so that cwd holds only what the run wrote.
-            with open(cwd + ".json", "w") as f:
-                json.dump(config, f)
-            env["HOOKTRACE_CONFIG"] = cwd + ".json"
-        # A session of its own: on timeout the whole group goes (mpirun and
-        # any rank it did not take down with it).
-        t0 = time.monotonic()
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-        try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            kill_group(proc)
-            return Outcome(error="timeout")
-        wall = time.monotonic() - t0
-        if proc.returncode != 0:
-            print("apps_cost: %s failed (status %d):\n%s%s" % (" ".join(cmd), proc.returncode,
-                                                              out[-2000:], err[-2000:]),
-                  file=sys.stderr)
-            return Outcome(error="failed (status %d)" % proc.returncode)
-        m = re.search(r"^checksum=(.*)$", out, re.M)
-        loop = re.search(r"elapsed_s=([0-9.]+)", out)
-        if not m or not loop:
-            print("apps_cost: unexpected output from %s:\n%s" % (" ".join(cmd), out),
-                  file=sys.stderr)
-            return Outcome(error="no checksum")
-        written = sorted(os.listdir(cwd))
-        return Outcome(wall, float(loop.group(1)), m.group(1).strip(), read_profile(cwd),
-                       written)
-    finally:
-        shutil.rmtree(cwd, ignore_errors=True)
-        if config is not None:
-            try:
-                os.unlink(cwd + ".json")
-            except OSError:
-                pass
-
-
-def kill_group(proc):
-    for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 10)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.communicate(timeout=wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
-def read_profile(cwd):
-    """The JSON profile of the run in cwd (the only .json there), or None."""
-    names = [n for n in os.listdir(cwd) if n.endswith(".json")]
-    if len(names) != 1:
-        return None
-    try:
-        with open(os.path.join(cwd, names[0])) as f:
-            doc = json.load(f)
-    except (OSError, ValueError):
-        return None
-    return doc if isinstance(doc, dict) else None
-
-
 def bench(name, variants, cmd_of, args, scratch, timeout):
     """Runs the variants interleaved; returns {label: [Outcome]}."""
     results = {v[0]: [] for v in variants}
@@ -182,7 +97,7 @@ def bench(name, variants, cmd_of, args, scratch, timeout):
         for label, prog, config, extra_env, profiled in order:
             if label in dead:
                 continue
-            o = run(cmd_of(prog), config, extra_env, scratch, timeout)
+            o = run_program("apps_cost", cmd_of(prog), config, extra_env, scratch, timeout)
             if o.error is None:
                 if profiled and o.profile is None:
                     o.error = "no JSON profile written"

@@ -1,7 +1,16 @@
-"""What every benchmark driver says about the machine it ran on."""
+"""What every benchmark driver says about the machine it ran on, and how it
+runs one program of an application benchmark."""
 
+import json
+import os
 import platform
+import re
+import shutil
+import signal
 import subprocess
+import sys
+import tempfile
+import time
 
 
 def cpu_model():
@@ -30,3 +39,87 @@ def mpi_version(mpiexec):
         return out.strip().splitlines()[0] if out.strip() else "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
+
+
+class Outcome:
+    """One run: wall seconds, or why there is none (timeout, failed)."""
+
+    def __init__(self, wall=None, loop=None, checksum=None, profile=None, written=(), error=None):
+        self.wall, self.loop, self.checksum = wall, loop, checksum
+        self.profile, self.written, self.error = profile, list(written), error
+
+
+def run_program(tool, cmd, config, extra_env, scratch, timeout):
+    """Runs cmd (a program printing checksum= and elapsed_s= lines) in a fresh
+    directory under scratch, with config (a dict, or None) as its
+    HOOKTRACE_CONFIG; returns an Outcome with what it printed and wrote."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HOOKTRACE_")}
+    env.update(extra_env)
+    if os.geteuid() == 0:
+        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    cwd = tempfile.mkdtemp(prefix="run-", dir=scratch)
+    try:
+        if config is not None:
+            # Outside cwd, so that cwd holds only what the run wrote.
+            with open(cwd + ".json", "w") as f:
+                json.dump(config, f)
+            env["HOOKTRACE_CONFIG"] = cwd + ".json"
+        # A session of its own: on timeout the whole group goes (mpirun and
+        # any rank it did not take down with it).
+        t0 = time.monotonic()
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            return Outcome(error="timeout")
+        wall = time.monotonic() - t0
+        if proc.returncode != 0:
+            print("%s: %s failed (status %d):\n%s%s" % (tool, " ".join(cmd), proc.returncode,
+                                                    out[-2000:], err[-2000:]),
+                  file=sys.stderr)
+            return Outcome(error="failed (status %d)" % proc.returncode)
+        m = re.search(r"^checksum=(.*)$", out, re.M)
+        loop = re.search(r"elapsed_s=([0-9.]+)", out)
+        if not m or not loop:
+            print("%s: unexpected output from %s:\n%s" % (tool, " ".join(cmd), out),
+                  file=sys.stderr)
+            return Outcome(error="no checksum")
+        written = sorted(os.listdir(cwd))
+        return Outcome(wall, float(loop.group(1)), m.group(1).strip(), read_profile(cwd),
+                       written)
+    finally:
+        shutil.rmtree(cwd, ignore_errors=True)
+        if config is not None:
+            try:
+                os.unlink(cwd + ".json")
+            except OSError:
+                pass
+
+
+def kill_group(proc):
+    for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.communicate(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def read_profile(cwd):
+    """The JSON profile of the run in cwd (the only .json there), or None."""
+    names = [n for n in os.listdir(cwd) if n.endswith(".json")]
+    if len(names) != 1:
+        return None
+    try:
+        with open(os.path.join(cwd, names[0])) as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None

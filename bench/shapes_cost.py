@@ -47,7 +47,6 @@ Stdlib only.  Every run happens in its own empty temporary directory.
 """
 import argparse
 import datetime
-import json
 import os
 import platform
 import re
@@ -57,10 +56,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import cpu_model, loadavg, mpi_version  # noqa: E402
+from benchlib import Outcome, cpu_model, loadavg, mpi_version, run_program  # noqa: E402
 
 SRCDIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -129,52 +127,6 @@ def build(prog, mpi, openmp, args, outdir):
     return exes
 
 
-class Outcome:
-    def __init__(self, wall=None, loop=None, checksum=None, profile=None, error=None):
-        self.wall, self.loop, self.checksum, self.profile, self.error = \
-            wall, loop, checksum, profile, error
-
-
-def run(cmd, env_extra, scratch, timeout):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HOOKTRACE_")}
-    env.update(env_extra)
-    if os.geteuid() == 0:
-        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    cwd = tempfile.mkdtemp(prefix="run-", dir=scratch)
-    try:
-        t0 = time.monotonic()
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-        try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.communicate()
-            return Outcome(error="timeout")
-        wall = time.monotonic() - t0
-        if proc.returncode != 0:
-            print("shapes_cost: %s failed (status %d):\n%s%s" % (" ".join(cmd), proc.returncode,
-                                                                out[-2000:], err[-2000:]),
-                  file=sys.stderr)
-            return Outcome(error="failed (status %d)" % proc.returncode)
-        m = re.search(r"^checksum=(.*)$", out, re.M)
-        loop = re.search(r"elapsed_s=([0-9.]+)", out)
-        if not m or not loop:
-            return Outcome(error="no checksum")
-        profile = None
-        names = [n for n in os.listdir(cwd) if n.endswith(".json")]
-        if len(names) == 1:
-            try:
-                with open(os.path.join(cwd, names[0])) as f:
-                    profile = json.load(f)
-            except (OSError, ValueError):
-                pass
-        return Outcome(wall, float(loop.group(1)), m.group(1).strip(), profile)
-    finally:
-        shutil.rmtree(cwd, ignore_errors=True)
-
-
 def bench(title, labels, cmd_of, env, args, scratch):
     results = {label: [] for label in labels}
     for r in range(args.rounds):
@@ -183,7 +135,8 @@ def bench(title, labels, cmd_of, env, args, scratch):
             if results[label] and results[label][-1].error == "timeout":
                 results[label].append(Outcome(error="timeout"))
                 continue
-            results[label].append(run(cmd_of(label), env, scratch, args.timeout))
+            results[label].append(run_program("shapes_cost", cmd_of(label), None, env, scratch,
+                                              args.timeout))
         print("%s: round %d/%d done (load %s)" % (title, r + 1, args.rounds, loadavg()),
               file=sys.stderr, flush=True)
     return results

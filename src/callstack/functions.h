@@ -23,6 +23,7 @@
 struct ht_function_record {
     uintptr_t address;
     struct ht_function_record *next; /* same bucket */
+    struct ht_function_record *all_next; /* every record, newest first */
     struct ht_node *nodes;           /* newest first, via same_function_next */
     uint64_t first_tick;             /* when its first node was made */
     uint64_t throttled_tick;         /* when it was throttled */

@@ -90,7 +90,8 @@ static bool view_get(MPI_Comm comm, struct group_view *v)
         return false;
     v->size = v->map->size;
     v->inter = v->map->inter != 0;
-    if (PMPI_Comm_rank(comm, &v->rank) != MPI_SUCCESS) {
+    v->rank = v->map->self;
+    if (v->rank == MPI_UNDEFINED) {
         ht_mpi_rank_map_put(v->map);
         return false;
     }

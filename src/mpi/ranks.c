@@ -70,6 +70,8 @@ struct ht_rank_map *ht_mpi_rank_map_from_group(MPI_Group group, int inter)
     map->size = size;
     map->inter = inter;
     map->trace_id = 0;
+    if (PMPI_Group_rank(group, &map->self) != MPI_SUCCESS)
+        map->self = MPI_UNDEFINED;
     int *ranks = map->world + size;
     for (int i = 0; i < size; i++)
         ranks[i] = i;
@@ -93,6 +95,10 @@ static struct ht_rank_map *build_map(MPI_Comm comm)
         return NULL;
     struct ht_rank_map *map = ht_mpi_rank_map_from_group(group, inter);
     PMPI_Group_free(&group);
+    /* An inter-communicator's table lists the remote group; its own rank
+     * is in the local one. */
+    if (map && inter && PMPI_Comm_rank(comm, &map->self) != MPI_SUCCESS)
+        map->self = MPI_UNDEFINED;
     return map;
 }
 

@@ -16,6 +16,9 @@ struct ht_rank_map {
     int refs;          /* atomic */
     int size;          /* local group, or remote group of an inter-communicator */
     int inter;         /* 1 for an inter-communicator */
+    int self;          /* this process's rank in the communicator (its local
+                          group), MPI_UNDEFINED if not a member: asked
+                          once, as a collective asks it at every call */
     uint32_t trace_id; /* trace mode: 1 + the communicator's index in the
                           trace's registry (src/trace/comms.c), 0 = none yet */
     int world[];       /* world rank of each rank of that group */
