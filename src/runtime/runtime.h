@@ -39,6 +39,13 @@ struct ht_world {
      * collective on MPI_COMM_WORLD.  Valid when have_comm. */
     bool have_comm;
     MPI_Comm comm;
+    /* The process's MPI is not of this build's ABI (src/mpi/abi.c): MPI is
+     * never used, and the profile is written as a non-MPI program's, named
+     * <basename>_<launcher_rank>.* when the launcher numbered the
+     * processes (-1: it did not), so that the job's processes never take
+     * one name. */
+    bool foreign;
+    int launcher_rank;
 };
 extern struct ht_world ht_world;
 

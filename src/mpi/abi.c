@@ -1,0 +1,188 @@
+/* A libhooktrace compiled for one MPI loaded into a program built with
+ * another (LD_PRELOAD, copied binaries, the wrong -lhooktrace): both
+ * libraries are loaded, the program's first in the search order, so the
+ * wrappers' PMPI calls reach the program's MPI, with this build's handles
+ * and constants (an Open MPI MPI_Comm is a pointer, an MPICH one an int),
+ * and the first of them aborts or crashes.  Found before MPI starts, it
+ * costs nothing after: the wrappers pass every call through.
+ *
+ * How: the PMPI_Init that follows libhooktrace in the search order (what
+ * the wrappers' calls bind to; dlsym(RTLD_NEXT), never the executable's
+ * canonical PLT address) lies in an object whose own scope defines the
+ * marker of this build's ABI: a function the ABI's mpi.h names in a macro
+ * (MPI_DUP_FN), so that every library of the ABI family exports it, and
+ * never the other family.  A version string would do as well for Open MPI
+ * against MPICH, but every member of the MPICH family words its own. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/abi.h"
+#include "mpi/state.h"
+#include "mpit/mpit.h"
+#include "runtime/runtime.h"
+
+#ifdef OPEN_MPI
+#define ABI_MARKER "OMPI_C_MPI_DUP_FN"
+#define STR2(x) #x
+#define STR(x) STR2(x)
+#define OUR_MPI                                                                           \
+    "Open MPI v" STR(OMPI_MAJOR_VERSION) "." STR(OMPI_MINOR_VERSION) "." STR(OMPI_RELEASE_VERSION)
+#define OTHER_FAMILY "MPICH", "mpich"
+#else
+#define ABI_MARKER "MPIR_Dup_fn"
+#define OUR_MPI "MPICH " MPICH_VERSION
+#define OTHER_FAMILY "Open MPI", "openmpi"
+#endif
+
+int ht_mpi_foreign;
+static int decided;         /* 0 not yet, 1 ours, 2 foreign */
+static void *their_library; /* the program's MPI library, when foreign */
+
+/* Whether the object holding addr, with its dependencies, defines the
+ * marker; *handle: that object (NULL if unknown). */
+static bool object_is_ours(void *addr, Dl_info *where, void **handle)
+{
+    *handle = NULL;
+    if (!addr || !dladdr(addr, where) || !where->dli_fname || !where->dli_fname[0])
+        return true; /* the executable itself (a static MPI): cannot tell */
+    /* One more reference to a library that stays loaded anyway (MPI
+     * libraries are never unloaded): not dropped, since our dlclose
+     * interposer would note it as closing. */
+    *handle = dlopen(where->dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    return !*handle || dlsym(*handle, ABI_MARKER) != NULL;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? slash + 1 : path ? path : "?";
+}
+
+/* The rank the launcher gave this process, before MPI says it (-1:
+ * none).  Open MPI's mpirun, MPICH's hydra, PMIx launchers, Slurm. */
+static int launcher_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                       "SLURM_PROCID", NULL};
+    for (int i = 0; vars[i]; i++) {
+        const char *v = getenv(vars[i]);
+        char *end;
+        long r = v && *v ? strtol(v, &end, 10) : -1;
+        if (v && *v && *end == '\0' && r >= 0 && r < INT_MAX)
+            return (int)r;
+    }
+    return -1;
+}
+
+/* "MPICH Version:\t4.0\nMPICH Release date: ..." -> "MPICH Version: 4.0". */
+static void first_line(char *s)
+{
+    size_t n = strcspn(s, ",\n");
+    s[n] = '\0';
+    for (char *p = s; *p; p++)
+        if (*p == '\t')
+            *p = ' ';
+    char *out = s;
+    for (char *p = s; *p; p++)
+        if (!(*p == ' ' && out > s && out[-1] == ' '))
+            *out++ = *p;
+    *out = '\0';
+}
+
+typedef int (*version_fn)(char *, int *);
+
+/* theirs: the program's MPI library; ahead: ours comes first in the
+ * search order, so that the program's library binds its own calls to ours
+ * (it may not survive that). */
+static void say(const Dl_info *theirs, void *their_handle, bool ahead)
+{
+    /* The program's library's own: MPICH's MPI_MAX_LIBRARY_VERSION_STRING
+     * is 8192, Open MPI's 256; it may be called before MPI_Init and takes
+     * no handle. */
+    static char version[8192];
+    int len = 0;
+    version_fn get = NULL;
+    void *sym = their_handle ? dlsym(their_handle, "PMPI_Get_library_version") : NULL;
+    memcpy(&get, &sym, sizeof get); /* POSIX: object to function pointer */
+    if (!get || get(version, &len) != 0 || len <= 0)
+        snprintf(version, sizeof version, "another MPI");
+    version[sizeof version - 1] = '\0';
+    first_line(version);
+    Dl_info ours = {0};
+    void *marker = dlsym(RTLD_DEFAULT, ABI_MARKER);
+    const char *our_file = marker && dladdr(marker, &ours) ? base_name(ours.dli_fname) : "?";
+    static const char *const other[2] = {OTHER_FAMILY};
+    fprintf(stderr,
+            "hooktrace: this program runs %s (%s) but this libhooktrace was built for %s (%s): "
+            "MPI calls are not recorded, each process writes its own call-stack profile; to "
+            "record them, use a hooktrace built for %s (configure --with-mpi=%s) or rebuild "
+            "the program with %s%s\n",
+            version, base_name(theirs->dli_fname), OUR_MPI, our_file, other[0], other[1], OUR_MPI,
+            ahead ? "; and as the program does not link its MPI's C library itself, hooktrace's "
+                    "comes first and the program's MPI may call it: link that library too "
+                    "(-Wl,--no-as-needed)"
+                  : "");
+}
+
+bool ht_mpi_abi_matches(void)
+{
+    return ht_mpi_abi_matches_at("MPI_Init");
+}
+
+bool ht_mpi_abi_matches_at(const char *entry)
+{
+    int state = __atomic_load_n(&decided, __ATOMIC_ACQUIRE);
+    if (state)
+        return state == 1;
+    /* The library of the entry the program called and the one the
+     * wrappers' PMPI calls reach: a Fortran program may link only the
+     * Fortran library of its MPI, whose C library then comes after ours. */
+    Dl_info theirs = {0}, pmpi = {0};
+    void *their_handle, *pmpi_handle;
+    bool entry_ours = object_is_ours(dlsym(RTLD_NEXT, entry), &theirs, &their_handle);
+    bool pmpi_ours = object_is_ours(dlsym(RTLD_NEXT, "PMPI_Init"), &pmpi, &pmpi_handle);
+    bool ours = entry_ours && pmpi_ours;
+    int expected = 0;
+    if (!__atomic_compare_exchange_n(&decided, &expected, ours ? 1 : 2, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+        return expected == 1; /* another thread decided (and said) first */
+    if (ours)
+        return true;
+    their_library = entry_ours ? pmpi_handle : their_handle;
+    __atomic_store_n(&ht_mpi_foreign, 1, __ATOMIC_RELEASE);
+    int rank = launcher_rank();
+    ht_world.foreign = true;
+    ht_world.launcher_rank = rank;
+    /* Nothing of MPI_T will start: the components a foreign MPI_Init
+     * closes are not held. */
+    ht_mpit_hold_cancel();
+    ht_mpi_update_logging();
+    /* Once per job: the process the launcher calls rank 0, or a process
+     * no launcher numbered. */
+    if (rank <= 0)
+        say(entry_ours ? &pmpi : &theirs, entry_ours ? pmpi_handle : their_handle,
+            !entry_ours && pmpi_ours);
+    return false;
+}
+
+ht_mpi_entry ht_mpi_foreign_entry(ht_mpi_entry *slot, const char *name)
+{
+    ht_mpi_entry f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (f)
+        return f;
+    void *sym = their_library ? dlsym(their_library, name) : NULL;
+    if (!sym)
+        sym = dlsym(RTLD_NEXT, name);
+    memcpy(&f, &sym, sizeof f); /* POSIX: object to function pointer */
+    if (!f) {
+        fprintf(stderr, "hooktrace: %s: not found in the program's MPI library\n", name);
+        abort();
+    }
+    __atomic_store_n(slot, f, __ATOMIC_RELEASE);
+    return f;
+}
