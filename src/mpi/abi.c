@@ -1,18 +1,20 @@
 /* A libhooktrace compiled for one MPI loaded into a program built with
- * another (LD_PRELOAD, copied binaries, the wrong -lhooktrace): both
- * libraries are loaded, the program's first in the search order, so the
- * wrappers' PMPI calls reach the program's MPI, with this build's handles
- * and constants (an Open MPI MPI_Comm is a pointer, an MPICH one an int),
- * and the first of them aborts or crashes.  Found before MPI starts, it
- * costs nothing after: the wrappers pass every call through.
+ * another (LD_PRELOAD, copied binaries, the wrong -lhooktrace): both MPI
+ * libraries are loaded, and the wrappers would hand this build's handles
+ * and constants (an Open MPI MPI_Comm is a pointer, an MPICH one an int)
+ * to the program's MPI, which aborts or crashes on the first.  Found
+ * before MPI starts, it costs nothing after: the wrappers pass every call
+ * through, and nothing of hooktrace calls MPI.
  *
- * How: the PMPI_Init that follows libhooktrace in the search order (what
- * the wrappers' calls bind to; dlsym(RTLD_NEXT), never the executable's
- * canonical PLT address) lies in an object whose own scope defines the
- * marker of this build's ABI: a function the ABI's mpi.h names in a macro
- * (MPI_DUP_FN), so that every library of the ABI family exports it, and
- * never the other family.  A version string would do as well for Open MPI
- * against MPICH, but every member of the MPICH family words its own. */
+ * How: two libraries must be of this build's ABI, the one defining the
+ * entry the program called (MPI_Init, mpi_init_, mpi_init_f08_, ...) and
+ * the one the wrappers' PMPI calls reach, each found as the definition
+ * next after libhooktrace (dlsym RTLD_NEXT: never the executable's
+ * canonical PLT address).  A library is of the ABI when it or its
+ * dependencies define the ABI's marker: the function its mpi.h names in
+ * the macro MPI_DUP_FN, which every library of the ABI family must export
+ * and the other family never does.  A version string would tell Open MPI
+ * from MPICH as well, but every member of the MPICH family words its own. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <limits.h>
@@ -32,10 +34,12 @@
 #define STR(x) STR2(x)
 #define OUR_MPI                                                                           \
     "Open MPI v" STR(OMPI_MAJOR_VERSION) "." STR(OMPI_MINOR_VERSION) "." STR(OMPI_RELEASE_VERSION)
+#define OUR_FAMILY "Open MPI"
 #define OTHER_FAMILY "MPICH", "mpich"
 #else
 #define ABI_MARKER "MPIR_Dup_fn"
 #define OUR_MPI "MPICH " MPICH_VERSION
+#define OUR_FAMILY "MPICH"
 #define OTHER_FAMILY "Open MPI", "openmpi"
 #endif
 
@@ -118,14 +122,14 @@ static void say(const Dl_info *theirs, void *their_handle, bool ahead)
     const char *our_file = marker && dladdr(marker, &ours) ? base_name(ours.dli_fname) : "?";
     static const char *const other[2] = {OTHER_FAMILY};
     fprintf(stderr,
-            "hooktrace: this program runs %s (%s) but this libhooktrace was built for %s (%s): "
-            "MPI calls are not recorded, each process writes its own call-stack profile; to "
-            "record them, use a hooktrace built for %s (configure --with-mpi=%s) or rebuild "
-            "the program with %s%s\n",
-            version, base_name(theirs->dli_fname), OUR_MPI, our_file, other[0], other[1], OUR_MPI,
-            ahead ? "; and as the program does not link its MPI's C library itself, hooktrace's "
-                    "comes first and the program's MPI may call it: link that library too "
-                    "(-Wl,--no-as-needed)"
+            "hooktrace: the program runs %s (%s), this libhooktrace was built for %s (%s): MPI "
+            "calls are not recorded, each process writes its own profile; to record them, build "
+            "the program with %s (hooktrace mpicc) or use a hooktrace built for %s "
+            "(configure --with-mpi=%s)%s\n",
+            version, base_name(theirs->dli_fname), OUR_MPI, our_file, OUR_FAMILY, other[0],
+            other[1],
+            ahead ? "; the program does not link its MPI's C library, which comes after "
+                    "hooktrace's own and may call it: link it (-Wl,--no-as-needed)"
                   : "");
 }
 
@@ -147,13 +151,17 @@ bool ht_mpi_abi_matches_at(const char *entry)
     bool entry_ours = object_is_ours(dlsym(RTLD_NEXT, entry), &theirs, &their_handle);
     bool pmpi_ours = object_is_ours(dlsym(RTLD_NEXT, "PMPI_Init"), &pmpi, &pmpi_handle);
     bool ours = entry_ours && pmpi_ours;
+    /* The program's library: its routines are where the wrappers pass
+     * calls on.  Racing threads store the same. */
+    if (!ours)
+        __atomic_store_n(&their_library, entry_ours ? pmpi_handle : their_handle,
+                         __ATOMIC_RELEASE);
     int expected = 0;
     if (!__atomic_compare_exchange_n(&decided, &expected, ours ? 1 : 2, false, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE))
         return expected == 1; /* another thread decided (and said) first */
     if (ours)
         return true;
-    their_library = entry_ours ? pmpi_handle : their_handle;
     __atomic_store_n(&ht_mpi_foreign, 1, __ATOMIC_RELEASE);
     int rank = launcher_rank();
     ht_world.foreign = true;
@@ -175,7 +183,8 @@ ht_mpi_entry ht_mpi_foreign_entry(ht_mpi_entry *slot, const char *name)
     ht_mpi_entry f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (f)
         return f;
-    void *sym = their_library ? dlsym(their_library, name) : NULL;
+    void *library = __atomic_load_n(&their_library, __ATOMIC_ACQUIRE);
+    void *sym = library ? dlsym(library, name) : NULL;
     if (!sym)
         sym = dlsym(RTLD_NEXT, name);
     memcpy(&f, &sym, sizeof f); /* POSIX: object to function pointer */
