@@ -16,6 +16,7 @@ the search order and the program's MPI library binds its calls to it,
 which no wrapper can undo (the docs say so)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,17 @@ if not os.path.exists(LIB):
 work = tempfile.mkdtemp(prefix="hooktrace-abi-")
 
 
+def sanitizer_runtime():
+    """The AddressSanitizer runtime libhooktrace needs (CI's sanitizer
+    build), which must come first in a program built without it."""
+    out = subprocess.run(["ldd", LIB], stdout=subprocess.PIPE, universal_newlines=True).stdout
+    asan = re.search(r"libasan\.so\S* => (\S+)", out)
+    return asan.group(1) if asan else None
+
+
+ASAN = sanitizer_runtime()
+
+
 def build(compiler, source, exe, extra=()):
     cmd = [compiler, "-g", "-finstrument-functions", os.path.join(SRC, source), "-o",
            os.path.join(work, exe)] + list(extra)
@@ -58,15 +70,21 @@ def build(compiler, source, exe, extra=()):
 
 
 def launch(exe, preload):
-    """stdout, stderr, exit status of a 2-rank run in a fresh directory."""
+    """The directory, stdout, stderr and exit status of a 2-rank run in a
+    fresh directory.  preload: True, libhooktrace preloaded; False, exe
+    links it; None, a run without hooktrace."""
     d = tempfile.mkdtemp(prefix="run-", dir=work)
     env = dict(os.environ)
     for key in list(env):
         if key.startswith("HOOKTRACE_") or key == "LD_PRELOAD":
             del env[key]
     env.update(ENV)
+    if ASAN:  # the MPI libraries never free some of their memory
+        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
     # Only the program gets the library, not the launcher.
-    program = ["env", "LD_PRELOAD=" + LIB] if preload else []
+    first = [ASAN] if ASAN and preload is not None else []
+    libraries = first + ([LIB] if preload else [])
+    program = ["env", "LD_PRELOAD=" + " ".join(libraries)] if libraries else []
     try:
         proc = subprocess.run(LAUNCH + ["-n", str(RANKS)] + program + [os.path.join(work, exe)],
                               cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -81,8 +99,9 @@ def hooktrace_lines(stderr):
 
 
 def check_run(exe, what, expected, preload=True, plain=None):
-    """plain: the program without hooktrace (exe itself, preload off)."""
-    _, out0, err0, rc0 = launch(plain or exe, False)
+    """plain: the program without hooktrace (exe itself, preload off);
+    preload False: exe is linked with libhooktrace."""
+    _, out0, err0, rc0 = launch(plain or exe, None)
     check_eq(rc0, 3, "%s: the plain run's exit status (stderr: %s)" % (what, err0[-300:]))
     check_eq(len(out0.splitlines()), RANKS, "%s: the plain run's lines" % what)
     d, out, err, rc = launch(exe, preload)
