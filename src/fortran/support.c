@@ -259,17 +259,18 @@ HT_EXPORT void MPI_PCONTROL(MPI_Fint *level) __attribute__((alias("mpi_pcontrol_
 #else
 #define HT_PMPI_PCONTROL_F08 pmpir_pcontrol_f08_
 #endif
-extern void HT_PMPI_PCONTROL_F08(MPI_Fint *level);
-HT_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level);
-HT_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level)
+/* MPICH 4.0's takes an OPTIONAL ierror after the level, which it writes
+ * unless NULL: passed on as it came (Open MPI's ignores it). */
+extern void HT_PMPI_PCONTROL_F08(MPI_Fint *level, MPI_Fint *ierr);
+HT_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level, MPI_Fint *ierr);
+HT_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level, MPI_Fint *ierr)
 {
     static ht_f_entry next;
-    if (ht_mpi_abi_matches())
-        ht_mpi_pcontrol((int)*level);
-    else { /* the program's own, as the generated wrappers' */
-        ((void (*)(MPI_Fint *))ht_f_next(&next, "mpi_pcontrol_f08_"))(level);
+    if (!ht_mpi_abi_matches()) { /* the program's own, as the generated wrappers' */
+        ((void (*)(MPI_Fint *, MPI_Fint *))ht_f_next(&next, "mpi_pcontrol_f08_"))(level, ierr);
         return;
     }
-    HT_PMPI_PCONTROL_F08(level);
+    ht_mpi_pcontrol((int)*level);
+    HT_PMPI_PCONTROL_F08(level, ierr);
 }
 #endif
