@@ -100,34 +100,42 @@ static void first_line(char *s)
 
 typedef int (*version_fn)(char *, int *);
 
-/* theirs: the program's MPI library; ahead: ours comes first in the
- * search order, so that the program's library binds its own calls to ours
- * (it may not survive that). */
-static void say(const Dl_info *theirs, void *their_handle, bool ahead)
+/* The two MPIs, as the line on stderr and the profile's header say them:
+ * "the program runs <its version> (<its file>), this libhooktrace was
+ * built for <ours> (<our file>)".  theirs: the program's MPI library. */
+static void describe(const Dl_info *theirs, void *their_handle, char *out, size_t len)
 {
     /* The program's library's own: MPICH's MPI_MAX_LIBRARY_VERSION_STRING
      * is 8192, Open MPI's 256; it may be called before MPI_Init and takes
      * no handle. */
     static char version[8192];
-    int len = 0;
+    int n = 0;
     version_fn get = NULL;
     void *sym = their_handle ? dlsym(their_handle, "PMPI_Get_library_version") : NULL;
     memcpy(&get, &sym, sizeof get); /* POSIX: object to function pointer */
-    if (!get || get(version, &len) != 0 || len <= 0)
+    if (!get || get(version, &n) != 0 || n <= 0)
         snprintf(version, sizeof version, "another MPI");
     version[sizeof version - 1] = '\0';
     first_line(version);
     Dl_info ours = {0};
     void *marker = dlsym(RTLD_DEFAULT, ABI_MARKER);
     const char *our_file = marker && dladdr(marker, &ours) ? base_name(ours.dli_fname) : "?";
+    /* At most 440 bytes of the 512 kept. */
+    snprintf(out, len,
+             "the program runs %.200s (%.100s), this libhooktrace was built for %s (%.100s)",
+             version, base_name(theirs->dli_fname), OUR_MPI, our_file);
+}
+
+/* ahead: ours comes first in the search order, so that the program's
+ * library binds its own calls to ours (it may not survive that). */
+static void say(const char *mpis, bool ahead)
+{
     static const char *const other[2] = {OTHER_FAMILY};
     fprintf(stderr,
-            "hooktrace: the program runs %s (%s), this libhooktrace was built for %s (%s): MPI "
-            "calls are not recorded, each process writes its own profile; to record them, build "
-            "the program with %s (hooktrace mpicc) or use a hooktrace built for %s "
-            "(configure --with-mpi=%s)%s\n",
-            version, base_name(theirs->dli_fname), OUR_MPI, our_file, OUR_FAMILY, other[0],
-            other[1],
+            "hooktrace: %s: MPI calls are not recorded, each process writes its own profile; to "
+            "record them, build the program with %s (hooktrace mpicc) or use a hooktrace built "
+            "for %s (configure --with-mpi=%s)%s\n",
+            mpis, OUR_FAMILY, other[0], other[1],
             ahead ? "; the program does not link its MPI's C library, which comes after "
                     "hooktrace's own and may call it: link it (-Wl,--no-as-needed)"
                   : "");
@@ -164,6 +172,8 @@ bool ht_mpi_abi_matches_at(const char *entry)
         return true;
     __atomic_store_n(&ht_mpi_foreign, 1, __ATOMIC_RELEASE);
     int rank = launcher_rank();
+    describe(entry_ours ? &pmpi : &theirs, entry_ours ? pmpi_handle : their_handle,
+             ht_world.foreign_mpis, sizeof ht_world.foreign_mpis);
     ht_world.foreign = true;
     ht_world.launcher_rank = rank;
     /* Nothing of MPI_T will start: the components a foreign MPI_Init
@@ -173,8 +183,7 @@ bool ht_mpi_abi_matches_at(const char *entry)
     /* Once per job: the process the launcher calls rank 0, or a process
      * no launcher numbered. */
     if (rank <= 0)
-        say(entry_ours ? &pmpi : &theirs, entry_ours ? pmpi_handle : their_handle,
-            !entry_ours && pmpi_ours);
+        say(ht_world.foreign_mpis, !entry_ours && pmpi_ours);
     return false;
 }
 

@@ -141,6 +141,7 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     double per_call = ht_overhead_seconds_per_call();
     lp->run = (struct ht_run_info){
         .partial = partial,
+        .mpi_not_recorded = ht_world.foreign ? ht_world.foreign_mpis : NULL,
         .command = lp->command ? lp->command : "(unknown)",
         .executable = lp->exe,
         .start_time = ht_runtime_start_time(),

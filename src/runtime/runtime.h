@@ -46,6 +46,7 @@ struct ht_world {
      * one name. */
     bool foreign;
     int launcher_rank;
+    char foreign_mpis[512]; /* both MPIs, for the profile's header */
 };
 extern struct ht_world ht_world;
 

@@ -125,6 +125,12 @@ def check_run(exe, what, expected, preload=True, plain=None):
         with open(path) as f:
             doc = json.load(f)
         check("mpi" not in doc and "mpi_t" not in doc, "%s: rank %d: no MPI section" % (what, r))
+        why = doc.get("mpi_not_recorded", "")
+        check(OURS in why and THEIRS in why, "%s: rank %d: mpi_not_recorded names both MPIs: %r"
+              % (what, r, why))
+        with open(os.path.join(d, "%s_%d.log" % (base, r))) as f:
+            check("MPI:             not recorded: " + why in f.read().splitlines(),
+                  "%s: rank %d: the logfile says why MPI is not recorded" % (what, r))
         profile = htlib.Profile(doc)
         check_eq(profile.paths(), set(expected), "%s: rank %d: the stacks, no MPI routine" % (what, r))
         for path, calls in expected.items():
