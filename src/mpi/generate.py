@@ -234,9 +234,9 @@ def c_wrapper_body(row, proto):
     if kind == "finalize":
         return """%s
 {
-    if (ht_mpi_fortran_env)
+    if (ht_mpi_fortran_env)  /* called by the Fortran binding we wrapped */
         return P%s();
-    if (!ht_mpi_abi_matches())  /* as MPI_Init */
+    if (!ht_mpi_abi_matches())  /* another MPI's program, as in MPI_Init */
         return %s;
     struct ht_mpi_call call;
     bool node = HT_MPI_CALL_BEGIN_NODE(&call, %s);
