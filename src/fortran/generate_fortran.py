@@ -99,6 +99,28 @@ def conversion(ctype, name, flavour, types_of="HT_F_TYPES_PEERS"):
     raise SystemExit("cannot convert %s %s" % (ctype, name))
 
 
+def foreign_call(flavour, export, pmpi, fparams, args):
+    """The call a wrapper passes on to when the process's MPI is not this
+    build's (src/mpi/abi.c).  mpif.h's pmpi_send_ is every library's name,
+    bound to the program's library as the C PMPI routines are; an mpi_f08
+    entry's profiling name is the library's own (pmpi_wait_f08_ in Open
+    MPI, pmpir_wait_f08_ in MPICH), while its entry name may be both's
+    (mpi_wait_f08_): the program's own definition, next after ours."""
+    if not flavour["guard"]:
+        return "%s(%s);" % (pmpi, args)
+    return "((void (*)(%s))ht_f_next(&ht_next_%s, \"%s\"))(%s);" % (fparams, export, export, args)
+
+
+def entry_name(flavour, export, name):
+    """The name a program calls the wrapper by (the mpif.h flavour's
+    implementation is internal: its gfortran alias)."""
+    return export if flavour["guard"] else name.lower() + "_"
+
+
+def next_slot(flavour, export):
+    return "" if not flavour["guard"] else "static ht_f_entry ht_next_%s;\n" % export
+
+
 def uses(code, name):
     return re.search(r"(?<![\w.>])%s\b" % re.escape(name), code) is not None
 
@@ -159,10 +181,17 @@ def wrapper(row, params, spec, flavour, export, pmpi, indent):
     if spec.get("after"):
         after.insert(0, spec["after"])
 
+    passed = ", ".join(fargs + ["ierr"])
     body = ["struct ht_mpi_call call;",
-            "if (!HT_MPI_CALL_BEGIN(&call, %s)) {" % name,
-            "    %s(%s);" % (pmpi, ", ".join(fargs + ["ierr"])),
-            "    return;", "}",
+            "if (!HT_MPI_CALL_BEGIN(&call, %s)) {" % name]
+    if flavour["guard"]:
+        body += ["    if (HT_UNLIKELY(ht_mpi_foreign))",
+                 "        " + foreign_call(flavour, export, pmpi, ", ".join(fparams), passed),
+                 "    else",
+                 "        %s(%s);" % (pmpi, passed)]
+    else:
+        body.append("    %s(%s);" % (pmpi, passed))
+    body += ["    return;", "}",
             "/* ierror is OPTIONAL in mpi_f08: we need the code either way. */",
             "MPI_Fint ht_ierr_local, *ht_ierr = ierr ? ierr : &ht_ierr_local;"]
     body += pre
@@ -182,15 +211,25 @@ def wrapper(row, params, spec, flavour, export, pmpi, indent):
         body.append("(void)ht_ierr;")
     body += after
     body.append("ht_mpi_call_end(&call);")
-    return ext + "HT_EXPORT %s\n{\n%s\n}\n" % (decl, indent("\n".join(body), 4)), ", ".join(fparams)
+    return (ext + next_slot(flavour, export) + "HT_EXPORT %s\n{\n%s\n}\n" % (decl, indent("\n".join(body), 4)),
+            ", ".join(fparams))
 
 
-def init_wrapper(row, export, pmpi):
+def init_wrapper(row, flavour, export, pmpi):
+    """MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Abort: in a process
+    whose MPI is not this build's (src/mpi/abi.c, decided here first for a
+    Fortran program), only passed on."""
     name = row["name"]
     if row["kind"] == "abort":
+        fparams = "MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr"
         return """extern void %(pmpi)s(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr);
-HT_EXPORT void %(export)s(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+%(slot)sHT_EXPORT void %(export)s(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
 {
+    if (!ht_mpi_abi_matches_at("%(entry)s")) {
+        ht_mpi_before_abort((int)*errorcode);
+        %(foreign)s
+        return;
+    }
     /* PMPI_Abort does not return: recorded as made and done, and this
      * rank's partial profile written, before it. */
     struct ht_mpi_call call;
@@ -203,11 +242,16 @@ HT_EXPORT void %(export)s(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
     %(pmpi)s(comm, errorcode, ierr);
     ht_mpi_fortran_env = 0;
 }
-""" % dict(pmpi=pmpi, export=export, name=name), "MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr"
+""" % dict(pmpi=pmpi, export=export, name=name, entry=entry_name(flavour, export, name), slot=next_slot(flavour, export),
+           foreign=foreign_call(flavour, export, pmpi, fparams, "comm, errorcode, ierr")), fparams
     if row["kind"] == "finalize":
         return """extern void %(pmpi)s(MPI_Fint *ierr);
-HT_EXPORT void %(export)s(MPI_Fint *ierr)
+%(slot)sHT_EXPORT void %(export)s(MPI_Fint *ierr)
 {
+    if (!ht_mpi_abi_matches_at("%(entry)s")) {
+        %(foreign)s
+        return;
+    }
     struct ht_mpi_call call;
     bool node = HT_MPI_CALL_BEGIN_NODE(&call, %(name)s);
     /* Collective: every rank merges its profile, logging or not. */
@@ -220,12 +264,17 @@ HT_EXPORT void %(export)s(MPI_Fint *ierr)
         ht_mpi_call_end(&call);
     }
 }
-""" % dict(pmpi=pmpi, export=export, name=name), "MPI_Fint *ierr"
+""" % dict(pmpi=pmpi, export=export, name=name, entry=entry_name(flavour, export, name), slot=next_slot(flavour, export),
+           foreign=foreign_call(flavour, export, pmpi, "MPI_Fint *ierr", "ierr")), "MPI_Fint *ierr"
     params = "MPI_Fint *required, MPI_Fint *provided, " if name == "MPI_Init_thread" else ""
     args = "required, provided, " if params else ""
     return """extern void %(pmpi)s(%(params)sMPI_Fint *ierr);
-HT_EXPORT void %(export)s(%(params)sMPI_Fint *ierr)
+%(slot)sHT_EXPORT void %(export)s(%(params)sMPI_Fint *ierr)
 {
+    if (!ht_mpi_abi_matches_at("%(entry)s")) {
+        %(foreign)s
+        return;
+    }
     struct ht_mpi_call call;
     bool node = HT_MPI_CALL_BEGIN_NODE(&call, %(name)s);
     MPI_Fint ht_ierr_local, *ht_ierr = ierr ? ierr : &ht_ierr_local;
@@ -240,13 +289,18 @@ HT_EXPORT void %(export)s(%(params)sMPI_Fint *ierr)
         ht_mpi_call_end(&call);
     }
 }
-""" % dict(pmpi=pmpi, export=export, name=name, params=params, args=args), params + "MPI_Fint *ierr"
+""" % dict(pmpi=pmpi, export=export, name=name, params=params, args=args,
+           entry=entry_name(flavour, export, name),
+           slot=next_slot(flavour, export),
+           foreign=foreign_call(flavour, export, pmpi, params + "MPI_Fint *ierr", args + "ierr")), \
+        params + "MPI_Fint *ierr"
 
 
 def generate_fortran(out, routines, parse_params, kind_spec, indent):
     out.write("/* Generated by src/mpi/generate.py fortran from src/mpi/routines.py: do not edit. */\n")
     out.write('#include "config.h"\n\n#include "fortran/fortran.h"\n'
-              '#include "mpi/collectives.h"\n#include "mpi/record.h"\n#include "mpi/rma.h"\n\n')
+              '#include "mpi/abi.h"\n#include "mpi/collectives.h"\n#include "mpi/record.h"\n'
+              '#include "mpi/rma.h"\n\n')
     out.write("/* Not wrapped in Fortran: %s */\n\n" % ", ".join(
         "%s (%s)" % kv for kv in FORTRAN_SKIP.items()))
     for row in routines:
@@ -260,7 +314,7 @@ def generate_fortran(out, routines, parse_params, kind_spec, indent):
         for flavour in FLAVOURS:
             export, pmpi = flavour["export"](low, buffer), flavour["pmpi"](low, buffer)
             if environment:
-                code, fparams = init_wrapper(row, export, pmpi)
+                code, fparams = init_wrapper(row, flavour, export, pmpi)
             else:
                 code, fparams = wrapper(row, params, kind_spec(row), flavour, export, pmpi, indent)
             if flavour["guard"]:

@@ -1,8 +1,11 @@
 /* The protocol every generated wrapper follows:
  *
  *     struct ht_mpi_call call;
- *     if (!HT_MPI_CALL_BEGIN(&call, MPI_Send))
+ *     if (!HT_MPI_CALL_BEGIN(&call, MPI_Send)) {
+ *         if (ht_mpi_foreign)              // another MPI's program (abi.c):
+ *             return <its PMPI_Send>(...); //   its routine, handles whole
  *         return PMPI_Send(...);          // logging off: nothing else
+ *     }
  *     int rc = PMPI_Send(...);
  *     ht_mpi_call_returned(&call);         // end timestamp
  *     if (rc == MPI_SUCCESS) ...record...

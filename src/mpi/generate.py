@@ -147,12 +147,67 @@ def indent(code, n):
     return "\n".join(pad + line if line else line for line in code.splitlines())
 
 
+# Handles passed by value: an int in the MPICH family, a pointer in Open
+# MPI.  The C wrappers take them as 64-bit words (ht_mpi_handle, the MPI
+# names being the wrappers' assembler names), so that a program of the
+# other ABI's handles pass through whole (src/mpi/abi.c): an int parameter
+# keeps only its low 32 bits of the register, and would cut an Open MPI
+# pointer.  The body sees them as the MPI types, under their own names.
+BY_VALUE_HANDLES = ("MPI_Comm", "MPI_Datatype", "MPI_Op", "MPI_Win")
+
+
+def is_handle(ctype):
+    return ctype.replace("const", "").strip() in BY_VALUE_HANDLES
+
+
+def wide_params(params):
+    """The wrapper's own parameter list, handles as ht_mpi_handle."""
+    out = []
+    for t, n in params:
+        if n == "...":
+            out.append("...")
+        elif is_handle(t):
+            out.append("ht_mpi_handle ht_w_%s" % n)
+        else:
+            out.append(t + ("" if t.endswith("*") else " ") + n)
+    return ", ".join(out) if out else "void"
+
+
+def foreign_pass(name, params):
+    """The call of the program's own routine when its MPI is not ours,
+    with every argument as it came (the handles whole)."""
+    if any(n == "..." for _, n in params):
+        return None
+    types = ", ".join("ht_mpi_handle" if is_handle(t) else t for t, _ in params) or "void"
+    args = ", ".join(("ht_w_" + n) if is_handle(t) else n for t, n in params)
+    return ("((int (*)(%s))ht_mpi_foreign_entry(&ht_pass_%s, \"P%s\"))(%s)"
+            % (types, name, name, args))
+
+
 def c_wrapper(row):
+    """The wrapper's declaration (assembler name: the MPI routine's), its
+    foreign pass-through slot and its definition."""
+    name = row["name"]
+    params = parse_params(row["params"])
+    handles = [(t, n) for t, n in params if is_handle(t)]
+    head = "HT_EXPORT int ht_w_%s(%s)" % (name, wide_params(params))
+    decl = '%s __asm__("%s");\n' % (head, name)
+    if row["kind"] != "pcontrol":
+        decl += "static ht_mpi_entry ht_pass_%s;\n" % name
+    body = c_wrapper_body(row, head)
+    if handles:
+        unwrap = "".join("\n    %s %s = (%s)ht_w_%s;" % (t.replace("const", "").strip(), n,
+                                                         t.replace("const", "").strip(), n)
+                         for t, n in handles)
+        body = body.replace("\n{", "\n{" + unwrap, 1)
+    return decl + body
+
+
+def c_wrapper_body(row, proto):
     name, kind = row["name"], row["kind"]
     params = parse_params(row["params"])
     names = [n for _, n in params if n != "..."]
     args = ", ".join(names)
-    proto = "HT_EXPORT int %s(%s)" % (name, row["params"])
 
     # MPI_Init and MPI_Session_init start the job (src/mpi/job.c), MPI_Finalize
     # and MPI_Session_finalize end it: the same wrapper, one function apart.
@@ -162,6 +217,9 @@ def c_wrapper(row):
 {
     if (ht_mpi_fortran_env)  /* called by the Fortran binding we wrapped */
         return P%s(%s);
+    /* Another MPI's program (abi.c): nothing of ours may touch MPI. */
+    if (!ht_mpi_abi_matches_at("%s"))
+        return %s;
     struct ht_mpi_call call;
     bool node = HT_MPI_CALL_BEGIN_NODE(&call, %s);
     int rc = P%s(%s);
@@ -175,13 +233,15 @@ def c_wrapper(row):
     }
     return rc;
 }
-""" % (proto, name, args, name, name, args, after)
+""" % (proto, name, args, name, foreign_pass(name, params), name, name, args, after)
     if kind in ("finalize", "session_finalize"):
         before = "ht_mpi_before_finalize()" if kind == "finalize" else "ht_mpi_before_session_finalize()"
         return """%s
 {
     if (ht_mpi_fortran_env)  /* called by the Fortran binding we wrapped */
         return P%s(%s);
+    if (!ht_mpi_abi_matches())  /* another MPI's program, as in MPI_Init */
+        return %s;
     struct ht_mpi_call call;
     bool node = HT_MPI_CALL_BEGIN_NODE(&call, %s);
     /* Collective when it ends the job: every rank merges its profile,
@@ -194,12 +254,16 @@ def c_wrapper(row):
     }
     return rc;
 }
-""" % (proto, name, args, name, before, name, args)
+""" % (proto, name, args, foreign_pass(name, params), name, before, name, args)
     if kind == "abort":
         return """%s
 {
     if (ht_mpi_fortran_env)  /* called by the Fortran binding we wrapped */
         return P%s(comm, errorcode);
+    if (!ht_mpi_abi_matches()) {  /* another MPI's program: no node, no MPI */
+        ht_mpi_before_abort(errorcode);
+        return %s;
+    }
     /* PMPI_Abort does not return: the call is recorded as made and done,
      * and this rank's partial profile written, before it. */
     struct ht_mpi_call call;
@@ -210,11 +274,12 @@ def c_wrapper(row):
     ht_mpi_before_abort(errorcode);
     return P%s(comm, errorcode);
 }
-""" % (proto, name, name, name)
+""" % (proto, name, foreign_pass(name, params), name, name)
     if kind == "pcontrol":
         return """%s
 {
-    ht_mpi_pcontrol(level);
+    if (ht_mpi_abi_matches())
+        ht_mpi_pcontrol(level);
     return PMPI_Pcontrol(level);
 }
 """ % proto
@@ -243,8 +308,11 @@ def c_wrapper(row):
         after.insert(0, spec["after"])
 
     body = ["struct ht_mpi_call call;",
-            "if (!HT_MPI_CALL_BEGIN(&call, %s))" % name,
-            "    return P%s(%s);" % (name, args)]
+            "if (!HT_MPI_CALL_BEGIN(&call, %s)) {" % name,
+            "    if (HT_UNLIKELY(ht_mpi_foreign))  /* another MPI's program (abi.c) */",
+            "        return %s;" % foreign_pass(name, params),
+            "    return P%s(%s);" % (name, args),
+            "}"]
     body += pre
     if spec.get("take"):
         body.append("int rc;\nif (%s) {\n    *request = MPI_REQUEST_NULL;\n    rc = MPI_SUCCESS;\n"
@@ -262,7 +330,7 @@ def c_wrapper(row):
 
 def generate_c(out):
     out.write("/* Generated by src/mpi/generate.py from src/mpi/routines.py: do not edit. */\n")
-    out.write('#include "config.h"\n\n#include "mpi/call.h"\n#include "mpi/collectives.h"\n'
+    out.write('#include "config.h"\n\n#include "mpi/abi.h"\n#include "mpi/call.h"\n#include "mpi/collectives.h"\n'
               '#include "mpi/record.h"\n#include "mpi/rma.h"\n\n')
     for row in ROUTINES:
         # The MPI 4 large-count and sessions routines only where the library

@@ -61,6 +61,9 @@ void ht_mpit_late_start(void);
  * one more reference to a component closed while holding. */
 void ht_mpit_hold_begin(const struct ht_config *cfg);
 void ht_mpit_hold_closing(void *handle);
+/* MPI_T will never start (the process's MPI is not ours): stop holding,
+ * and drop what was held. */
+void ht_mpit_hold_cancel(void);
 
 /* In MPI_Finalize, first: no pvar is read after this. */
 void ht_mpit_stop(void);

@@ -98,6 +98,11 @@ void ht_mpit_hold_end(bool wanted)
         release_held();
 }
 
+void ht_mpit_hold_cancel(void)
+{
+    ht_mpit_unhold();
+}
+
 void ht_mpit_unhold(void)
 {
     __atomic_store_n(&holding, false, __ATOMIC_RELEASE);

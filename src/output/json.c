@@ -124,6 +124,8 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
             json_object_set_new(partial, "errorcode", json_integer(run->partial->errorcode));
         json_object_set_new(doc, "partial", partial);
     }
+    if (run->mpi_not_recorded)
+        json_object_set_new(doc, "mpi_not_recorded", json_string(run->mpi_not_recorded));
     json_object_set_new(doc, "command", json_string(run->command));
     json_object_set_new(doc, "executable", json_string(run->executable));
     /* Each function keeps its full path; this is the directory the log

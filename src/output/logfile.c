@@ -75,6 +75,8 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
             fprintf(out, ", errorcode %d", run->partial->errorcode);
         fprintf(out, " (the profile ends there; calls in progress count up to then)\n");
     }
+    if (run->mpi_not_recorded)
+        fprintf(out, "MPI:             not recorded: %s\n", run->mpi_not_recorded);
     fprintf(out, "command:         %s\n", run->command);
     fprintf(out, "executable:      %s\n", run->executable);
     /* The files in the stack list below are relative to it. */

@@ -27,6 +27,9 @@ struct ht_partial {
 
 struct ht_run_info {
     const struct ht_partial *partial; /* NULL: the profile is complete */
+    /* NULL, or why no MPI call was recorded: the program's MPI is not the
+     * one libhooktrace was built for (src/mpi/abi.c), both named */
+    const char *mpi_not_recorded;
     const char *command;      /* the command line, arguments joined by spaces */
     const char *executable;   /* absolute path of the executable */
     time_t start_time;

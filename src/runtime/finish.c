@@ -141,6 +141,7 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     double per_call = ht_overhead_seconds_per_call();
     lp->run = (struct ht_run_info){
         .partial = partial,
+        .mpi_not_recorded = ht_world.foreign ? ht_world.foreign_mpis : NULL,
         .command = lp->command ? lp->command : "(unknown)",
         .executable = lp->exe,
         .start_time = ht_runtime_start_time(),
@@ -273,10 +274,14 @@ void ht_runtime_finish(void)
     int rank = ht_world.initialized && (!ht_world.finalized || ht_runtime_fork_child_pid())
                    ? ht_world.rank
                    : -1;
+    /* A process of another MPI's job (src/mpi/abi.c): a non-MPI program's
+     * profile, under the rank its launcher gave it, so that the job's
+     * processes never take one name. */
+    int name_rank = rank < 0 && ht_world.foreign ? ht_world.launcher_rank : rank;
     struct ht_progress progress;
     ht_progress_start(&progress, ht_runtime_config()->progress_after_ms, true);
     struct local_profile lp;
-    if (local_build(&lp, end_tick, end_ns, rank, MPI_COMM_NULL, &progress) == 0) {
+    if (local_build(&lp, end_tick, end_ns, name_rank, MPI_COMM_NULL, &progress) == 0) {
         if (rank >= 0) { /* with this rank's messages and matrix rows */
             struct ht_merge_rank me = this_rank(&lp, true);
             me.job_file = lp.rank0_json[0] ? lp.rank0_json : NULL;

@@ -43,6 +43,14 @@ struct ht_world {
      * sessions program); else the world model's MPI_COMM_WORLD. */
     bool have_comm;
     MPI_Comm comm;
+    /* The process's MPI is not of this build's ABI (src/mpi/abi.c): MPI is
+     * never used, and the profile is written as a non-MPI program's, named
+     * <basename>_<launcher_rank>.* when the launcher numbered the
+     * processes (-1: it did not), so that the job's processes never take
+     * one name. */
+    bool foreign;
+    int launcher_rank;
+    char foreign_mpis[512]; /* both MPIs, for the profile's header */
 };
 extern struct ht_world ht_world;
 
