@@ -133,8 +133,9 @@ static void say(const char *mpis, bool ahead)
     static const char *const other[2] = {OTHER_FAMILY};
     fprintf(stderr,
             "hooktrace: %s: MPI calls are not recorded, each process writes its own profile; to "
-            "record them, build the program with %s (hooktrace mpicc) or use a hooktrace built "
-            "for %s (configure --with-mpi=%s)%s\n",
+            "record them, build the program with %s (hooktrace mpicc) or use hooktrace's library "
+            "for %s (-lhooktrace-%s; hooktrace with its compiler wrapper and hooktrace run "
+            "choose it)%s\n",
             mpis, OUR_FAMILY, other[0], other[1],
             ahead ? "; the program does not link its MPI's C library, which comes after "
                     "hooktrace's own and may call it: link it (-Wl,--no-as-needed)"
