@@ -78,7 +78,8 @@ def build(args, scratch):
         exes[name] = exe
     exes["run"] = exes["plain"]
     exes["run_other"] = exes["plain"]
-    return exes, os.path.join(lib, "libhooktrace.so")
+    # The library file: an installed libhooktrace.so is an ld script.
+    return exes, os.path.join(lib, "libhooktrace.so.0")
 
 
 def launch(args, ranks, exe, preload=None, config=None):

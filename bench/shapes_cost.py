@@ -85,7 +85,7 @@ def sh(cmd, env=None):
 def library_dir(hooktrace):
     """The libdir the driver links with (its --help names the library)."""
     out = subprocess.run([hooktrace, "--help"], capture_output=True, text=True).stdout
-    m = re.search(r"Library: (\S+)/libhooktrace\.so", out)
+    m = re.search(r"Librar(?:y|ies): (\S+)/libhooktrace\.so", out)
     if not m or not os.path.exists(os.path.join(m.group(1), "libhooktrace.so")):
         sys.exit("shapes_cost: %s names no installed libhooktrace.so" % hooktrace)
     return m.group(1)
