@@ -124,12 +124,14 @@ static bool uniform(const struct ht_blocks *b)
     return !ht_counts_given(b->counts) && !b->types;
 }
 
-static void emit_group(struct ht_mpi_call *c, const struct ht_group_shape *g, MPI_Request request)
+/* The record a blocking call's messages went to, if one. */
+static struct ht_group_messages *emit_group(struct ht_mpi_call *c, const struct ht_group_shape *g,
+                                            MPI_Request request)
 {
     if (request == MPI_REQUEST_NULL)
-        ht_mpi_record_group(c, g);
-    else
-        ht_mpi_record_group_request(c, g, request);
+        return ht_mpi_record_group(c, g);
+    ht_mpi_record_group_request(c, g, request);
+    return NULL;
 }
 
 /* Rooted (Bcast, Scatter(v) with root_sends; Gather(v), Reduce without):
@@ -186,21 +188,22 @@ static void all_to_one(struct ht_mpi_call *c, MPI_Comm comm, int root, uint64_t 
  * intra-communicators): block i of send goes to every other peer i, block
  * i of recv comes from it.  On an inter-communicator the peers are the
  * remote group, indexed by their rank there. */
-static void all_to_all(struct ht_mpi_call *c, MPI_Comm comm, struct ht_blocks send,
-                       struct ht_blocks recv, MPI_Request request)
+static struct ht_group_messages *all_to_all(struct ht_mpi_call *c, MPI_Comm comm,
+                                            struct ht_blocks send, struct ht_blocks recv,
+                                            MPI_Request request)
 {
     struct group_view v;
     struct ht_pair_list l;
     if (!view_get(comm, &v)) {
         emit_nothing(c, request);
-        return;
+        return NULL;
     }
     if (uniform(&send) && uniform(&recv)) {
         struct ht_group_shape g = {v.map, v.inter ? -1 : v.rank, ht_blocks_bytes(&send, 0),
                                    ht_blocks_bytes(&recv, 0)};
-        emit_group(c, &g, request);
+        struct ht_group_messages *record = emit_group(c, &g, request);
         ht_mpi_rank_map_put(v.map);
-        return;
+        return record;
     }
     if (ht_pair_list_init(&l, 2 * (size_t)v.size)) {
         for (int i = 0; i < v.size; i++) {
@@ -213,6 +216,7 @@ static void all_to_all(struct ht_mpi_call *c, MPI_Comm comm, struct ht_blocks se
     }
     ht_mpi_rank_map_put(v.map);
     ht_pair_list_emit(c, &l, request);
+    return NULL;
 }
 
 /* --- the routines --------------------------------------------------------- */
@@ -365,8 +369,23 @@ void ht_coll_Allreduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf
     (void)sendbuf;
     (void)recvbuf;
     (void)op;
+    /* A code's Allreduce usually repeats from one place with the same
+     * arguments (a dot product per iteration): then it only counts itself
+     * in the record the first call made, which halves what hooktrace adds
+     * to it.  Not in trace mode, which records each call. */
+    struct ht_coll_memo *memo = &c->mpi->allreduce;
+    unsigned generation = __atomic_load_n(&ht_mpi_comm_generation, __ATOMIC_ACQUIRE);
+    bool memo_ok = request == MPI_REQUEST_NULL && !c->thread->tracing;
+    if (memo_ok && memo->g && memo->node == c->node && memo->comm == comm &&
+        memo->type == datatype && memo->count == count && memo->generation == generation) {
+        memo->g->calls++;
+        memo->g->ticks += c->end > c->start ? c->end - c->start : 0;
+        return;
+    }
     struct ht_blocks b = ht_blocks_same(count, datatype);
-    all_to_all(c, comm, b, b, request);
+    struct ht_group_messages *g = all_to_all(c, comm, b, b, request);
+    if (memo_ok && g && ht_mpi_type_is_kept(datatype))
+        *memo = (struct ht_coll_memo){c->node, comm, datatype, count, generation, g};
 }
 
 /* Element j of the split of `total` elements into `parts` blocks as even as

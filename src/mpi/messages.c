@@ -102,7 +102,7 @@ static struct ht_group_messages *group_new(struct ht_mpi_thread *m, struct ht_mp
     return g;
 }
 
-const struct ht_group_messages *ht_mpi_group_message(struct ht_thread *t, struct ht_node *node,
+struct ht_group_messages *ht_mpi_group_message(struct ht_thread *t, struct ht_node *node,
                                                      const struct ht_group_shape *shape,
                                                      uint64_t start, uint64_t end)
 {

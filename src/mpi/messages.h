@@ -18,7 +18,7 @@ void ht_mpi_message(struct ht_thread *t, struct ht_node *node, bool send, bool c
 /* The messages of a group shape (requests.h): records them in O(1), in the node's record for this shape (callstack/
  * tree.h: expanded when read).  Returns the record (for its peer count),
  * or NULL if nothing was recorded. */
-const struct ht_group_messages *ht_mpi_group_message(struct ht_thread *t, struct ht_node *node,
+struct ht_group_messages *ht_mpi_group_message(struct ht_thread *t, struct ht_node *node,
                                                      const struct ht_group_shape *shape,
                                                      uint64_t start, uint64_t end);
 

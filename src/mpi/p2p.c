@@ -221,15 +221,18 @@ void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle)
         ht_request_cancel_foreign(c->thread, handle);
 }
 
-void ht_mpi_record_group(struct ht_mpi_call *c, const struct ht_group_shape *shape)
+struct ht_group_messages *ht_mpi_record_group(struct ht_mpi_call *c,
+                                              const struct ht_group_shape *shape)
 {
-    const struct ht_group_messages *g =
+    struct ht_group_messages *g =
         ht_mpi_group_message(c->thread, c->node, shape, c->start, c->end);
     if (c->thread->tracing && c->comm != MPI_COMM_NULL) {
         uint64_t peers = g ? g->peers : 0;
         ht_trace_mpi_collective(c->thread, c->end, ht_mpi_trace_comm(c->comm), c->root,
                                 peers * shape->send_bytes, peers * shape->recv_bytes);
+        return NULL;
     }
+    return g;
 }
 
 void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t n,

@@ -11,6 +11,8 @@
 
 static int comm_keyval = MPI_KEYVAL_INVALID;
 
+unsigned ht_mpi_comm_generation;
+
 /* MPI_COMM_WORLD's table: identity, made once, never freed, and handed out
  * without reference counting (most messages go through it). */
 static struct ht_rank_map *world_map;
@@ -37,6 +39,7 @@ static int delete_map(MPI_Comm comm, int keyval, void *value, void *extra)
     (void)comm;
     (void)keyval;
     (void)extra;
+    __atomic_add_fetch(&ht_mpi_comm_generation, 1, __ATOMIC_RELEASE);
     ht_mpi_rank_map_put(value);
     return MPI_SUCCESS;
 }
@@ -192,6 +195,12 @@ static bool is_predefined(MPI_Datatype type)
     return PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner) ==
                MPI_SUCCESS &&
            combiner == MPI_COMBINER_NAMED;
+}
+
+int ht_mpi_type_is_kept(MPI_Datatype type)
+{
+    const struct type_size_entry *e = &type_sizes[type_slot(type)];
+    return e->size > 0 && e->type == type;
 }
 
 uint64_t ht_mpi_bytes(MPI_Count count, MPI_Datatype type)

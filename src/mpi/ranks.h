@@ -24,6 +24,15 @@ struct ht_rank_map {
     int world[];       /* world rank of each rank of that group */
 };
 
+/* Bumped whenever a communicator that has a table is freed (in any
+ * language: MPI itself calls the attribute's delete function), so that
+ * what was kept about a communicator handle can be known stale. */
+extern unsigned ht_mpi_comm_generation;
+
+/* Whether type is a predefined datatype whose size this thread keeps
+ * (ht_mpi_bytes asked it before). */
+int ht_mpi_type_is_kept(MPI_Datatype type);
+
 /* Sets up the attribute key and the world numbering, that of job (a
  * communicator of every rank of the job in world order: MPI_COMM_WORLD or
  * a duplicate, or the one a sessions program's job made from mpi://WORLD;

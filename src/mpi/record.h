@@ -54,7 +54,9 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
 
 /* A blocking collective's messages to every other member of a group, the
  * same size each (messages.h), recorded at once in O(1). */
-void ht_mpi_record_group(struct ht_mpi_call *c, const struct ht_group_shape *shape);
+/* Returns the record the messages went to (NULL: none, or trace mode). */
+struct ht_group_messages *ht_mpi_record_group(struct ht_mpi_call *c,
+                                              const struct ht_group_shape *shape);
 
 /* The same for a non-blocking collective: recorded when its request
  * completes, from call to completion. */

@@ -31,6 +31,21 @@ struct ht_probed {
     MPI_Comm comm;
 };
 
+/* The group record of the thread's last blocking MPI_Allreduce, and what
+ * it was made of (collectives.c): the next call from the same node with
+ * the same arguments only counts itself there.  generation: the
+ * communicators' (ht_mpi_comm_generation) when it was made, so that a
+ * freed communicator whose handle names another one is never taken for
+ * it; type: a predefined datatype only, which is never freed. */
+struct ht_coll_memo {
+    struct ht_node *node;
+    MPI_Comm comm;
+    MPI_Datatype type;
+    MPI_Count count;
+    unsigned generation;
+    struct ht_group_messages *g;
+};
+
 struct ht_mpi_thread {
     int in_mpi;                  /* inside a PMPI call: never call MPI from a hook */
     unsigned epoch;              /* ht_mpi.epoch when the requests were registered */
@@ -45,6 +60,7 @@ struct ht_mpi_thread {
     uint64_t poll_interval;      /* ticks until the next (requests.c) */
     struct ht_probed probed[HT_PROBED_SLOTS];
     unsigned probed_next;
+    struct ht_coll_memo allreduce;
     /* arena for ht_mpi_stats */
     char *arena_next, *arena_end;
     void *chunks;

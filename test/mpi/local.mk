@@ -109,6 +109,13 @@ test_mpi_rank_times_plain_SOURCES = test/mpi/rank_times.c test/mpi/common.h
 test_mpi_rank_times_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
 test_mpi_rank_times_plain_LDADD = $(MPI_LIBS)
 
+# MPI_Allreduce repeated from one call site (test/mpi/coll_memo.py).
+check_PROGRAMS += test/mpi/coll_memo
+test_mpi_coll_memo_SOURCES = test/mpi/coll_memo.c test/mpi/common.h
+test_mpi_coll_memo_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_coll_memo_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_coll_memo_LDFLAGS = $(HT_TEST_LINK)
+
 # Derived datatypes freed and made again (test/mpi/type_reuse.py).
 check_PROGRAMS += test/mpi/type_reuse
 test_mpi_type_reuse_SOURCES = test/mpi/type_reuse.c test/mpi/common.h
@@ -177,7 +184,7 @@ test_mpi_sessions_plain_LDADD = $(MPI_LIBS)
 
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
-	test/mpi/large.py test/mpi/cancel.py test/mpi/type_reuse.py test/mpi/openmp.py \
+	test/mpi/large.py test/mpi/cancel.py test/mpi/type_reuse.py test/mpi/coll_memo.py test/mpi/openmp.py \
 	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py \
 	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py \
 	test/mpi/threads_requests.py test/mpi/sessions.py test/mpi/abi_mismatch.py
