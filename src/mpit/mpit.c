@@ -148,6 +148,12 @@ void ht_mpit_fill_view(struct ht_mpit_output *out)
     memset(v, 0, sizeof *v);
     v->started_late = ht_mpit.started_late;
     v->initialized = ht_mpit.initialized;
+    /* A sessions program has no MPI_COMM_WORLD to bind pvars to, and its
+     * job starts in its first MPI_Session_init (src/mpi/job.c). */
+    v->started_in = v->started_late ? "MPI_Finalize"
+                    : !v->initialized ? NULL
+                    : ht_mpit.bind_comm == MPI_COMM_NULL ? "MPI_Session_init"
+                                                        : "MPI_Init";
     v->status = ht_mpit.status;
     if (!cfg) /* MPI_T was never set up: profiling started after MPI_Init? */
         v->status = "not used";

@@ -90,6 +90,10 @@ struct ht_mpit_view {
     size_t cvars_read;         /* how many cvar_rank read (the list's length when complete) */
     double startup_s;          /* that rank's MPI_T start-up */
     bool started_late;         /* at MPI_Finalize (no pvars), not inside MPI_Init */
+    /* The routine MPI_T was started in, as users read it: "MPI_Init",
+     * "MPI_Session_init" (a sessions program) or "MPI_Finalize"; NULL: not
+     * started on this rank. */
+    const char *started_in;
     const struct ht_mpit_pvar_desc *pvars;
     size_t npvars;
     const struct ht_mpit_slot *slots;

@@ -83,12 +83,10 @@ void ht_output_json_mpit_top(json_t *doc, const struct ht_mpit_view *v)
         json_object_set_new(m, "cvars_read", json_integer((json_int_t)v->cvars_read));
     }
     json_object_set_new(m, "startup_s", json_real(v->startup_s));
-    /* "MPI_Init" with performance variables; "MPI_Finalize" without
-     * (only the ranks whose files list control variables start MPI_T);
-     * null: not started on this rank. */
-    json_object_set_new(m, "startup_in", v->started_late ? json_string("MPI_Finalize")
-                                         : v->initialized ? json_string("MPI_Init")
-                                                          : json_null());
+    /* "MPI_Init" (or "MPI_Session_init") with performance variables;
+     * "MPI_Finalize" without (only the ranks whose files list control
+     * variables start MPI_T); null: not started on this rank. */
+    json_object_set_new(m, "startup_in", v->started_in ? json_string(v->started_in) : json_null());
     json_t *cvars = json_array();
     for (size_t i = 0; i < v->ncvars; i++)
         json_array_append_new(cvars, cvar_json(&v->cvars[i]));

@@ -53,9 +53,9 @@ void ht_output_logfile_mpit_header(FILE *out, const struct ht_mpit_view *v, bool
         if (v->started_late)
             fprintf(out, "MPI_T start-up:  %.6f s on rank %d, at MPI_Finalize beside the merge\n",
                     v->startup_s, v->cvar_rank);
-        else if (v->initialized)
-            fprintf(out, "MPI_T start-up:  %.6f s on rank %d, inside MPI_Init\n", v->startup_s,
-                    v->cvar_rank);
+        else if (v->started_in)
+            fprintf(out, "MPI_T start-up:  %.6f s on rank %d, inside %s\n", v->startup_s,
+                    v->cvar_rank, v->started_in);
     }
     for (size_t i = 0; i < v->nnotes; i++)
         fprintf(out, "note:            MPI_T: %s\n", v->notes[i]);

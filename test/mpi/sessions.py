@@ -9,7 +9,8 @@ closes (two sessions open at once, work after the first closed); a
 program that also calls MPI_Init ends it at the last of MPI_Finalize and
 MPI_Session_finalize; each rank's own file (mpi.rank_files), and only
 those without MPI_Session_finalize; trace mode (one archive, a location
-per rank, sends per world rank as in the profile).  Skipped where the MPI library has no sessions (Open MPI 4.1)."""
+per rank, sends per world rank as in the profile); MPI_T started with
+the job is said to start inside MPI_Session_init.  Skipped where the MPI library has no sessions (Open MPI 4.1)."""
 import os
 import re
 import sys
@@ -110,6 +111,16 @@ if p is not None:
                   for path in p.paths()), "one: no MPI_Init or MPI_Finalize stack")
     log = open(r.path(".log")).read()
     check("ranks:           4 " in log, "one: the logfile says 4 ranks")
+
+# --- MPI_T started with the job: the logfile and JSON name MPI_Session_init ----
+r = run_mode("one", config={"mpi_t": {"pvars": ["unexpected_recvq_length$"]}})
+p = r.summary()
+if p is not None:
+    check_eq((p.doc.get("mpi_t") or {}).get("startup_in"), "MPI_Session_init",
+             "pvars: MPI_T started inside MPI_Session_init (JSON)")
+    log = open(r.path(".log")).read()
+    check(re.search(r"MPI_T start-up: +[0-9.]+ s on rank 0, inside MPI_Session_init\n", log),
+          "pvars: the logfile says MPI_T started inside MPI_Session_init")
 
 # --- every rank's own file: exact calls per rank ----------------------------------
 r = run_mode("one", config={"mpi": {"rank_files": "all"}})
