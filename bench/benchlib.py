@@ -1,6 +1,7 @@
 """What every benchmark driver says about the machine it ran on, and how it
 runs one program of an application benchmark."""
 
+import contextlib
 import json
 import os
 import platform
@@ -49,15 +50,22 @@ class Outcome:
         self.profile, self.written, self.error = profile, list(written), error
 
 
-def run_program(tool, cmd, config, extra_env, scratch, timeout):
-    """Runs cmd (a program printing checksum= and elapsed_s= lines) in a fresh
-    directory under scratch, with config (a dict, or None) as its
-    HOOKTRACE_CONFIG; returns an Outcome with what it printed and wrote."""
+def bench_env(extra_env=None):
+    """The environment a benchmarked program runs in: no HOOKTRACE_* of the
+    caller's, Open MPI allowed to run as root."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HOOKTRACE_")}
-    env.update(extra_env)
+    env.update(extra_env or {})
     if os.geteuid() == 0:
         env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
         env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    return env
+
+
+@contextlib.contextmanager
+def fresh_run_dir(scratch, config, env):
+    """A new empty directory under scratch for one run, with config (a dict,
+    or None) written beside it and named in env's HOOKTRACE_CONFIG; both are
+    removed afterwards."""
     cwd = tempfile.mkdtemp(prefix="run-", dir=scratch)
     try:
         if config is not None:
@@ -65,6 +73,22 @@ def run_program(tool, cmd, config, extra_env, scratch, timeout):
             with open(cwd + ".json", "w") as f:
                 json.dump(config, f)
             env["HOOKTRACE_CONFIG"] = cwd + ".json"
+        yield cwd
+    finally:
+        shutil.rmtree(cwd, ignore_errors=True)
+        if config is not None:
+            try:
+                os.unlink(cwd + ".json")
+            except OSError:
+                pass
+
+
+def run_program(tool, cmd, config, extra_env, scratch, timeout):
+    """Runs cmd (a program printing checksum= and elapsed_s= lines) in a fresh
+    directory under scratch, with config (a dict, or None) as its
+    HOOKTRACE_CONFIG; returns an Outcome with what it printed and wrote."""
+    env = bench_env(extra_env)
+    with fresh_run_dir(scratch, config, env) as cwd:
         # A session of its own: on timeout the whole group goes (mpirun and
         # any rank it did not take down with it).
         t0 = time.monotonic()
@@ -90,13 +114,6 @@ def run_program(tool, cmd, config, extra_env, scratch, timeout):
         written = sorted(os.listdir(cwd))
         return Outcome(wall, float(loop.group(1)), m.group(1).strip(), read_profile(cwd),
                        written)
-    finally:
-        shutil.rmtree(cwd, ignore_errors=True)
-        if config is not None:
-            try:
-                os.unlink(cwd + ".json")
-            except OSError:
-                pass
 
 
 def kill_group(proc):

@@ -37,7 +37,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import cpu_model, loadavg, mpi_version  # noqa: E402
+from benchlib import bench_env, cpu_model, fresh_run_dir, loadavg, mpi_version  # noqa: E402
 
 SHARE_WARN = 0.95
 TESTS = [("send", "MPI_Send to MPI_PROC_NULL (8 bytes)"),
@@ -55,12 +55,8 @@ def run(args, scratch, prog):
     """Runs prog under mpiexec in an empty directory; returns (stdout,
     names of the files the run left there, calls per MPI routine according
     to the JSON profile, or None without one)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HOOKTRACE_")}
-    if os.geteuid() == 0:
-        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    cwd = tempfile.mkdtemp(prefix="run-", dir=scratch)
-    try:
+    env = bench_env()
+    with fresh_run_dir(scratch, None, env) as cwd:
         cmd = (shlex.split(args.mpiexec) + shlex.split(args.mpiexec_args)
                + [os.path.join(os.path.abspath(args.builddir), "bench", prog),
                   str(args.iterations), str(args.reps)])
@@ -71,8 +67,6 @@ def run(args, scratch, prog):
                      % (" ".join(cmd), proc.returncode, proc.stdout, proc.stderr))
         written = sorted(os.listdir(cwd))
         return proc.stdout, written, profile_calls(cwd, written)
-    finally:
-        shutil.rmtree(cwd, ignore_errors=True)
 
 
 def profile_calls(cwd, written):

@@ -40,7 +40,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import cpu_model, loadavg, mpi_version  # noqa: E402
+from benchlib import bench_env, cpu_model, fresh_run_dir, loadavg, mpi_version  # noqa: E402
 
 CALL_TARGET_NS = 60.0
 OPEN_TARGET_RATIO = 2.0
@@ -85,18 +85,8 @@ class Runner:
         """Runs prog under mpirun in an empty directory; returns (stdout,
         names of the files the run left there, messages sent according to
         the JSON profiles written, or None if none says)."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith("HOOKTRACE_")}
-        if os.geteuid() == 0:
-            env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-            env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-        cwd = tempfile.mkdtemp(prefix="run-", dir=self.scratch)
-        try:
-            if config is not None:
-                # Outside cwd, so that cwd holds only what the run wrote.
-                path = cwd + ".json"
-                with open(path, "w") as f:
-                    json.dump(config, f)
-                env["HOOKTRACE_CONFIG"] = path
+        env = bench_env()
+        with fresh_run_dir(self.scratch, config, env) as cwd:
             cmd = self.mpiexec + self.launch + [os.path.join(self.bindir, prog)] + prog_args
             proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
                                   timeout=600)
@@ -105,13 +95,6 @@ class Runner:
                          % (" ".join(cmd), proc.returncode, proc.stdout, proc.stderr))
             written = sorted(os.listdir(cwd))
             return proc.stdout, written, messages_sent(cwd, written)
-        finally:
-            shutil.rmtree(cwd, ignore_errors=True)
-            if config is not None:
-                try:
-                    os.unlink(cwd + ".json")
-                except OSError:
-                    pass
 
 
 def messages_sent(cwd, written):
