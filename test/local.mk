@@ -182,7 +182,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 TESTS += test/integration/clang.py test/integration/clang_openmp.py
 EXTRA_DIST += test/integration/prefixlib.py test/programs/clang_inline.c test/programs/clang_inline.cpp \
 	test/programs/clang_openmp.c
-EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py \
+EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py test/integration/omplib.py \
 	test/integration/browser.py $(filter %.py,$(TESTS))
 
 # Counters (test/integration/counters.py): a program with its own PAPI

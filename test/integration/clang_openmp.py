@@ -15,6 +15,8 @@ import subprocess
 import tempfile
 
 from htlib import *
+import omplib
+from omplib import calls_by_thread, per_thread, pragma_lines, roots
 from prefixlib import Prefix, sanitized, skip
 
 if not shutil.which("clang"):
@@ -34,12 +36,8 @@ if proc.returncode != 0:
 
 prefix = Prefix()
 SOURCE = os.path.join(SRCDIR, "test", "programs", "clang_openmp.c")
-LINES = {}
-with open(SOURCE) as f:
-    for number, text in enumerate(f, 1):
-        m = re.search(r"construct:(\w+)", text)
-        if m:
-            LINES[m.group(1)] = number
+# Line of each construct's pragma, marked "construct:NAME" in the source.
+LINES = pragma_lines(SOURCE)
 
 
 def build(argv, exe, what):
@@ -69,37 +67,7 @@ def omp_run(exe, scenario, threads, **env):
 
 
 def construct(p, name):
-    """The outlined function of construct `name`, by its pragma's line."""
-    found = sorted({f["name"] for f in p.doc["functions"]
-                    if (f["file"] or "").endswith("clang_openmp.c") and f["line"] == LINES[name]})
-    check(len(found) == 1 and found[0].startswith(".omp_outlined."),
-          "construct %s: one outlined function at line %d, got %r" % (name, LINES[name], found))
-    return found[0] if found else "?"
-
-
-def per_thread(p, path):
-    return p.thread_calls(path) if p.has(path) else {}
-
-
-def roots(p):
-    result = {}
-    for s in p.doc["stacks"]:
-        if s["parent"] == -1:
-            for t in s["threads"]:
-                result.setdefault(t["thread"], set()).add(s["function"])
-    return result
-
-
-def calls_by_thread(p, function, parent_function=None):
-    result = {}
-    for s in p.doc["stacks"]:
-        if s["function"] != function:
-            continue
-        if parent_function is not None and (len(s["path"]) < 2 or s["path"][-2] != parent_function):
-            continue
-        for t in s["threads"]:
-            result[t["thread"]] = result.get(t["thread"], 0) + t["calls"]
-    return result
+    return omplib.construct(p, SOURCE, LINES, name, lambda f: f.startswith(".omp_outlined."))
 
 
 def no_helper(p, what):

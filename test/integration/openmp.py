@@ -12,6 +12,8 @@ import subprocess
 import sys
 
 from htlib import *
+import omplib
+from omplib import calls_by_thread, per_thread, pragma_lines, roots
 
 SOURCE = os.path.join(SRCDIR, "test", "programs", "openmp_regions.c")
 EXE = program("openmp_regions")
@@ -23,12 +25,7 @@ if "[libomp" in subprocess.run(["readelf", "-d", EXE], stdout=subprocess.PIPE,
     sys.exit(77)
 
 # Line of each construct's pragma, marked "construct:NAME" in the source.
-LINES = {}
-with open(SOURCE) as f:
-    for number, text in enumerate(f, 1):
-        m = re.search(r"construct:(\w+)", text)
-        if m:
-            LINES[m.group(1)] = number
+LINES = pragma_lines(SOURCE)
 
 
 def omp_run(scenario, threads, **env):
@@ -41,41 +38,7 @@ def omp_run(scenario, threads, **env):
 
 
 def construct(p, name):
-    """The name of the outlined function of construct `name`, found by the
-    file:line the profile gives it: its pragma's."""
-    found = sorted({f["name"] for f in p.doc["functions"]
-                    if f["file"] and f["file"].endswith("openmp_regions.c") and f["line"] == LINES[name]})
-    check(len(found) == 1 and "._omp_fn." in found[0],
-          "construct %s: one outlined function at line %d, got %r" % (name, LINES[name], found))
-    return found[0] if found else "?"
-
-
-def per_thread(p, path):
-    return p.thread_calls(path) if p.has(path) else {}
-
-
-def roots(p):
-    """{thread: set of root functions}."""
-    result = {}
-    for s in p.doc["stacks"]:
-        if s["parent"] == -1:
-            for t in s["threads"]:
-                result.setdefault(t["thread"], set()).add(s["function"])
-    return result
-
-
-def calls_by_thread(p, function, parent_function=None):
-    """{thread: calls} summed over the stacks of `function` (whose caller is
-    parent_function, if given)."""
-    result = {}
-    for s in p.doc["stacks"]:
-        if s["function"] != function:
-            continue
-        if parent_function is not None and (len(s["path"]) < 2 or s["path"][-2] != parent_function):
-            continue
-        for t in s["threads"]:
-            result[t["thread"]] = result.get(t["thread"], 0) + t["calls"]
-    return result
+    return omplib.construct(p, SOURCE, LINES, name, lambda f: "._omp_fn." in f)
 
 
 def check_team(p, scenario, region, caller_path, threads):
