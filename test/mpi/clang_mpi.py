@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 
 from mpilib import *
-from models import p2p_calls, p2p_sends
+from models import p2p_calls, p2p_messages
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 from prefixlib import Prefix, sanitized, skip  # noqa: E402
 
@@ -55,12 +55,7 @@ def at(function, routine):
     return "main;%s;%s" % (function, routine)
 
 
-m = Messages()
-p2p_sends(m, N, at)
-for r in range(N):
-    m.p2p(r, (r + 1) % N, 10 * INT, at("blocking_ring", "MPI_Send"), at("blocking_ring", "MPI_Recv"))
-for r in range(1, N):
-    m.p2p(r, 0, 100 * r, at("any_source", "MPI_Send"), at("any_source", "MPI_Recv"))
+m = p2p_messages(N, at)
 report_messages(m, N)
 
 r = mpirun(exe, N)

@@ -9,7 +9,7 @@ programs name their stacks differently ("main;fence_ops;MPI_Put",
 "main;frma;onesided::fence_ops;MPI_Put"), the messages are the same.
 What only one of the programs does stays in its driver."""
 
-from mpilib import DOUBLE, INT, LONG, check
+from mpilib import DOUBLE, INT, LONG, Messages, check
 
 
 # --- point-to-point (p2p.c, sends.F90) ---------------------------------------
@@ -47,6 +47,19 @@ def p2p_sends(m, n, at):
     m.p2p(1, 3, 3 * INT, at("intercomm", "MPI_Send"), at("intercomm", "MPI_Recv"))
     m.p2p(2, 1, 5, at("intercomm", "MPI_Send"), at("intercomm", "MPI_Recv"))
     m.p2p(3, 0, 5, at("intercomm", "MPI_Send"), at("intercomm", "MPI_Recv"))
+
+
+def p2p_messages(n, at):
+    """Every message of test/mpi/p2p.c on n = 4 ranks: p2p_sends' and the C
+    program's own blocking ring (10 ints to r+1) and MPI_ANY_SOURCE receives
+    (r sends 100 r bytes to 0)."""
+    m = Messages()
+    p2p_sends(m, n, at)
+    for r in range(n):
+        m.p2p(r, (r + 1) % n, 10 * INT, at("blocking_ring", "MPI_Send"), at("blocking_ring", "MPI_Recv"))
+    for r in range(1, n):
+        m.p2p(r, 0, 100 * r, at("any_source", "MPI_Send"), at("any_source", "MPI_Recv"))
+    return m
 
 
 def p2p_calls(n, at):

@@ -4,7 +4,7 @@ with MPI_STATUS_IGNORE, MPI_PROC_NULL, zero-byte messages, derived
 datatypes, a send to self, Sendrecv(_replace), the send modes, a split communicator and an
 inter-communicator (peers are world ranks); stdout as without hooktrace."""
 from mpilib import *
-from models import p2p_calls, p2p_sends
+from models import p2p_calls, p2p_messages
 
 require_launcher()
 N = 4
@@ -14,14 +14,7 @@ def at(function, routine):
     return "main;%s;%s" % (function, routine)
 
 
-m = Messages()
-p2p_sends(m, N, at)
-# ring: 10 ints to r+1
-for r in range(N):
-    m.p2p(r, (r + 1) % N, 10 * INT, at("blocking_ring", "MPI_Send"), at("blocking_ring", "MPI_Recv"))
-# MPI_ANY_SOURCE + MPI_STATUS_IGNORE: r sends 100 r bytes to 0
-for r in range(1, N):
-    m.p2p(r, 0, 100 * r, at("any_source", "MPI_Send"), at("any_source", "MPI_Recv"))
+m = p2p_messages(N, at)
 report_messages(m, N)
 
 r = mpirun(mpi_program("p2p"), N)
