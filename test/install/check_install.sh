@@ -23,14 +23,9 @@ case $(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $mpiexec --vers
 *) mpirun=$mpiexec ;;
 esac
 echo "MPI: $mpi (lib$lib, $mpicc, $mpiexec)"
-prefix=$(mktemp -d /tmp/hooktrace-install.XXXXXX)
-work=$(mktemp -d /tmp/hooktrace-user.XXXXXX)
-trap 'rm -rf "$destdir" "$work"' EXIT
 # Stage the install with DESTDIR, then point pkg-config's ${prefix} there.
-configured=$(sed -n 's/^prefix = //p' "$build/Makefile")
-destdir=$prefix
-prefix="$destdir$configured"
-make -s -C "$build" install DESTDIR="$destdir" >/dev/null 2>&1
+. "$top/test/install/stage.sh"
+stage_install "$build" user
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 pkg_config() { pkg-config --define-variable=prefix="$prefix" "$@"; }
 cd "$work"

@@ -16,12 +16,8 @@
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:?usage: check_multi.sh BUILDDIR}" && pwd)
-destdir=$(mktemp -d /tmp/hooktrace-install.XXXXXX)
-work=$(mktemp -d /tmp/hooktrace-multi.XXXXXX)
-trap 'rm -rf "$destdir" "$work"' EXIT
-configured=$(sed -n 's/^prefix = //p' "$build/Makefile")
-prefix="$destdir$configured"
-make -s -C "$build" install DESTDIR="$destdir" >/dev/null 2>&1
+. "$top/test/install/stage.sh"
+stage_install "$build" multi
 [ "$(sed -n 's/^HT_MPI_FAMILY = //p' "$build/Makefile")" = openmpi ] &&
     [ -f "$build/mpi-mpich/Makefile" ] ||
     { echo "FAIL: $build is not configured for Open MPI (primary) and MPICH"; exit 1; }

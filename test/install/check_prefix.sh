@@ -18,12 +18,8 @@ primary=$(sed -n 's/^HT_MPI_FAMILY = //p' "$build/Makefile")
 mpi=${2:-$primary}
 if [ "$mpi" = "$primary" ]; then mpibuild=$build want_lib=libhooktrace.so.0; else mpibuild=$build/mpi-$mpi want_lib=libhooktrace-$mpi.so.0; fi
 [ -f "$mpibuild/Makefile" ] || { echo "FAIL: no library for $mpi was configured in $build"; exit 1; }
-destdir=$(mktemp -d /tmp/hooktrace-install.XXXXXX)
-work=$(mktemp -d /tmp/hooktrace-prefix.XXXXXX)
-trap 'rm -rf "$destdir" "$work"' EXIT
-configured=$(sed -n 's/^prefix = //p' "$build/Makefile")
-prefix="$destdir$configured"
-make -s -C "$build" install DESTDIR="$destdir" >/dev/null 2>&1
+. "$top/test/install/stage.sh"
+stage_install "$build" prefix
 [ -x "$prefix/bin/hooktrace" ] || { echo "FAIL: bin/hooktrace not installed"; exit 1; }
 PATH="$prefix/bin:$PATH"
 export PATH

@@ -5,8 +5,10 @@ exact figures.  Standard library only.
 Every check is counted; finish() prints "N passed, N failed" and exits with
 the status automake's test driver expects."""
 
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -158,11 +160,30 @@ class Run:
             return f.read()
 
 
+_directories = []
+
+
+@atexit.register
+def _remove_directories():
+    """The run directories are kept for a look only when a check failed."""
+    if _failed == 0:
+        for d in _directories:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def run_directory(prefix):
+    """A new empty directory under the system's temporary folder, removed at
+    exit unless a check failed."""
+    directory = tempfile.mkdtemp(prefix=prefix)
+    _directories.append(directory)
+    return directory
+
+
 def run(exe, args=(), config=None, env=None, basename=None):
     """Runs exe in a new temporary directory (the default output directory).
     config: a dict written as the JSON config file, or a string written
     verbatim, or None for no config file."""
-    directory = tempfile.mkdtemp(prefix="hooktrace-test-")
+    directory = run_directory("hooktrace-test-")
     environment = dict(os.environ)
     for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY",
                 "HOOKTRACE_PAPI_DISABLE"):

@@ -18,14 +18,11 @@ exits without MPI_Finalize, both are told not to kill the other ranks when
 the first one exits (--enable-recovery, -disable-auto-cleanup).  Standard
 library only; the check counters are htlib's."""
 
-import atexit
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 import htlib  # noqa: E402
@@ -37,18 +34,6 @@ TIMEOUT = 60
 
 INT, DOUBLE, LONG = 4, 8, 8
 ENVIRONMENT_ROUTINES = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")
-
-
-_directories = []
-
-
-@atexit.register
-def _remove_directories():
-    """The run directories are kept for a look only when a check failed
-    (MpiRun.describe() names them)."""
-    if htlib._failed == 0:
-        for d in _directories:
-            shutil.rmtree(d, ignore_errors=True)
 
 
 def is_open_mpi():
@@ -139,8 +124,7 @@ def mpirun(exe, ranks, args=(), config=None, env=None, basename=None, allow_no_f
     default output directory).  config: a dict written as the JSON config
     file, or None.  A launch that takes longer than `timeout` seconds is
     killed (with everything it started) and counts as one failure."""
-    directory = tempfile.mkdtemp(prefix="hooktrace-mpi-")
-    _directories.append(directory)
+    directory = htlib.run_directory("hooktrace-mpi-")
     environment = dict(os.environ)
     for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY",
                 "HOOKTRACE_PAPI_DISABLE"):
