@@ -19,6 +19,13 @@ struct endpoint {
     uint64_t bytes;
     uint64_t request;      /* request id while pending */
     uint64_t location;     /* OTF2 location of the event */
+    /* Wait states (waitstate.c): the enter of the MPI routine of the
+     * record (for an MpiIrecv, the routine completing it), its call path
+     * and kind, and the enter of the routine that began the end. */
+    uint64_t region_enter;
+    uint64_t posted;
+    uint32_t callpath;
+    uint8_t region_kind;   /* enum region_kind */
     uint32_t self;         /* world rank of the process the record belongs to */
     uint32_t peer;         /* world rank of the other end */
     uint32_t comm;         /* global communicator reference */
