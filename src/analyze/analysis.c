@@ -58,6 +58,13 @@ static void matched(struct analysis *a, const struct endpoint *s, const struct e
                      s->bytes, trace_seconds(&a->clock, s->time), r->bytes);
     }
     matrix_add(&a->matrix, s->self, r->self, s->bytes, duration);
+    waits_message(&a->waits, s, r);
+}
+
+static void stamp(void *context, const struct rankmap_location *loc, struct endpoint *e,
+                  int completion)
+{
+    waits_stamp(&((struct analysis *)context)->waits, loc, e, completion);
 }
 
 static void on_message(void *context, const struct endpoint *s, const struct endpoint *r)
@@ -93,6 +100,7 @@ void analysis_init(struct analysis *a, unsigned warning_examples, struct csv_wri
     pool_init(&a->endpoints, sizeof(struct endpoint));
     match_init(&a->matcher, &a->endpoints, on_message, a);
     matrix_init(&a->matrix);
+    waits_init(&a->waits);
     a->csv = csv;
 }
 
@@ -101,6 +109,9 @@ void analysis_start_events(struct analysis *a)
     rankmap_finish(&a->ranks);
     translate_init(&a->translator, &a->ranks, &a->matcher, &a->warnings, &a->clock,
                    &a->endpoints);
+    a->translator.stamp = stamp;
+    a->translator.stamp_context = a;
+    waits_start(&a->waits, &a->ranks);
     a->translator_ready = 1;
 }
 
@@ -108,6 +119,7 @@ void analysis_finish(struct analysis *a)
 {
     translate_finish(&a->translator);
     match_finish(&a->matcher);
+    waits_finish(&a->waits);
     a->summary.peak_in_flight = a->endpoints.peak;
 }
 
@@ -118,6 +130,7 @@ void analysis_free(struct analysis *a)
     match_free(&a->matcher);
     pool_destroy(&a->endpoints);
     matrix_free(&a->matrix);
+    waits_free(&a->waits);
     warnings_free(&a->warnings);
     rankmap_free(&a->ranks);
 }

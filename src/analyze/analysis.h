@@ -14,6 +14,7 @@
 #include "analyze/pool.h"
 #include "analyze/rankmap.h"
 #include "analyze/translate.h"
+#include "analyze/waitstate.h"
 #include "analyze/warnings.h"
 
 /* The MPI point-to-point records, counted as read. */
@@ -58,6 +59,7 @@ struct analysis {
     struct translator translator;
     struct matrix matrix;
     struct summary summary;
+    struct waits waits;
     struct csv_writer *csv; /* NULL: no CSV requested */
     int translator_ready;   /* translate_init ran (after the definitions) */
 };

@@ -14,11 +14,16 @@ hooktrace_analyze_SOURCES = \
 	src/analyze/matrix.c src/analyze/matrix.h \
 	src/analyze/warnings.c src/analyze/warnings.h \
 	src/analyze/analysis.c src/analyze/analysis.h \
+	src/analyze/calltree.c src/analyze/calltree.h \
+	src/analyze/locstate.c src/analyze/locstate.h \
+	src/analyze/collective.c src/analyze/collective.h \
+	src/analyze/waitstate.c src/analyze/waitstate.h src/analyze/wait_pattern.h \
 	src/analyze/archive.c src/analyze/archive.h \
+	src/analyze/archive_events.h src/analyze/archive_waits.c \
 	src/analyze/progress.c src/analyze/progress.h \
 	src/analyze/output_file.c src/analyze/output_file.h \
 	src/analyze/report.h src/analyze/report_text.c src/analyze/report_json.c \
-	src/analyze/report_csv.c src/analyze/report_svg.c
+	src/analyze/report_csv.c src/analyze/report_svg.c src/analyze/report_html.c
 hooktrace_analyze_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS) $(JANSSON_CFLAGS)
 hooktrace_analyze_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS)
 hooktrace_analyze_LDADD = $(OTF2_LIBS) $(JANSSON_LIBS) -lm
@@ -39,7 +44,7 @@ bench_analyze_write_trace_LDADD = $(OTF2_LIBS)
 bench_analyze_read_loop_SOURCES = bench/analyze_read_loop.c
 bench_analyze_read_loop_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
 bench_analyze_read_loop_LDADD = $(OTF2_LIBS)
-EXTRA_DIST += bench/analyze_bench.py
+EXTRA_DIST += bench/analyze_bench.py bench/analyze_ab.py
 
 BENCH_ANALYZE_ARGS =
 bench-analyze: hooktrace-analyze$(EXEEXT) bench/analyze_write_trace$(EXEEXT) \

@@ -6,7 +6,8 @@
  *   translate.c   non-blocking records -> sends and receives in issue order
  *   match.c       FIFO per (sender, receiver, communicator, tag) (seed 004)
  *   analysis.c    the sink: summary, matrix, warnings, CSV
- *   report_*.c    text, JSON, CSV and SVG outputs
+ *   waitstate.c   wait states (with locstate.c, collective.c, calltree.c)
+ *   report_*.c    text, JSON, CSV, SVG and HTML outputs
  *
  * Links neither libhooktrace nor MPI. */
 #include <stdio.h>
@@ -30,6 +31,10 @@ static int write_reports(const struct analysis *a, const struct options *opt)
         status = EXIT_ANALYZE_ERROR;
     }
     if (opt->svg_path && report_svg(a, opt->svg_path, opt->svg_value, err, sizeof err) != 0) {
+        fail_message("%s", err);
+        status = EXIT_ANALYZE_ERROR;
+    }
+    if (opt->html_path && report_html(a, opt->html_path, err, sizeof err) != 0) {
         fail_message("%s", err);
         status = EXIT_ANALYZE_ERROR;
     }

@@ -30,6 +30,7 @@ static const char usage[] =
     "  -c, --csv=FILE       every message, one line each, as CSV\n"
     "  -s, --svg=FILE       the communication matrix as an SVG heatmap\n"
     "      --svg-value=WHAT what the heatmap colours: bytes (default) or messages\n"
+    "      --html=FILE      one HTML page: the wait states and the matrix\n"
     "\n"
     "Other options:\n"
     "  -e, --examples=N     examples shown per kind of warning (default 5;\n"
@@ -45,7 +46,7 @@ static const char usage[] =
     "not be read or an output could not be written, 2 bad command line.\n"
     "Every option and output field is described in docs/analyze.md.\n";
 
-enum { OPT_SVG_VALUE = 256, OPT_NO_PROGRESS };
+enum { OPT_SVG_VALUE = 256, OPT_NO_PROGRESS, OPT_HTML };
 
 static const struct option long_options[] = {
     {"text", required_argument, NULL, 't'},
@@ -54,6 +55,7 @@ static const struct option long_options[] = {
     {"csv", required_argument, NULL, 'c'},
     {"svg", required_argument, NULL, 's'},
     {"svg-value", required_argument, NULL, OPT_SVG_VALUE},
+    {"html", required_argument, NULL, OPT_HTML},
     {"examples", required_argument, NULL, 'e'},
     {"progress", no_argument, NULL, 'p'},
     {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
@@ -87,10 +89,11 @@ static int parse_count(const char *s, unsigned *out)
 /* No two outputs may share a file, "-" included. */
 static int check_outputs(const struct options *opt, int *exit_status)
 {
-    const char *paths[] = {opt->text_path, opt->json_path, opt->csv_path, opt->svg_path};
-    const char *names[] = {"--text", "--json", "--csv", "--svg"};
-    for (int i = 0; i < 4; i++) {
-        for (int j = i + 1; j < 4; j++) {
+    const char *paths[] = {opt->text_path, opt->json_path, opt->csv_path, opt->svg_path,
+                           opt->html_path};
+    const char *names[] = {"--text", "--json", "--csv", "--svg", "--html"};
+    for (int i = 0; i < 5; i++) {
+        for (int j = i + 1; j < 5; j++) {
             if (paths[i] && paths[j] && strcmp(paths[i], paths[j]) == 0) {
                 char what[64];
                 snprintf(what, sizeof what, "%s and %s", names[i], names[j]);
@@ -118,6 +121,7 @@ int options_parse(int argc, char **argv, struct options *opt, int *exit_status)
         case 'j': opt->json_path = optarg; break;
         case 'c': opt->csv_path = optarg; break;
         case 's': opt->svg_path = optarg; break;
+        case OPT_HTML: opt->html_path = optarg; break;
         case OPT_SVG_VALUE:
             if (strcmp(optarg, "bytes") == 0)
                 opt->svg_value = SVG_VALUE_BYTES;
@@ -160,7 +164,8 @@ int options_parse(int argc, char **argv, struct options *opt, int *exit_status)
         /* The text report goes to stdout unless something else does. */
         int stdout_taken = (opt->json_path && strcmp(opt->json_path, "-") == 0)
                            || (opt->csv_path && strcmp(opt->csv_path, "-") == 0)
-                           || (opt->svg_path && strcmp(opt->svg_path, "-") == 0);
+                           || (opt->svg_path && strcmp(opt->svg_path, "-") == 0)
+                           || (opt->html_path && strcmp(opt->html_path, "-") == 0);
         opt->text_path = stdout_taken ? NULL : "-";
     }
     return check_outputs(opt, exit_status);

@@ -11,6 +11,7 @@ struct options {
     const char *json_path;
     const char *csv_path;
     const char *svg_path;
+    const char *html_path;
     enum svg_value svg_value;
     unsigned examples;     /* warning examples kept per kind */
     int progress;          /* 1 on, 0 off, -1 when stderr is a terminal */

@@ -15,6 +15,8 @@ int report_text(const struct analysis *a, const char *path, char *err, size_t er
 int report_json(const struct analysis *a, const char *path, char *err, size_t errsize);
 int report_svg(const struct analysis *a, const char *path, enum svg_value value, char *err,
                size_t errsize);
+/* One self-contained page: the wait states and the matrix. */
+int report_html(const struct analysis *a, const char *path, char *err, size_t errsize);
 
 /* CSV: one line per matched message and per unmatched end. */
 struct csv_writer *csv_open(const char *path, char *err, size_t errsize);

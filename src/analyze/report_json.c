@@ -180,6 +180,32 @@ static void add_matrix(json_t *doc, const struct analysis *a)
     set(doc, "comm_matrix_timing", timing);
 }
 
+static json_t *waits_array(const struct analysis *a)
+{
+    size_t n;
+    const struct wait_entry **list = waits_sorted(&a->waits, &n);
+    json_t *array = checked(json_array());
+    for (size_t i = 0; i < n; i++) {
+        const struct wait_entry *e = list[i];
+        uint32_t depth = calltree_depth(&a->waits.tree, e->callpath);
+        const char **names = xmalloc((depth ? depth : 1) * sizeof *names);
+        waits_path_names(&a->waits, e->callpath, names);
+        json_t *path = checked(json_array());
+        for (uint32_t d = 0; d < depth; d++)
+            append(path, lossy_string(names[d]));
+        free(names);
+        json_t *o = checked(json_object());
+        set(o, "pattern", checked(json_string(wait_pattern_name(e->pattern))));
+        set(o, "rank", integer(e->rank));
+        set(o, "callpath", path);
+        set(o, "count", integer(e->count));
+        set(o, "time_s", checked(json_real((double)e->ticks / (double)a->clock.resolution)));
+        append(array, o);
+    }
+    free(list);
+    return array;
+}
+
 int report_json(const struct analysis *a, const char *path, char *err, size_t errsize)
 {
     json_t *doc = checked(json_object());
@@ -191,6 +217,7 @@ int report_json(const struct analysis *a, const char *path, char *err, size_t er
     add_warnings(doc, &a->warnings);
     set(doc, "communicators", communicators_array(a));
     add_matrix(doc, a);
+    set(doc, "wait_states", waits_array(a));
 
     struct output_file out;
     int status = output_file_open(&out, path, err, errsize);

@@ -114,6 +114,22 @@ static void matrix_section(FILE *f, const struct analysis *a)
     free(cells);
 }
 
+static void waits_section(FILE *f, const struct analysis *a)
+{
+    size_t n;
+    const struct wait_entry **list = waits_sorted(&a->waits, &n);
+    fprintf(f, "\nWait states (biggest first; seconds)\n");
+    if (n == 0)
+        fprintf(f, "  (none)\n");
+    for (size_t i = 0; i < n; i++) {
+        const struct wait_entry *e = list[i];
+        fprintf(f, "  %-16s rank %-6" PRIu32 " %10" PRIu64 " x %14.9f  %s\n",
+                wait_pattern_name(e->pattern), e->rank, e->count,
+                (double)e->ticks / (double)a->clock.resolution, e->path);
+    }
+    free(list);
+}
+
 int report_text(const struct analysis *a, const char *path, char *err, size_t errsize)
 {
     struct output_file out;
@@ -124,6 +140,7 @@ int report_text(const struct analysis *a, const char *path, char *err, size_t er
     trace_section(f, a);
     summary_section(f, a);
     warnings_section(f, a);
+    waits_section(f, a);
     matrix_section(f, a);
     return output_file_commit(&out, err, errsize);
 }

@@ -16,6 +16,8 @@ void translate_init(struct translator *t, struct rankmap *ranks, struct matcher 
     t->warnings = warnings;
     t->clock = clock;
     t->endpoints = endpoints;
+    t->stamp = NULL;
+    t->stamp_context = NULL;
     t->lists = xcalloc(ranks->nlocations ? ranks->nlocations : 1, sizeof *t->lists);
     hashmap_init(&t->requests);
 }
@@ -54,6 +56,11 @@ static struct endpoint *new_endpoint(struct translator *t, const struct rankmap_
     e->state = ENDPOINT_READY;
     e->is_send = (uint8_t)is_send;
     e->unmapped = 0;
+    e->region_enter = e->posted = time;
+    e->callpath = 0;
+    e->region_kind = 0;
+    if (t->stamp)
+        t->stamp(t->stamp_context, loc, e, 0);
     return e;
 }
 
@@ -254,6 +261,8 @@ void translate_irecv(struct translator *t, const struct rankmap_location *loc, u
         return;
     }
     e->time = time; /* a receive takes its completion's time */
+    if (t->stamp)
+        t->stamp(t->stamp_context, loc, e, 1);
     set_message(t, e, loc, sender, comm, tag, bytes);
     resolve(t, loc, e, 0);
 }

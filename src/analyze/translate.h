@@ -39,8 +39,15 @@ struct translate_lists {
     struct endpoint *recv_head, *recv_tail;
 };
 
+/* Called for each new end, and again when an MpiIrecv completes one
+ * (completion 1): lets the wait-state analysis note the region context. */
+typedef void translate_stamp(void *context, const struct rankmap_location *loc,
+                             struct endpoint *e, int completion);
+
 struct translator {
     struct rankmap *ranks;
+    translate_stamp *stamp; /* NULL: none */
+    void *stamp_context;
     struct matcher *matcher;
     struct warnings *warnings;
     const struct trace_clock *clock;

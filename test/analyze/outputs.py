@@ -17,7 +17,7 @@ a = analyze(archive)
 # JSON: the documented keys, and comm_matrix exactly as the profile has it.
 check_eq(list(a.doc), ["tool", "version", "archive", "trace", "summary", "warnings",
                        "warning_examples", "communicators", "comm_matrix",
-                       "comm_matrix_timing"], "JSON top-level keys")
+                       "comm_matrix_timing", "wait_states"], "JSON top-level keys")
 check_eq(a.doc["archive"], os.path.join(archive, "traces.otf2"), "JSON archive (the anchor)")
 check_eq(sorted(a.doc["trace"]), ["duplicate_definitions", "events", "locations", "ranks",
                                   "records", "timer_resolution"], "JSON trace keys")
@@ -146,8 +146,8 @@ check_eq(run(["-q", archive]).stderr, "", "no progress by default when stderr is
 
 # --help documents every option; bad command lines exit 2.
 help_text = run(["--help"]).stdout
-for option in ["--text", "--quiet", "--json", "--csv", "--svg", "--svg-value", "--examples",
-               "--progress", "--no-progress", "--help", "--version"]:
+for option in ["--text", "--quiet", "--json", "--csv", "--svg", "--svg-value", "--html",
+               "--examples", "--progress", "--no-progress", "--help", "--version"]:
     check_in(option, help_text, "--help documents")
 check_eq(run(["--version"]).stdout.split()[0:2], ["hooktrace-analyze", "(hooktrace)"],
          "--version")

@@ -28,4 +28,11 @@ void scenario_no_clock(const char *dir);
 void scenario_empty(const char *dir);
 void scenario_ring(const char *dir);
 
+/* scenarios_waits.c: wait states */
+void scenario_late_sender(const char *dir);
+void scenario_late_receiver(const char *dir);
+void scenario_collective_waits(const char *dir);
+void scenario_no_wait(const char *dir);
+void scenario_wait_edges(const char *dir);
+
 #endif

@@ -49,6 +49,8 @@ struct tw {
     uint32_t ngroups;
     struct tw_comm *comms;
     uint32_t ncomms;
+    uint32_t *regions; /* string ref of each region's name, from region 1 */
+    uint32_t nregions;
 };
 
 static void *grow(void *p, size_t count, size_t size)
@@ -291,6 +293,31 @@ void tw_leave(struct tw *tw, uint64_t loc, uint64_t time)
     TW_CHECK(OTF2_EvtWriter_Leave(writer(tw, loc, time), NULL, time, 0));
 }
 
+uint32_t tw_region(struct tw *tw, const char *name)
+{
+    tw->regions = grow(tw->regions, tw->nregions, sizeof *tw->regions);
+    tw->regions[tw->nregions] = add_string(tw, name);
+    return ++tw->nregions;
+}
+
+void tw_enter_region(struct tw *tw, uint64_t loc, uint64_t time, uint32_t region)
+{
+    TW_CHECK(OTF2_EvtWriter_Enter(writer(tw, loc, time), NULL, time, region));
+}
+
+void tw_leave_region(struct tw *tw, uint64_t loc, uint64_t time, uint32_t region)
+{
+    TW_CHECK(OTF2_EvtWriter_Leave(writer(tw, loc, time), NULL, time, region));
+}
+
+void tw_collective(struct tw *tw, uint64_t loc, uint64_t begin, uint64_t end, uint8_t op,
+                   uint32_t comm, uint32_t root)
+{
+    TW_CHECK(OTF2_EvtWriter_MpiCollectiveBegin(writer(tw, loc, begin), NULL, begin));
+    TW_CHECK(OTF2_EvtWriter_MpiCollectiveEnd(writer(tw, loc, end), NULL, end, op, comm, root,
+                                             0, 0));
+}
+
 static void write_definitions(struct tw *tw, const uint64_t *events)
 {
     OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(tw->archive);
@@ -310,6 +337,15 @@ static void write_definitions(struct tw *tw, const uint64_t *events)
     TW_CHECK(OTF2_GlobalDefWriter_WriteRegion(d, 0, s_region, s_region, s_region,
                                               OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
                                               OTF2_REGION_FLAG_NONE, s_region, 0, 0));
+    for (uint32_t r = 0; r < tw->nregions; r++) {
+        const char *name = tw->strings[tw->regions[r]];
+        int mpi = strncmp(name, "MPI_", 4) == 0;
+        TW_CHECK(OTF2_GlobalDefWriter_WriteRegion(
+            d, r + 1, tw->regions[r], tw->regions[r], tw->regions[r],
+            mpi ? OTF2_REGION_ROLE_POINT2POINT : OTF2_REGION_ROLE_FUNCTION,
+            mpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_COMPILER, OTF2_REGION_FLAG_NONE, s_region,
+            0, 0));
+    }
     TW_CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, s_machine, s_node,
                                                       OTF2_UNDEFINED_SYSTEM_TREE_NODE));
     for (uint32_t r = 0; r < tw->nranks; r++) {
@@ -384,6 +420,7 @@ void tw_close(struct tw *tw)
     free(tw->strings);
     free(tw->groups);
     free(tw->comms);
+    free(tw->regions);
     free(tw->locations);
     free(tw);
 }

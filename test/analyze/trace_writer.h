@@ -57,6 +57,16 @@ void tw_cancelled(struct tw *tw, uint64_t loc, uint64_t time, uint64_t request);
 void tw_enter(struct tw *tw, uint64_t loc, uint64_t time);
 void tw_leave(struct tw *tw, uint64_t loc, uint64_t time);
 
+/* A region named `name` (an MPI routine if it starts with "MPI_"); the
+ * reference for tw_enter_region.  Region 0 is "work". */
+uint32_t tw_region(struct tw *tw, const char *name);
+void tw_enter_region(struct tw *tw, uint64_t loc, uint64_t time, uint32_t region);
+void tw_leave_region(struct tw *tw, uint64_t loc, uint64_t time, uint32_t region);
+/* MpiCollectiveBegin at `begin` and MpiCollectiveEnd at `end`: op is an
+ * OTF2_CollectiveOp, root a rank of comm (OTF2_UNDEFINED_UINT32: none). */
+void tw_collective(struct tw *tw, uint64_t loc, uint64_t begin, uint64_t end, uint8_t op,
+                   uint32_t comm, uint32_t root);
+
 /* Writes the definitions and closes the archive; exits on failure. */
 void tw_close(struct tw *tw);
 

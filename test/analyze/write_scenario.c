@@ -25,6 +25,11 @@ static const struct {
     {"no_clock", scenario_no_clock},
     {"empty", scenario_empty},
     {"ring", scenario_ring},
+    {"late_sender", scenario_late_sender},
+    {"late_receiver", scenario_late_receiver},
+    {"collective_waits", scenario_collective_waits},
+    {"no_wait", scenario_no_wait},
+    {"wait_edges", scenario_wait_edges},
 };
 
 int main(int argc, char **argv)

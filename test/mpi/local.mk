@@ -201,3 +201,13 @@ HT_MPI_TESTS += test/mpi/clang_mpi.py
 check-mpi:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(HT_MPI_TESTS)'
 .PHONY: check-mpi
+
+# Planted wait states for hooktrace-analyze (test/trace/wait_states.py).
+check_PROGRAMS += test/mpi/wait_states test/mpi/wait_states_plain
+test_mpi_wait_states_SOURCES = test/mpi/wait_states.c test/mpi/common.h
+test_mpi_wait_states_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_wait_states_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_wait_states_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_wait_states_plain_SOURCES = test/mpi/wait_states.c test/mpi/common.h
+test_mpi_wait_states_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_wait_states_plain_LDADD = $(MPI_LIBS)

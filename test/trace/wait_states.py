@@ -1,0 +1,71 @@
+"""Planted wait states (test/mpi/wait_states.c) found by hooktrace-analyze
+in hooktrace's own trace of a real run on 4 ranks: one rank sleeps 40 ms
+before its part, 5 or 3 times per phase, and the others' waits appear at
+the planted pattern, rank and call path with the exact count.  Times: a
+sleep is never shorter than asked, but the waiting rank may itself be
+descheduled on a loaded machine and start waiting late, so each time must
+be at least 3/4 of the planted total and at most the planted total plus
+5 s.  The program's output is the same as without hooktrace."""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "integration"))
+sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "mpi"))
+from htlib import check, check_eq, finish, memcheck  # noqa: E402
+from mpilib import (check_status, expect_same_stdout, mpi_program, mpirun,  # noqa: E402
+                    require_launcher)
+
+require_launcher()
+ANALYZE = os.path.join(os.environ.get("HT_TOP_BUILDDIR", "."), "hooktrace-analyze")
+PLANTED_S = 0.040
+
+r = mpirun(mpi_program("wait_states"), 4, config={"trace": {"enabled": True}})
+check_status(r, 0, "wait_states traced")
+reference = mpirun(mpi_program("wait_states_plain"), 4)
+check_status(reference, 0, "wait_states_plain")
+expect_same_stdout(r, reference, "wait_states with hooktrace")
+
+report = os.path.join(r.directory, "analysis.json")
+proc = subprocess.run(memcheck([ANALYZE, "-q", "--json", report,
+                                os.path.join(r.directory, "wait_states_trace")]),
+                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                      timeout=300)
+check_eq((proc.returncode, proc.stderr), (0, ""), "hooktrace-analyze: exit status and stderr")
+waits = {}
+if proc.returncode == 0:
+    with open(report) as f:
+        doc = json.load(f)
+    check("wait_states" in doc, "the JSON has wait_states")
+    for w in doc.get("wait_states", []):
+        waits[(w["pattern"], w["rank"], tuple(w["callpath"]))] = (w["count"], w["time_s"])
+
+
+def expect(pattern, rank, function, routine, count):
+    path = ("main", function, routine)
+    got = waits.get((pattern, rank, path))
+    what = "%s at rank %d, %s" % (pattern, rank, " > ".join(path))
+    if not check(got is not None, "%s: found (wait states: %r)" % (what, sorted(waits))):
+        return
+    check_eq(got[0], count, what + ": count")
+    planted = count * PLANTED_S
+    check(0.75 * planted <= got[1] <= planted + 5.0,
+          "%s: %.6f s, planted %.3f s (accepted %.3f to %.3f)"
+          % (what, got[1], planted, 0.75 * planted, planted + 5.0))
+
+
+expect("late_sender", 0, "recv_phase", "MPI_Recv", 5)
+expect("late_receiver", 0, "ssend_phase", "MPI_Ssend", 3)
+for rank in (0, 1, 3):
+    expect("wait_at_barrier", rank, "barrier_phase", "MPI_Barrier", 3)
+for rank in (0, 1, 2):
+    expect("wait_at_nxn", rank, "allreduce_phase", "MPI_Allreduce", 3)
+for rank in (1, 2, 3):
+    expect("late_broadcast", rank, "bcast_phase", "MPI_Bcast", 3)
+expect("early_reduce", 0, "reduce_phase", "MPI_Reduce", 3)
+# The sender of the late-sender phase never waits for its receiver there.
+check(("late_receiver", 1, ("main", "send_phase", "MPI_Send")) not in waits,
+      "no late receiver at the late sender")
+
+finish()
