@@ -117,6 +117,8 @@ struct ht_throttle_config {
 };
 
 #define HT_CONFIG_DEFAULT_THROTTLE_MIN_CALLS 100000u
+/* With trace.enabled and no throttle.min_calls in the file. */
+#define HT_CONFIG_DEFAULT_TRACE_THROTTLE_MIN_CALLS 10000u
 #define HT_CONFIG_DEFAULT_THROTTLE_MAX_NS 10000u
 
 /* What a child made by fork() without exec writes at its exit

@@ -139,3 +139,9 @@ void ht_trace_moved(struct ht_thread *t, struct ht_node *before, uint64_t now)
     if (t->tracing && t->tree.current != before)
         moved(t->trace, before, t->tree.current, now);
 }
+
+void ht_trace_mpi_node(struct ht_thread *t, struct ht_node *node, uint64_t now)
+{
+    if (t->trace && t->trace->cut && t->tree.current == node)
+        ht_trace_put_call(t->trace, HT_REC_ENTER, node, now);
+}
