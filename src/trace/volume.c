@@ -25,11 +25,10 @@ void ht_trace_volume_setup(uint64_t max_bytes_per_rank)
     bound = max_bytes_per_rank;
 }
 
+/* The Leaves and the cut's record go straight into the buffer: only moves
+ * of the tree (calls.c) ask for bytes, so nothing here comes back. */
 static void cut(struct ht_trace_buffer *b, struct ht_node *open, uint64_t now)
 {
-    /* Allowed nothing more before the cut's records go in, so that the
-     * Leaves below do not come back here. */
-    b->allowed = UINT64_MAX;
     for (; open && open->parent; open = open->parent)
         ht_trace_put_call(b, HT_REC_LEAVE, open, now);
     uint64_t *p = ht_trace_put(b, HT_REC_CUT, 1, now);
