@@ -16,12 +16,14 @@
    open calls, the cut's records and the location's definition files), one
    MeasurementOnOff(OFF) per thread with the bound as attribute, one message,
    the archive reads and nests.  On 4 ranks (throttle_mpi, 100,000 bytes):
-   function events stop, every MPI event is kept, one message for the job.
+   function events stop, every MPI event is kept, one message for the job,
+   and hooktrace-analyze matches every message of the bounded archive.
 3. hooktrace-score on the profile of the unthrottled MPI run: exact bytes
    per function (24 per call, 16 per MPI message), the prediction per rank
    within 2% of the archive's files, and the filter written for a budget
    brings the next run's archive under it; clear errors for a missing file
    and for a file that is not a profile."""
+import json
 import os
 import re
 import subprocess
@@ -30,12 +32,13 @@ import sys
 sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "integration"))
 sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "mpi"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from htlib import check, check_eq, finish, program, run  # noqa: E402
+from htlib import check, check_eq, finish, memcheck, program, run  # noqa: E402
 from mpilib import check_status, mpi_program, mpirun, require_launcher  # noqa: E402
 from otf2lib import Trace, profile_calls_by_name  # noqa: E402
 
 require_launcher()
 SCORE = os.path.join(os.environ.get("HT_TOP_BUILDDIR", "."), "hooktrace-score")
+ANALYZE = os.path.join(os.environ.get("HT_TOP_BUILDDIR", "."), "hooktrace-analyze")
 N = 4
 CALLS = 5000
 MIN_CALLS = 1000
@@ -161,6 +164,20 @@ check_eq(t.count("MEASUREMENT_ON_OFF"), N, what + ": one cut per rank")
 check(t.enters()["tiny"] < N * CALLS, what + ": function events stopped (%d of tiny's %d calls)"
       % (t.enters()["tiny"], N * CALLS))
 check_eq(mpi_events(t), unthrottled_mpi, what + ": every MPI event kept beyond the bound")
+report = os.path.join(r.directory, "analysis.json")
+proc = subprocess.run(memcheck([ANALYZE, "-q", "--json", report,
+                                os.path.join(r.directory, "throttle_mpi_trace")]),
+                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                      timeout=120)
+if check_eq(proc.returncode, 0, what + ": hooktrace-analyze exit status (%s)" % proc.stderr):
+    with open(report) as f:
+        analysis = json.load(f)
+    check_eq(analysis["comm_matrix"], r.summary().doc["comm_matrix"],
+             what + ": the analyzer's comm_matrix = the profile's")
+    check_eq({k: analysis["warnings"][k] for k in ("missing_receive", "receive_without_send",
+                                                   "isend_not_completed")},
+             {"missing_receive": 0, "receive_without_send": 0, "isend_not_completed": 0},
+             what + ": the analyzer matches every message")
 
 # --- 3. hooktrace-score --------------------------------------------------------------
 what = "hooktrace-score"
@@ -185,7 +202,7 @@ proc = subprocess.run([SCORE, profile, "--budget", str(BUDGET), "-o", filt], std
                       stderr=subprocess.PIPE, universal_newlines=True)
 check_eq(proc.returncode, 0, what + ": --budget exit status (%s %s)" % (proc.stdout, proc.stderr))
 with open(filt) as f:
-    snippet = __import__("json").load(f)
+    snippet = json.load(f)
 excluded = snippet["trace"]["exclude_functions"]
 check(excluded and all(re.fullmatch(r"\^[A-Za-z_]+\$", x) for x in excluded) and
       not any(x.startswith("^MPI_") or x == "^main$" for x in excluded),
