@@ -407,3 +407,19 @@ bench-partial: bench/partial_app$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/partial_write.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' --mpi '$(HT_MPI_NAME)' $(BENCH_PARTIAL_ARGS)
 .PHONY: bench-partial
+
+# --- Trace volume (issue 26, point 5) -------------------------------------------
+# `make bench-trace-volume` (bench/trace_volume.py): the LULESH-like MPI proxy
+# built with the `hooktrace` driver of a DESTDIR-staged install, traced on 8
+# ranks with the defaults: archive bytes per rank per second of compute, and
+# its MPI events (BENCHMARKS.md, "Trace volume").  Options:
+#   BENCH_TRACE_VOLUME_ARGS='--rounds 5 --base-lib /path/to/other/lib'
+EXTRA_DIST += bench/trace_volume.py
+BENCH_TRACE_VOLUME_ARGS =
+bench-trace-volume: all
+	rm -rf '$(HT_BENCH_STAGE)'
+	$(MAKE) $(AM_MAKEFLAGS) install DESTDIR='$(HT_BENCH_STAGE)' >/dev/null
+	$(PYTHON3) $(srcdir)/bench/trace_volume.py \
+	  --hooktrace '$(HT_BENCH_STAGE)$(bindir)/hooktrace' \
+	  --mpicxx '$(subst mpicc,mpicxx,$(MPICC))' --mpiexec '$(MPIEXEC)' $(BENCH_TRACE_VOLUME_ARGS)
+.PHONY: bench-trace-volume

@@ -69,6 +69,7 @@ void ht_config_defaults(struct ht_config *cfg)
     cfg->mpi.poll_batch = 1;
     cfg->mpi.rank_times_top = 16;
     cfg->trace.buffer_mib = HT_CONFIG_DEFAULT_TRACE_BUFFER_MIB;
+    cfg->trace.max_bytes_per_rank = HT_CONFIG_DEFAULT_TRACE_MAX_BYTES_PER_RANK;
     cfg->mpi_t.enabled = true;
     cfg->throttle.enabled = true;
     cfg->throttle.min_calls = HT_CONFIG_DEFAULT_THROTTLE_MIN_CALLS;

@@ -7,6 +7,7 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum ht_sort_column {
     HT_SORT_TIME_EXCL = 0, /* default: exclusive time, largest first */
@@ -63,9 +64,15 @@ struct ht_trace_config {
     struct ht_regex_list include_functions; /* empty: every function */
     struct ht_regex_list exclude_functions;
     unsigned buffer_mib;       /* per-thread event memory before a flush to disk */
+    uint64_t max_bytes_per_rank; /* events a process records at most; 0: no bound */
 };
 
 #define HT_CONFIG_DEFAULT_TRACE_BUFFER_MIB 16u
+/* 1 GiB: far above what a throttled run writes in minutes (docs/trace.md,
+ * "Volume"), small enough that a run left unbounded by mistake costs at most
+ * a terabyte per thousand ranks. */
+#define HT_CONFIG_DEFAULT_TRACE_MAX_BYTES_PER_RANK (1ull << 30)
+#define HT_CONFIG_TRACE_MAX_BYTES_LIMIT (1ull << 62)
 
 /* MPI_T (docs/mpi_t.md): the MPI library's control variables at start-up,
  * its performance variables per MPI call stack.  The classes are MPI's
@@ -110,6 +117,8 @@ struct ht_throttle_config {
 };
 
 #define HT_CONFIG_DEFAULT_THROTTLE_MIN_CALLS 100000u
+/* With trace.enabled and no throttle.min_calls in the file. */
+#define HT_CONFIG_DEFAULT_TRACE_THROTTLE_MIN_CALLS 10000u
 #define HT_CONFIG_DEFAULT_THROTTLE_MAX_NS 10000u
 
 /* What a child made by fork() without exec writes at its exit

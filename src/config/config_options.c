@@ -18,6 +18,7 @@ enum opt_kind {
     OPT_BOOL, /* bool */
     OPT_STRING, /* char *, replaced via ht_config_set_string */
     OPT_UINT, /* unsigned, within [min, max] */
+    OPT_UINT64, /* uint64_t, within [0, max64] */
     OPT_ENUM, /* an enum (int-sized), the index of the string in names */
     OPT_REGEX_LIST, /* struct ht_regex_list (config_regex.c) */
     OPT_RANK_SET, /* struct ht_rank_set: "all", "none" or [ranks] */
@@ -33,6 +34,7 @@ struct opt {
     enum opt_kind kind;
     size_t offset; /* of the field in struct ht_config */
     unsigned min, max; /* OPT_UINT */
+    uint64_t max64; /* OPT_UINT64 */
     const char *const *names; /* OPT_ENUM, OPT_NAME_SET: NULL-terminated */
     /* OPT_STRING: rules beyond being a string; returns -1 after failing. */
     int (*check)(struct ht_config_load *ld, const char *value);
@@ -101,6 +103,10 @@ static const struct opt trace_opts[] = {
     {.key = "include_functions", .kind = OPT_REGEX_LIST, .offset = FIELD(trace.include_functions)},
     {.key = "exclude_functions", .kind = OPT_REGEX_LIST, .offset = FIELD(trace.exclude_functions)},
     {.key = "buffer_mib", .kind = OPT_UINT, .offset = FIELD(trace.buffer_mib), .min = 1, .max = 65536},
+    {.key = "max_bytes_per_rank",
+     .kind = OPT_UINT64,
+     .offset = FIELD(trace.max_bytes_per_rank),
+     .max64 = HT_CONFIG_TRACE_MAX_BYTES_LIMIT},
     {.key = NULL},
 };
 static const struct section trace_section = {"trace", trace_opts};
@@ -317,6 +323,18 @@ static int apply_uint(struct ht_config_load *ld, const struct opt *o, const json
     return 0;
 }
 
+static int apply_uint64(struct ht_config_load *ld, const struct opt *o, const json_t *v)
+{
+    if (!json_is_integer(v))
+        return ht_config_wrong_type(ld, v, "an integer >= 0");
+    json_int_t n = json_integer_value(v);
+    if (n < 0 || (uint64_t)n > o->max64)
+        return ht_config_fail_at(ld, " must be an integer from 0 to %llu, not %" JSON_INTEGER_FORMAT,
+                                 (unsigned long long)o->max64, n);
+    *(uint64_t *)field(ld, o) = (uint64_t)n;
+    return 0;
+}
+
 static int apply_rank_set(struct ht_config_load *ld, const struct opt *o, const json_t *v)
 {
     static const char expected[] = "\"all\", \"none\" or an array of ranks (integers >= 0)";
@@ -441,6 +459,8 @@ static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
         return 0;
     case OPT_UINT:
         return apply_uint(ld, o, v);
+    case OPT_UINT64:
+        return apply_uint64(ld, o, v);
     case OPT_ENUM:
         return apply_enum(ld, o, v);
     case OPT_REGEX_LIST:

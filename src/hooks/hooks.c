@@ -51,6 +51,15 @@ HT_NOINSTR static inline void hook_end(struct ht_thread *t)
     t->in_hook = 0;
 }
 
+/* A node reached the call count at which throttling looks at it; a thread
+ * that traces marks the point in its trace if the function was throttled. */
+HT_COLD HT_NOINSTR static void consider(struct ht_thread *t, struct ht_node *node,
+                                        uintptr_t exit_site)
+{
+    if (ht_throttle_consider(t, node, exit_site, &own_hooks) && t->tracing)
+        ht_trace_throttled(t, node, ht_clock_now());
+}
+
 HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t function, uintptr_t sp,
                                              uintptr_t site, uintptr_t hook_site)
 {
@@ -109,7 +118,7 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
         move = ht_tree_exit_slow(&t->tree, function, now);
     }
     if (move == HT_MOVED && before->calls == t->throttle_at && t->tree.current == before->parent)
-        ht_throttle_consider(t, before, hook_site, &own_hooks);
+        consider(t, before, hook_site);
     else if (move == HT_THROTTLED)
         ht_throttle_site_reached(hook_site, function, true, &own_hooks);
     if (t->poll_requests)
@@ -155,7 +164,7 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
         if (HT_LIKELY(cur != NULL)) {
             ht_tree_pop(&t->tree, cur, __rdtsc());
             if (HT_UNLIKELY(cur->calls == t->throttle_at))
-                ht_throttle_consider(t, cur, (uintptr_t)__builtin_return_address(0), &own_hooks);
+                consider(t, cur, (uintptr_t)__builtin_return_address(0));
             return;
         }
     }

@@ -30,6 +30,18 @@
 #include "mpi/thread_data.h"
 #include "trace/trace.h"
 
+/* The first call on an MPI routine's node marks it (and its callers) as
+ * MPI; a trace past its bound, which keeps MPI routines only, learns that
+ * the node it just entered is one (trace/trace.h). */
+__attribute__((cold)) HT_NOINSTR static inline void ht_mpi_mark_node(struct ht_thread *t,
+                                                                    struct ht_node *node,
+                                                                    uint64_t now)
+{
+    ht_functions_mark_mpi_path(node, now);
+    if (t->tracing)
+        ht_trace_mpi_node(t, node, now);
+}
+
 struct ht_mpi_call {
     struct ht_thread *thread;
     struct ht_mpi_thread *mpi;
@@ -74,7 +86,7 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
     c->node = t->tree.current;
     /* Its callers carry message attribution: never throttled. */
     if (HT_UNLIKELY(!(c->node->flags & HT_NODE_MPI_ROUTINE)))
-        ht_functions_mark_mpi_path(c->node, now);
+        ht_mpi_mark_node(t, c->node, now);
     c->routine = routine;
     c->start = now;
     c->comm = MPI_COMM_NULL;
@@ -106,7 +118,7 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
     c->mpi = NULL;
     c->node = t->tree.current;
     if (HT_UNLIKELY(!(c->node->flags & HT_NODE_MPI_ROUTINE)))
-        ht_functions_mark_mpi_path(c->node, now);
+        ht_mpi_mark_node(t, c->node, now);
     c->routine = routine;
     c->start = now;
     c->comm = MPI_COMM_NULL;

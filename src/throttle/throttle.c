@@ -65,19 +65,19 @@ static uint64_t children_ticks(const struct ht_node *n)
     return sum;
 }
 
-void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site,
+bool ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site,
                           const struct ht_hook_pair *hooks)
 {
     if (!settings.enabled || (node->flags & HT_NODE_MPI_ROUTINE) || node->calls == 0)
-        return;
+        return false;
     struct ht_function_record *rec = ht_functions_find(ht_node_function(node));
     if (!rec)
-        return;
+        return false;
     /* Throttled by another thread that may not have reached this node yet:
      * stop here, at the threshold, rather than when it does. */
     if (ht_function_is_throttled(rec)) {
         ht_functions_tag_node(node);
-        return;
+        return false;
     }
     /* A thread reading counters spent part of the node's time in the reads
      * (a microsecond each through perf events, two per recorded call
@@ -89,10 +89,10 @@ void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t e
     }
     if (ticks / node->calls >= max_ticks() ||
         (__atomic_load_n(&rec->flags, __ATOMIC_RELAXED) & (HT_FUNCTION_CALLS_MPI | HT_FUNCTION_NEVER)))
-        return;
+        return false;
     if (!ht_functions_throttle(rec, ht_clock_now())) {
         ht_functions_tag_node(node);
-        return;
+        return false;
     }
     const struct ht_node *caller = node->parent; /* open: node just returned to it */
     rec->caller_calls = caller->calls;
@@ -105,6 +105,7 @@ void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t e
     /* The call known here is this exit's; every other call is rewritten
      * when it next reaches a hook, which then declines it. */
     patch_site(exit_site, ht_node_function(node), true, hooks);
+    return true;
 }
 
 void ht_throttle_site_reached(uintptr_t hook_site, uintptr_t function, bool exit,

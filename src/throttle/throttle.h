@@ -47,8 +47,9 @@ void ht_throttle_setup(const struct ht_throttle_settings *settings);
 extern uint64_t ht_throttle_check_calls;
 
 /* A node of this thread just completed its (min_calls + 1)th call; exit_site
- * is the exit hook's return address. */
-void ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site,
+ * is the exit hook's return address.  Returns true if this call throttled
+ * the node's function. */
+bool ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site,
                           const struct ht_hook_pair *hooks);
 
 /* A hook (exit: the exit hook) of the throttled function at `function` was

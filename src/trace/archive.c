@@ -23,6 +23,7 @@
 #include "trace/comms.h"
 #include "trace/regions.h"
 #include "trace/trace.h"
+#include "trace/volume.h"
 #include "trace/writer.h"
 
 static struct ht_trace_summary summary;
@@ -528,6 +529,8 @@ int64_t ht_trace_write(const struct ht_trace_run *run, const struct ht_function_
         written += info[i].events;
     uint64_t total_written = sum_over_ranks(mpi, written);
     uint64_t total_dropped = sum_over_ranks(mpi, summary.dropped);
+    char volume[96];
+    ht_trace_volume_report(mpi, rank, defs.world_size, volume, sizeof volume);
     if (rc != 0)
         fprintf(stderr, "hooktrace: trace %s: %s\n", path, err);
     if (rank == 0 && rc == 0) {
@@ -537,8 +540,8 @@ int64_t ht_trace_write(const struct ht_trace_run *run, const struct ht_function_
         if (total_dropped)
             snprintf(lost, sizeof lost, "; %llu events LOST: a flush to disk failed",
                      (unsigned long long)total_dropped);
-        fprintf(stderr, "hooktrace: trace: %s (%llu events%s)\n", summary.archive,
-                (unsigned long long)total_written, lost);
+        fprintf(stderr, "hooktrace: trace: %s (%llu events%s%s)\n", summary.archive,
+                (unsigned long long)total_written, volume, lost);
     }
     summary.dropped = total_dropped;
     if (rank == 0 && mpi) {

@@ -103,6 +103,31 @@ static void leave(struct replay *r, uint64_t tick, struct ht_node *node)
     emit(r, tick, OTF2_EvtWriter_Leave(r->w, NULL, tick, HT_NODE_REGION(node->spare)));
 }
 
+/* A throttle marker: a parameter "hooktrace throttled after calls" whose
+ * value is the count, with the function's region as attribute; the cut at
+ * the bound: MeasurementOnOff(OFF) with the bound as attribute. */
+static void volume_event(struct replay *r, uint64_t tick, unsigned kind, const uint64_t *p)
+{
+    OTF2_AttributeList *a = OTF2_AttributeList_New();
+    if (!a) {
+        check(r, OTF2_ERROR_MEM_ALLOC_FAILED);
+        return;
+    }
+    if (kind == HT_REC_THROTTLED) {
+        const struct ht_node *node = (const struct ht_node *)(uintptr_t)p[0];
+        if (node->spare != HT_NODE_NOT_TRACED) {
+            check(r, OTF2_AttributeList_AddRegionRef(a, HT_TRACE_ATTR_FUNCTION,
+                                                     HT_NODE_REGION(node->spare)));
+            emit(r, tick, OTF2_EvtWriter_ParameterUnsignedInt(r->w, a, tick,
+                                                              HT_TRACE_PARAM_THROTTLED, p[1]));
+        }
+    } else {
+        check(r, OTF2_AttributeList_AddUint64(a, HT_TRACE_ATTR_BOUND, p[0]));
+        emit(r, tick, OTF2_EvtWriter_MeasurementOnOff(r->w, a, tick, OTF2_MEASUREMENT_OFF));
+    }
+    OTF2_AttributeList_Delete(a);
+}
+
 static bool on_record(void *ctx, uint64_t tick, uint64_t header, const uint64_t *p)
 {
     struct replay *r = ctx;
@@ -117,6 +142,10 @@ static bool on_record(void *ctx, uint64_t tick, uint64_t header, const uint64_t 
         return r->error == OTF2_SUCCESS;
     case HT_REC_FLUSH:
         emit(r, tick, OTF2_EvtWriter_BufferFlush(r->w, NULL, tick, p[0]));
+        break;
+    case HT_REC_THROTTLED:
+    case HT_REC_CUT:
+        volume_event(r, tick, kind, p);
         break;
     case HT_REC_SEND:
         if (comm_of(r, p[0], &comm))

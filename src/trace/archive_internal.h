@@ -16,6 +16,11 @@
 #define HT_NODE_OP(spare) ((int)(((spare) >> 32) & 0xff) - 1)
 #define HT_NODE_NONBLOCKING(spare) (((spare) >> 40) & 1)
 
+/* The definitions of the volume events (volume.c, archive_events.c). */
+#define HT_TRACE_PARAM_THROTTLED 0
+#define HT_TRACE_ATTR_FUNCTION 0
+#define HT_TRACE_ATTR_BOUND 1
+
 /* One location (thread) as every rank reports it to rank 0. */
 struct ht_location_info {
     uint64_t id;

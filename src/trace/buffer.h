@@ -18,6 +18,8 @@ enum ht_trace_kind {
     HT_REC_ENTER = 1,         /* header: node | kind */
     HT_REC_LEAVE = 2,         /* header: node | kind */
     HT_REC_FLUSH = 3,         /* [stop tick]: the buffer was written to disk */
+    HT_REC_THROTTLED = 4,     /* [node, calls]: the node's function was throttled */
+    HT_REC_CUT = 5,           /* [bound]: trace.max_bytes_per_rank reached */
     HT_REC_SEND = 16,         /* [peer | comm << 32, tag, bytes] */
     HT_REC_RECV,              /* [peer | comm << 32, tag, bytes] */
     HT_REC_ISEND,             /* [peer | comm << 32, tag, bytes, request] */
@@ -46,7 +48,18 @@ struct ht_trace_buffer {
     uint64_t events;          /* records appended, all told */
     uint64_t next_request;    /* OTF2 request ids of this location */
     uint64_t last_tick;       /* events are kept in time order: never earlier */
+    /* trace.max_bytes_per_rank (volume.c): the bytes this thread may record
+     * (spilled and in memory) before it asks for more; 0 once it was cut. */
+    uint64_t allowed;
+    bool cut;                 /* function events stopped at the bound */
+    uint64_t throttled;       /* throttle markers recorded */
 };
+
+/* Bytes recorded so far, spilled or in memory (what the bound counts). */
+static inline uint64_t ht_trace_recorded_bytes(const struct ht_trace_buffer *b)
+{
+    return b->spilled_bytes + (uint64_t)((const char *)b->pos - (const char *)b->base);
+}
 
 /* A buffer of `bytes` (mapped lazily, so unused budget costs nothing).
  * NULL if the mapping fails. */

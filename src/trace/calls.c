@@ -9,6 +9,7 @@
 #include "config/config.h"
 #include "common/directory.h"
 #include "trace/buffer.h"
+#include "trace/volume.h"
 #include "trace/writer.h"
 
 int ht_trace_enabled;
@@ -29,6 +30,7 @@ bool ht_trace_setup(const struct ht_config *cfg)
         return false;
     }
     ht_trace_buffer_set_folder(folder);
+    ht_trace_volume_setup(cfg->trace.max_bytes_per_rank);
     ht_trace_enabled = 1;
     return true;
 }
@@ -59,9 +61,46 @@ static void enter_down(struct ht_trace_buffer *b, struct ht_node *from, struct h
     ht_trace_put_call(b, HT_REC_ENTER, to, now);
 }
 
+/* The same for the MPI routines alone, after the cut at the bound: they
+ * are entered and left as if nothing were open around them (the calls open
+ * at the cut were closed there). */
+static void enter_down_mpi(struct ht_trace_buffer *b, struct ht_node *from, struct ht_node *to,
+                           uint64_t now)
+{
+    if (to == from)
+        return;
+    if (to->depth > from->depth) {
+        enter_down_mpi(b, from, to->parent, now);
+    } else {
+        if (from->flags & HT_NODE_MPI_ROUTINE)
+            ht_trace_put_call(b, HT_REC_LEAVE, from, now);
+        enter_down_mpi(b, from->parent, to->parent, now);
+    }
+    if (to->flags & HT_NODE_MPI_ROUTINE)
+        ht_trace_put_call(b, HT_REC_ENTER, to, now);
+}
+
+static void moved_mpi(struct ht_trace_buffer *b, struct ht_node *from, struct ht_node *to,
+                      uint64_t now)
+{
+    while (from->depth > to->depth) {
+        if (from->flags & HT_NODE_MPI_ROUTINE)
+            ht_trace_put_call(b, HT_REC_LEAVE, from, now);
+        from = from->parent;
+    }
+    enter_down_mpi(b, from, to, now);
+}
+
 static void moved(struct ht_trace_buffer *b, struct ht_node *from, struct ht_node *to,
                   uint64_t now)
 {
+    /* One compare per move: the bound is checked when a thread has used
+     * what it was given (volume.c). */
+    if (HT_UNLIKELY(ht_trace_recorded_bytes(b) >= b->allowed) &&
+        !ht_trace_volume_grant(b, from, now)) {
+        moved_mpi(b, from, to, now);
+        return;
+    }
     while (from->depth > to->depth) {
         ht_trace_put_call(b, HT_REC_LEAVE, from, now);
         from = from->parent;
@@ -99,4 +138,10 @@ void ht_trace_moved(struct ht_thread *t, struct ht_node *before, uint64_t now)
 {
     if (t->tracing && t->tree.current != before)
         moved(t->trace, before, t->tree.current, now);
+}
+
+void ht_trace_mpi_node(struct ht_thread *t, struct ht_node *node, uint64_t now)
+{
+    if (t->trace && t->trace->cut && t->tree.current == node)
+        ht_trace_put_call(t->trace, HT_REC_ENTER, node, now);
 }

@@ -220,13 +220,30 @@ static bool write_comms(OTF2_GlobalDefWriter *w, struct strings *s, const struct
     return good && s->ok;
 }
 
+/* What the throttle markers and the cut at the bound name (docs/trace.md). */
+static bool write_volume(OTF2_GlobalDefWriter *w, struct strings *s)
+{
+    return ok(OTF2_GlobalDefWriter_WriteParameter(w, HT_TRACE_PARAM_THROTTLED,
+                                                  string(s, "hooktrace throttled after calls"),
+                                                  OTF2_PARAMETER_TYPE_UINT64)) &&
+           ok(OTF2_GlobalDefWriter_WriteAttribute(w, HT_TRACE_ATTR_FUNCTION,
+                                                  string(s, "hooktrace throttled function"),
+                                                  string(s, "its later calls are not traced"),
+                                                  OTF2_TYPE_REGION)) &&
+           ok(OTF2_GlobalDefWriter_WriteAttribute(w, HT_TRACE_ATTR_BOUND,
+                                                  string(s, "trace.max_bytes_per_rank"),
+                                                  string(s, "function events stop here"),
+                                                  OTF2_TYPE_UINT64)) &&
+           s->ok;
+}
+
 bool ht_trace_write_definitions(OTF2_GlobalDefWriter *w, const struct ht_trace_defs *d)
 {
     struct strings s = {w, 0, true};
     uint32_t *host_node = calloc((size_t)process_count(d), sizeof *host_node);
     bool good = host_node && write_clock(w, d) && write_regions(w, &s, d) &&
                 write_system_tree(w, &s, d, host_node) && write_locations(w, &s, d, host_node) &&
-                write_comms(w, &s, d);
+                write_comms(w, &s, d) && write_volume(w, &s);
     free(host_node);
     return good;
 }

@@ -11,7 +11,8 @@ libht_trace_la_SOURCES = \
 	src/trace/archive_events.h src/trace/archive_events.c \
 	src/trace/definitions.c \
 	src/trace/regions.h src/trace/regions.c \
-	src/trace/unify.h src/trace/unify.c
+	src/trace/unify.h src/trace/unify.c \
+	src/trace/volume.h src/trace/volume.c
 libht_trace_la_CPPFLAGS = $(HT_LIB_CPPFLAGS) $(OTF2_CFLAGS) $(MPI_CFLAGS)
 libht_trace_la_CFLAGS = $(HT_LIB_CFLAGS)
 libht_trace_la_LIBADD = $(OTF2_LIBS)

@@ -38,6 +38,15 @@ enum ht_tree_move ht_trace_enter(struct ht_thread *t, uintptr_t function, uint64
                                  uintptr_t sp, uintptr_t site);
 enum ht_tree_move ht_trace_exit(struct ht_thread *t, uintptr_t function, uint64_t now);
 
+/* The node's function was just throttled by this thread, at its exit:
+ * the trace says where, with the function's calls so far. */
+void ht_trace_throttled(struct ht_thread *t, struct ht_node *node, uint64_t now);
+
+/* The node just entered is an MPI routine's, marked as one for the first
+ * time: past the bound, where only MPI routines are traced, its Enter is
+ * recorded now. */
+void ht_trace_mpi_node(struct ht_thread *t, struct ht_node *node, uint64_t now);
+
 /* After the tree's current node moved from `before` by other means (a
  * longjmp unwound it). */
 void ht_trace_moved(struct ht_thread *t, struct ht_node *before, uint64_t now);

@@ -29,7 +29,7 @@ stage_install "$build" user
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 pkg_config() { pkg-config --define-variable=prefix="$prefix" "$@"; }
 cd "$work"
-for f in lib/lib$lib.so lib/lib$lib.a include/hooktrace.h lib/pkgconfig/$lib.pc bin/hooktrace-check-config bin/hooktrace-analyze bin/hooktrace-report; do
+for f in lib/lib$lib.so lib/lib$lib.a include/hooktrace.h lib/pkgconfig/$lib.pc bin/hooktrace-check-config bin/hooktrace-analyze bin/hooktrace-report bin/hooktrace-score; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 # The compile line the README gives: -finstrument-functions and, where it was

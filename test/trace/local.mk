@@ -5,6 +5,8 @@
 # the comm_matrix.  Helpers: test/trace/otf2lib.py.
 HT_TRACE_TESTS = test/trace/serial.py test/trace/mpi.py test/trace/analyze.py \
 	test/trace/wait_states.py
+# Throttle markers, trace.max_bytes_per_rank and hooktrace-score (issue 26).
+HT_TRACE_TESTS += test/trace/volume.py
 TESTS += $(HT_TRACE_TESTS)
 EXTRA_DIST += test/trace/otf2lib.py $(HT_TRACE_TESTS)
 

@@ -29,6 +29,10 @@ class Trace:
             m = EVENT.match(line)
             if m and m.group(1) != "Event":
                 self.events.append((m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)))
+            elif line.strip().startswith("ADDITIONAL ATTRIBUTES:") and self.events:
+                # an event's attributes, on the line after it
+                k, loc, ts, attrs = self.events[-1]
+                self.events[-1] = (k, loc, ts, attrs + " " + line.strip())
         defs = subprocess.run(["otf2-print", "-G", anchor], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
         self.defs_status = defs.returncode

@@ -177,7 +177,8 @@ static void test_unknown_keys(void)
                    "\"log_messages\"?)");
     CHECK_CONTAINS(load_error("trace.json", "{\"trace\": {\"enable\": true}}"),
                    "unknown key \"enable\" in \"trace\"; valid keys are: enabled, folder, name, "
-                   "include_functions, exclude_functions, buffer_mib (did you mean \"enabled\"?)");
+                   "include_functions, exclude_functions, buffer_mib, max_bytes_per_rank (did you "
+                   "mean \"enabled\"?)");
     CHECK_CONTAINS(load_error("mpit.json", "{\"mpi_t\": {\"cvar\": []}}"),
                    "unknown key \"cvar\" in \"mpi_t\"; valid keys are: enabled, cvars, pvars, "
                    "pvar_classes, pvar_change, pvar_elements, read_interval_us (did you mean "
@@ -300,6 +301,9 @@ static void test_trace_section(void)
     CHECK_STR(cfg.trace.folder, "t/x");
     CHECK_STR(cfg.trace.name, "run1");
     CHECK_EQ_U64(cfg.trace.buffer_mib, 1);
+    CHECK_EQ_U64(cfg.trace.max_bytes_per_rank, 1073741824);
+    /* Trace mode throttles sooner unless the file says when. */
+    CHECK_EQ_U64(cfg.throttle.min_calls, 10000);
     CHECK(ht_config_function_traced(&cfg, "solve_all"));
     CHECK(!ht_config_function_traced(&cfg, "solve_fast"));
     CHECK(!ht_config_function_traced(&cfg, "main"));
@@ -307,6 +311,25 @@ static void test_trace_section(void)
     CHECK(ht_config_function_kept(&cfg, "main"));
     ht_config_free(&cfg);
 
+    ht_config_defaults(&cfg);
+    path = tmp_file("trace_bound.json", "{\"trace\": {\"enabled\": true, \"max_bytes_per_rank\": "
+                    "4611686018427387904}, \"throttle\": {\"min_calls\": 100000}}");
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
+    CHECK_EQ_U64(cfg.trace.max_bytes_per_rank, 4611686018427387904ull);
+    CHECK_EQ_U64(cfg.throttle.min_calls, 100000);
+    ht_config_free(&cfg);
+    ht_config_defaults(&cfg);
+    path = tmp_file("trace_nobound.json", "{\"trace\": {\"max_bytes_per_rank\": 0}}");
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
+    CHECK_EQ_U64(cfg.trace.max_bytes_per_rank, 0);
+    CHECK_EQ_U64(cfg.throttle.min_calls, 100000); /* trace mode off */
+    ht_config_free(&cfg);
+    CHECK_STR(load_error("trace4.json", "{\"trace\": {\"max_bytes_per_rank\": -1}}"),
+              in_tmp("trace4.json:1: \"trace.max_bytes_per_rank\" must be an integer from 0 to "
+                     "4611686018427387904, not -1"));
+    CHECK_STR(load_error("trace5.json", "{\"trace\": {\"max_bytes_per_rank\": \"1G\"}}"),
+              in_tmp("trace5.json:1: \"trace.max_bytes_per_rank\" must be an integer >= 0, not a "
+                     "string"));
     CHECK_STR(load_error("trace1.json", "{\"trace\": {\"buffer_mib\": 0}}"),
               in_tmp("trace1.json:1: \"trace.buffer_mib\" must be an integer from 1 to 65536, not 0"));
     CHECK_STR(load_error("trace2.json", "{\"trace\": {\"name\": \"a/b\"}}"),
