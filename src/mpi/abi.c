@@ -141,8 +141,9 @@ static void say(const char *mpis, bool ahead)
             "for %s (-lhooktrace-%s; hooktrace with its compiler wrapper and hooktrace run "
             "choose it)%s\n",
             mpis, OUR_FAMILY, other[0], other[1],
-            ahead ? "; the process also loads the other MPI's C library, ahead of the "
-                    "program's own, which may call it: link the program's (-Wl,--no-as-needed)"
+            ahead ? "; the process also loads a C library of this libhooktrace's MPI, ahead "
+                    "of the program's own, which may call it: link the program's "
+                    "(-Wl,--no-as-needed)"
                   : "");
 }
 
