@@ -98,6 +98,9 @@ HT_BENCH_MPI_BINARIES = bench/mpi_calls_plain$(EXEEXT) bench/mpi_calls_hooktrace
 EXTRA_PROGRAMS += bench/mpi_calls_plain bench/mpi_calls_hooktrace \
 	bench/mpi_calls_instrumented bench/open_requests
 HT_BENCH_MPI_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CFLAGS)
+# The MPI libraries named after libhooktrace stay under --as-needed
+# (libhooktrace needs none of its own: docs/compile.md).
+HT_BENCH_MPI_LINK = -no-install -Wl,--no-as-needed
 
 bench_mpi_calls_plain_SOURCES = bench/mpi_calls.c
 bench_mpi_calls_plain_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
@@ -106,22 +109,22 @@ bench_mpi_calls_plain_LDADD = $(MPI_LIBS)
 
 bench_mpi_calls_hooktrace_SOURCES = bench/mpi_calls.c
 bench_mpi_calls_hooktrace_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
-bench_mpi_calls_hooktrace_LDFLAGS = -no-install
+bench_mpi_calls_hooktrace_LDFLAGS = $(HT_BENCH_MPI_LINK)
 bench_mpi_calls_hooktrace_LDADD = libhooktrace.la $(MPI_LIBS)
 
 bench_mpi_calls_instrumented_SOURCES = bench/mpi_calls.c
 bench_mpi_calls_instrumented_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
 bench_mpi_calls_instrumented_CFLAGS = $(AM_CFLAGS) -finstrument-functions
-bench_mpi_calls_instrumented_LDFLAGS = -no-install
+bench_mpi_calls_instrumented_LDFLAGS = $(HT_BENCH_MPI_LINK)
 bench_mpi_calls_instrumented_LDADD = libhooktrace.la $(MPI_LIBS)
 
 bench_open_requests_SOURCES = bench/open_requests.c
 bench_open_requests_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
 bench_open_requests_CFLAGS = $(AM_CFLAGS) -finstrument-functions
-bench_open_requests_LDFLAGS = -no-install
+bench_open_requests_LDFLAGS = $(HT_BENCH_MPI_LINK)
 bench_open_requests_LDADD = libhooktrace.la $(MPI_LIBS)
 
-EXTRA_DIST += bench/mpi_cost.py
+EXTRA_DIST += bench/mpi_cost.py bench/wrapper_instructions.sh
 CLEANFILES += $(HT_BENCH_MPI_BINARIES)
 
 BENCH_MPI_ARGS =
@@ -205,7 +208,7 @@ bench_fortran_calls_c_plain_LDFLAGS = -no-install
 bench_fortran_calls_c_plain_LDADD = $(MPI_LIBS)
 bench_fortran_calls_c_hooktrace_SOURCES = bench/fortran_calls_c.c
 bench_fortran_calls_c_hooktrace_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
-bench_fortran_calls_c_hooktrace_LDFLAGS = -no-install
+bench_fortran_calls_c_hooktrace_LDFLAGS = $(HT_BENCH_MPI_LINK)
 bench_fortran_calls_c_hooktrace_LDADD = libhooktrace.la $(MPI_LIBS)
 
 bench_fortran_calls_f90_plain_SOURCES = bench/fortran_calls.F90
@@ -214,7 +217,7 @@ bench_fortran_calls_f90_plain_LDFLAGS = -no-install
 bench_fortran_calls_f90_plain_LDADD = $(MPI_FORT_LIBS)
 bench_fortran_calls_f90_hooktrace_SOURCES = bench/fortran_calls.F90
 bench_fortran_calls_f90_hooktrace_FCFLAGS = $(HT_BENCH_F_FCFLAGS) -w
-bench_fortran_calls_f90_hooktrace_LDFLAGS = -no-install
+bench_fortran_calls_f90_hooktrace_LDFLAGS = $(HT_BENCH_MPI_LINK)
 bench_fortran_calls_f90_hooktrace_LDADD = libhooktrace.la $(MPI_FORT_LIBS)
 
 bench_fortran_calls_f08_plain_SOURCES = bench/fortran_calls.F90
@@ -223,7 +226,7 @@ bench_fortran_calls_f08_plain_LDFLAGS = -no-install
 bench_fortran_calls_f08_plain_LDADD = $(MPI_FORT_LIBS)
 bench_fortran_calls_f08_hooktrace_SOURCES = bench/fortran_calls.F90
 bench_fortran_calls_f08_hooktrace_FCFLAGS = $(HT_BENCH_F_FCFLAGS) -DHT_F08
-bench_fortran_calls_f08_hooktrace_LDFLAGS = -no-install
+bench_fortran_calls_f08_hooktrace_LDFLAGS = $(HT_BENCH_MPI_LINK)
 bench_fortran_calls_f08_hooktrace_LDADD = libhooktrace.la $(MPI_FORT_LIBS)
 
 CLEANFILES += $(HT_BENCH_FORTRAN_BINARIES)
@@ -299,7 +302,7 @@ bench_halo_plain_LDADD = $(MPI_LIBS)
 bench_halo_hooktrace_SOURCES = bench/halo.c
 bench_halo_hooktrace_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
 bench_halo_hooktrace_CFLAGS = $(AM_CFLAGS) -O2 -g -finstrument-functions
-bench_halo_hooktrace_LDFLAGS = -no-install
+bench_halo_hooktrace_LDFLAGS = $(HT_BENCH_MPI_LINK)
 bench_halo_hooktrace_LDADD = libhooktrace.la $(MPI_LIBS)
 
 EXTRA_DIST += bench/apps_cost.py
@@ -398,7 +401,7 @@ EXTRA_PROGRAMS += bench/partial_app
 bench_partial_app_SOURCES = bench/partial_app.c
 bench_partial_app_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
 bench_partial_app_CFLAGS = $(AM_CFLAGS) -O2 -g -finstrument-functions
-bench_partial_app_LDFLAGS = -no-install
+bench_partial_app_LDFLAGS = $(HT_BENCH_MPI_LINK)
 bench_partial_app_LDADD = libhooktrace.la $(MPI_LIBS)
 EXTRA_DIST += bench/partial_write.py
 CLEANFILES += bench/partial_app$(EXEEXT)

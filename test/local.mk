@@ -20,9 +20,12 @@ test_unit_throttle_insn_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 # them: -finstrument-functions, linked with libhooktrace) run by Python
 # scripts that assert exact figures from the JSON profile.  -no-install links
 # the uninstalled library by rpath, so the programs run without a libtool
-# wrapper and the profile carries their own names.
+# wrapper and the profile carries their own names.  --no-as-needed: the
+# MPI libraries named after libhooktrace stay, although libhooktrace's
+# wrappers define every MPI routine a program calls (libhooktrace itself
+# needs no MPI library: docs/compile.md, "A library without MPI dependency").
 HT_TEST_CFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
-HT_TEST_LINK = -no-install
+HT_TEST_LINK = -no-install -Wl,--no-as-needed
 
 check_PROGRAMS += test/programs/basic test/programs/basic_plain test/programs/recursion \
 	test/programs/threads test/programs/openmp test/programs/openmp_regions \
@@ -215,6 +218,9 @@ test_programs_trace_calls_LDFLAGS = $(HT_TEST_LINK) -pthread
 # The layering of src/ (docs/architecture.md), from this build's objects.
 TESTS += test/layers.sh
 EXTRA_DIST += test/layers.sh scripts/layers.py
+# libhooktrace needs no MPI library and refers to MPI weakly only.
+TESTS += test/mpi_weak.sh
+EXTRA_DIST += test/mpi_weak.sh
 
 # Fuzz targets, their seeds and valid anchors (docs/fuzzing.md): built and
 # run by scripts/fuzz.sh with clang's libFuzzer, not by `make check`.

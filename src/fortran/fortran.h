@@ -21,13 +21,6 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint must be a C int");
 #define HT_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
 #endif
 
-/* An mpi_f08 entry of the program's own MPI library, found once under
- * the name the wrapper is exported as (dlsym RTLD_NEXT) and kept in *slot:
- * where a wrapper passes a call on when the process's MPI is not this
- * build's (src/mpi/abi.c; generate_fortran.py, foreign_call). */
-typedef void (*ht_f_entry)(void);
-ht_f_entry ht_f_next(ht_f_entry *slot, const char *name);
-
 /* Whether a Fortran status argument is MPI_STATUS_IGNORE (by address). */
 bool ht_f_status_ignored(const MPI_Fint *status);
 

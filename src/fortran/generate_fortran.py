@@ -105,10 +105,11 @@ def foreign_call(flavour, export, pmpi, fparams, args):
     bound to the program's library as the C PMPI routines are; an mpi_f08
     entry's profiling name is the library's own (pmpi_wait_f08_ in Open
     MPI, pmpir_wait_f08_ in MPICH), while its entry name may be both's
-    (mpi_wait_f08_): the program's own definition, next after ours."""
+    (mpi_wait_f08_): the program's own definition, found as the C
+    wrappers find theirs (ht_mpi_foreign_entry)."""
     if not flavour["guard"]:
         return "%s(%s);" % (pmpi, args)
-    return "((void (*)(%s))ht_f_next(&ht_next_%s, \"%s\"))(%s);" % (fparams, export, export, args)
+    return "((void (*)(%s))ht_mpi_foreign_entry(&ht_next_%s, \"%s\"))(%s);" % (fparams, export, export, args)
 
 
 def entry_name(flavour, export, name):
@@ -118,7 +119,7 @@ def entry_name(flavour, export, name):
 
 
 def next_slot(flavour, export):
-    return "" if not flavour["guard"] else "static ht_f_entry ht_next_%s;\n" % export
+    return "" if not flavour["guard"] else "static ht_mpi_entry ht_next_%s;\n" % export
 
 
 def uses(code, name):
@@ -136,7 +137,7 @@ def wrapper(row, params, spec, flavour, export, pmpi, indent):
     fparams = ["%s%s" % (fortran_type(t), "f_" + n) for t, n in params] + ["MPI_Fint *ierr"]
     fargs = ["f_" + n for _, n in params]
     decl = "void %s(%s)" % (export, ", ".join(fparams))
-    ext = "extern void %s(%s);\n" % (pmpi, ", ".join(fparams))
+    ext = "extern void %s(%s);\n#pragma weak %s\n" % (pmpi, ", ".join(fparams), pmpi)
 
     pre, post_conv, after = [], [], []
     call_args = list(fargs)
@@ -223,6 +224,7 @@ def init_wrapper(row, flavour, export, pmpi):
     if row["kind"] == "abort":
         fparams = "MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr"
         return """extern void %(pmpi)s(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr);
+#pragma weak %(pmpi)s
 %(slot)sHT_EXPORT void %(export)s(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
 {
     if (!ht_mpi_abi_matches_at("%(entry)s")) {
@@ -246,6 +248,7 @@ def init_wrapper(row, flavour, export, pmpi):
            foreign=foreign_call(flavour, export, pmpi, fparams, "comm, errorcode, ierr")), fparams
     if row["kind"] == "finalize":
         return """extern void %(pmpi)s(MPI_Fint *ierr);
+#pragma weak %(pmpi)s
 %(slot)sHT_EXPORT void %(export)s(MPI_Fint *ierr)
 {
     if (!ht_mpi_abi_matches_at("%(entry)s")) {
@@ -269,6 +272,7 @@ def init_wrapper(row, flavour, export, pmpi):
     params = "MPI_Fint *required, MPI_Fint *provided, " if name == "MPI_Init_thread" else ""
     args = "required, provided, " if params else ""
     return """extern void %(pmpi)s(%(params)sMPI_Fint *ierr);
+#pragma weak %(pmpi)s
 %(slot)sHT_EXPORT void %(export)s(%(params)sMPI_Fint *ierr)
 {
     if (!ht_mpi_abi_matches_at("%(entry)s")) {

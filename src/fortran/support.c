@@ -223,24 +223,9 @@ void ht_f_types_free(struct ht_f_types *t)
     free(t->heap);
 }
 
-ht_f_entry ht_f_next(ht_f_entry *slot, const char *name)
-{
-    ht_f_entry f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (HT_LIKELY(f != NULL))
-        return f;
-    void *sym = dlsym(RTLD_NEXT, name);
-    memcpy(&f, &sym, sizeof f); /* POSIX: object to function pointer */
-    if (!f) {
-        /* The program called this name, so its library defines it. */
-        fprintf(stderr, "hooktrace: %s: not found in the program's MPI library\n", name);
-        abort();
-    }
-    __atomic_store_n(slot, f, __ATOMIC_RELEASE);
-    return f;
-}
-
 /* MPI_PCONTROL(LEVEL) has no ierror; the C routine is variadic. */
 extern void pmpi_pcontrol_(MPI_Fint *level);
+#pragma weak pmpi_pcontrol_
 HT_EXPORT void mpi_pcontrol_(MPI_Fint *level);
 HT_EXPORT void mpi_pcontrol_(MPI_Fint *level)
 {
@@ -262,12 +247,17 @@ HT_EXPORT void MPI_PCONTROL(MPI_Fint *level) __attribute__((alias("mpi_pcontrol_
 /* MPICH 4.0's takes an OPTIONAL ierror after the level, which it writes
  * unless NULL: passed on as it came (Open MPI's ignores it). */
 extern void HT_PMPI_PCONTROL_F08(MPI_Fint *level, MPI_Fint *ierr);
+#if HT_FORTRAN_F08
+#pragma weak pmpi_pcontrol_f08_
+#else
+#pragma weak pmpir_pcontrol_f08_
+#endif
 HT_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level, MPI_Fint *ierr);
 HT_EXPORT void mpi_pcontrol_f08_(MPI_Fint *level, MPI_Fint *ierr)
 {
-    static ht_f_entry next;
+    static ht_mpi_entry next;
     if (!ht_mpi_abi_matches()) { /* the program's own, as the generated wrappers' */
-        ((void (*)(MPI_Fint *, MPI_Fint *))ht_f_next(&next, "mpi_pcontrol_f08_"))(level, ierr);
+        ((void (*)(MPI_Fint *, MPI_Fint *))ht_mpi_foreign_entry(&next, "mpi_pcontrol_f08_"))(level, ierr);
         return;
     }
     ht_mpi_pcontrol((int)*level);

@@ -12,5 +12,5 @@ libhooktrace_la_SOURCES = \
 libhooktrace_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libhooktrace_la_CFLAGS = $(HT_LIB_CFLAGS)
 libhooktrace_la_LIBADD = libht_runtime.la libht_mpi.la libht_merge.la libht_output.la libht_mpit.la libht_throttle.la libht_callstack.la libht_symbols.la \
-	libht_config.la libht_common.la $(DWARF_LIBS) $(LIBELF_LIBS) $(JANSSON_LIBS) $(MPI_LIBS) -ldl -lm
+	libht_config.la libht_common.la $(DWARF_LIBS) $(LIBELF_LIBS) $(JANSSON_LIBS) -ldl -lm
 libhooktrace_la_LDFLAGS = -version-info 0:0:0

@@ -14,7 +14,12 @@
  * dependencies define the ABI's marker: the function its mpi.h names in
  * the macro MPI_DUP_FN, which every library of the ABI family must export
  * and the other family never does.  A version string would tell Open MPI
- * from MPICH as well, but every member of the MPICH family words its own. */
+ * from MPICH as well, but every member of the MPICH family words its own.
+ *
+ * libhooktrace loads no MPI library itself (its references to MPI are
+ * weak: src/mpi/include/mpi.h), so the program's MPI is the only one in
+ * the process: the next definition after libhooktrace is the program's
+ * own, and our PMPI calls bind to it too. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <limits.h>
@@ -23,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/compiler.h"
 #include "mpi/abi.h"
 #include "mpi/state.h"
 #include "mpit/mpit.h"
@@ -102,7 +108,7 @@ typedef int (*version_fn)(char *, int *);
 
 /* The two MPIs, as the line on stderr and the profile's header say them:
  * "the program runs <its version> (<its file>), this libhooktrace was
- * built for <ours> (<our file>)".  theirs: the program's MPI library. */
+ * built for <ours>".  theirs: the program's MPI library. */
 static void describe(const Dl_info *theirs, void *their_handle, char *out, size_t len)
 {
     /* The program's library's own: MPICH's MPI_MAX_LIBRARY_VERSION_STRING
@@ -117,17 +123,15 @@ static void describe(const Dl_info *theirs, void *their_handle, char *out, size_
         snprintf(version, sizeof version, "another MPI");
     version[sizeof version - 1] = '\0';
     first_line(version);
-    Dl_info ours = {0};
-    void *marker = dlsym(RTLD_DEFAULT, ABI_MARKER);
-    const char *our_file = marker && dladdr(marker, &ours) ? base_name(ours.dli_fname) : "?";
-    /* At most 440 bytes of the 512 kept. */
-    snprintf(out, len,
-             "the program runs %.200s (%.100s), this libhooktrace was built for %s (%.100s)",
-             version, base_name(theirs->dli_fname), OUR_MPI, our_file);
+    /* At most 340 bytes of the 512 kept.  Our MPI's library is not
+     * loaded: only its version is known. */
+    snprintf(out, len, "the program runs %.200s (%.100s), this libhooktrace was built for %s",
+             version, base_name(theirs->dli_fname), OUR_MPI);
 }
 
-/* ahead: ours comes first in the search order, so that the program's
- * library binds its own calls to ours (it may not survive that). */
+/* ahead: a library of our ABI comes first in the search order (the
+ * process loads both MPIs), so that the program's library may bind its
+ * own calls to it (it may not survive that). */
 static void say(const char *mpis, bool ahead)
 {
     static const char *const other[2] = {OTHER_FAMILY};
@@ -137,8 +141,9 @@ static void say(const char *mpis, bool ahead)
             "for %s (-lhooktrace-%s; hooktrace with its compiler wrapper and hooktrace run "
             "choose it)%s\n",
             mpis, OUR_FAMILY, other[0], other[1],
-            ahead ? "; the program does not link its MPI's C library, which comes after "
-                    "hooktrace's own and may call it: link it (-Wl,--no-as-needed)"
+            ahead ? "; the process also loads a C library of this libhooktrace's MPI, ahead "
+                    "of the program's own, which may call it: link the program's "
+                    "(-Wl,--no-as-needed)"
                   : "");
 }
 
@@ -152,6 +157,16 @@ bool ht_mpi_abi_matches_at(const char *entry)
     int state = __atomic_load_n(&decided, __ATOMIC_ACQUIRE);
     if (state)
         return state == 1;
+    if (!PMPI_Init) {
+        /* The program calls MPI but loads no MPI library: it was linked
+         * under --as-needed with its MPI libraries after libhooktrace, whose
+         * wrappers define every routine it calls, so the linker dropped
+         * them.  Nothing can be called: say so rather than crash. */
+        fprintf(stderr, "hooktrace: the program calls %s but no MPI library is loaded: link "
+                        "its MPI libraries with -Wl,--no-as-needed after -lhooktrace (the "
+                        "hooktrace compiler prefix and pkg-config hooktrace do)\n", entry);
+        abort();
+    }
     /* The library of the entry the program called and the one the
      * wrappers' PMPI calls reach: a Fortran program may link only the
      * Fortran library of its MPI, whose C library then comes after ours. */
@@ -191,7 +206,7 @@ bool ht_mpi_abi_matches_at(const char *entry)
 ht_mpi_entry ht_mpi_foreign_entry(ht_mpi_entry *slot, const char *name)
 {
     ht_mpi_entry f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (f)
+    if (HT_LIKELY(f != NULL))
         return f;
     void *library = __atomic_load_n(&their_library, __ATOMIC_ACQUIRE);
     void *sym = library ? dlsym(library, name) : NULL;

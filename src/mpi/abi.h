@@ -11,10 +11,12 @@
  * ABI's (generate.py, BY_VALUE_HANDLES). */
 typedef uintptr_t ht_mpi_handle;
 
-/* The program's own PMPI routine called name (its library's, else the
- * next after libhooktrace), found once and kept in *slot: where a wrapper
- * passes a call on when ht_mpi_foreign is set.  Aborts with a message if
- * the program's library has no such routine. */
+/* The program's own routine called name (its library's, else the next
+ * after libhooktrace): a C wrapper's PMPI_ routine, or the program's own
+ * mpi_f08 entry of the wrapper's name (mpi_wait_f08_, which both MPIs
+ * define), found once and kept in *slot: where a wrapper passes a call on
+ * when ht_mpi_foreign is set.  Aborts with a message if no loaded library
+ * has such a routine. */
 typedef void (*ht_mpi_entry)(void);
 ht_mpi_entry ht_mpi_foreign_entry(ht_mpi_entry *slot, const char *name);
 

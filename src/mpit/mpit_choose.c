@@ -54,7 +54,7 @@ static bool numeric_type(MPI_Datatype t, enum ht_mpit_num *num, size_t *size)
         *size = sizeof(double);
         return true;
     }
-    if ((!is_signed && !is_unsigned) || MPI_Type_size(t, &bytes) != MPI_SUCCESS ||
+    if ((!is_signed && !is_unsigned) || PMPI_Type_size(t, &bytes) != MPI_SUCCESS ||
         (bytes != 4 && bytes != 8))
         return false;
     *num = bytes == 4 ? (is_signed ? HT_MPIT_I32 : HT_MPIT_U32)

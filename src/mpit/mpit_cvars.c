@@ -96,7 +96,7 @@ static void read_value(struct ht_mpit_cvar *c, int index, MPI_Datatype t, MPI_T_
         return;
     }
     int size = 0;
-    MPI_Type_size(t, &size);
+    PMPI_Type_size(t, &size);
     c->count = count;
     unsigned char *raw = count > 0 && count <= MAX_ELEMENTS && size > 0
                              ? calloc((size_t)count + 1, (size_t)size)

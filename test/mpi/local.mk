@@ -191,7 +191,7 @@ HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 # Built by abi_mismatch.py itself, with the other MPI's compiler wrappers.
-EXTRA_DIST += test/mpi/abi_mismatch.c test/mpi/abi_mismatch_fh.f90 test/mpi/abi_mismatch_f08.f90
+EXTRA_DIST += test/mpi/abi_mismatch.c test/mpi/abi_mismatch.F90
 
 # p2p.c compiled at test time by clang behind the MPI wrapper, through the
 # hooktrace command (skipped without clang).

@@ -42,7 +42,7 @@ HT_MPIT_BENCH_CC = $(CC) $(AM_CPPFLAGS) $(CPPFLAGS) $(MPI_CFLAGS) $(AM_CFLAGS) $
 bench/mpit_calls$(EXEEXT): $(srcdir)/bench/mpit_calls.c libhooktrace.la
 	@$(MKDIR_P) bench
 	$(AM_V_CCLD)$(LIBTOOL) $(AM_V_lt) --tag=CC --mode=link $(HT_MPIT_BENCH_CC) -no-install \
-	  $(LDFLAGS) -o $@ $(srcdir)/bench/mpit_calls.c libhooktrace.la $(MPI_LIBS)
+	  $(LDFLAGS) -Wl,--no-as-needed -o $@ $(srcdir)/bench/mpit_calls.c libhooktrace.la $(MPI_LIBS)
 bench/mpit_calls_plain$(EXEEXT): $(srcdir)/bench/mpit_calls.c
 	@$(MKDIR_P) bench
 	$(AM_V_CCLD)$(HT_MPIT_BENCH_CC) $(LDFLAGS) -o $@ $(srcdir)/bench/mpit_calls.c $(MPI_LIBS)

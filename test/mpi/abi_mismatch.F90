@@ -1,4 +1,6 @@
-! abi_mismatch.c in Fortran with mpif.h (test/mpi/abi_mismatch.py).
+! abi_mismatch.c in Fortran (test/mpi/abi_mismatch.py): include 'mpif.h',
+! or with -DUSE_MPI use mpi, or with -DUSE_MPI_F08 use mpi_f08.  ierror is
+! optional in mpi_f08, so every call passes it in all three.
 module work
   implicit none
 contains
@@ -19,10 +21,21 @@ end module work
 
 program ring
   use work
+#if defined(USE_MPI_F08)
+  use mpi_f08
+#elif defined(USE_MPI)
+  use mpi
+#endif
   implicit none
+#if !defined(USE_MPI_F08) && !defined(USE_MPI)
   include 'mpif.h'
-  integer :: rank, nranks, round, total, all, got, next, prev
-  integer :: st(MPI_STATUS_SIZE), ierr
+#endif
+  integer :: rank, nranks, round, total, all, got, next, prev, ierr
+#if defined(USE_MPI_F08)
+  type(MPI_Status) :: st
+#else
+  integer :: st(MPI_STATUS_SIZE)
+#endif
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
