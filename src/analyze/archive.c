@@ -238,13 +238,29 @@ static OTF2_ErrorCode read_global_definitions(OTF2_Reader *reader, struct analys
     return rc;
 }
 
+struct local_defs {
+    struct analysis *a;
+    uint32_t index; /* of the location */
+};
+
+static OTF2_CallbackCode def_clock_offset(void *ud, OTF2_TimeStamp time, int64_t offset,
+                                          double deviation)
+{
+    struct local_defs *l = ud;
+    (void)deviation;
+    clock_correction_add_offset(&l->a->clocks, l->index, time, offset);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 /* Local definitions hold the mapping tables from location-local to global
  * references; reading them is what makes OTF2 apply them to the events.
- * Archives written with global references only have no such files, which
- * is fine. */
+ * They also hold the location's ClockOffsets (clock_correct.h).  Archives
+ * written with global references only have no such files, which is
+ * fine. */
 static OTF2_ErrorCode read_local_definitions(OTF2_Reader *reader, struct analysis *a,
                                              const uint8_t *selected)
 {
+    clock_correction_init(&a->clocks, a->ranks.nlocations);
     if (OTF2_Reader_OpenDefFiles(reader) != OTF2_SUCCESS) {
         reset_errors();
         return OTF2_SUCCESS;
@@ -258,8 +274,16 @@ static OTF2_ErrorCode read_local_definitions(OTF2_Reader *reader, struct analysi
             reset_errors(); /* no local definitions for this location */
             continue;
         }
+        struct local_defs l = {a, i};
+        OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
+        if (!cb)
+            fail_out_of_memory();
+        OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, def_clock_offset);
+        rc = OTF2_Reader_RegisterDefCallbacks(reader, defs, cb, &l);
+        OTF2_DefReaderCallbacks_Delete(cb);
         uint64_t n = 0;
-        rc = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &n);
+        if (rc == OTF2_SUCCESS)
+            rc = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &n);
         OTF2_ErrorCode rc_close = OTF2_Reader_CloseDefReader(reader, defs);
         if (rc == OTF2_SUCCESS)
             rc = rc_close;
@@ -271,14 +295,16 @@ static OTF2_ErrorCode read_local_definitions(OTF2_Reader *reader, struct analysi
 /* --- events ------------------------------------------------------------ */
 
 /* The location of an event; events of undefined locations cannot occur
- * (only defined locations are selected), but are dropped if they do. */
+ * (only defined locations are selected), but are dropped if they do.
+ * Here, and only here, the event's time is corrected (clock_correct.h). */
 #define EVENT_LOCATION(a, ref, kind)                                     \
     struct analysis *a = ud;                                             \
     const struct rankmap_location *loc = rankmap_location(&a->ranks, ref); \
     (void)attributes;                                                    \
     a->summary.records[kind]++;                                          \
     if (!loc)                                                            \
-        return OTF2_CALLBACK_SUCCESS
+        return OTF2_CALLBACK_SUCCESS;                                    \
+    time = clock_correct(&a->clocks, loc->index, time)
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                  OTF2_AttributeList *attributes, uint32_t receiver,

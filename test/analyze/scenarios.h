@@ -28,4 +28,10 @@ void scenario_no_clock(const char *dir);
 void scenario_empty(const char *dir);
 void scenario_ring(const char *dir);
 
+/* scenarios_clocks.c: ClockOffsets and the message order */
+void scenario_clock_reference(const char *dir);
+void scenario_clock_skewed(const char *dir);
+void scenario_clock_single_offset(const char *dir);
+void scenario_order_violations(const char *dir);
+
 #endif

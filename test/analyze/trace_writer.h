@@ -57,6 +57,12 @@ void tw_cancelled(struct tw *tw, uint64_t loc, uint64_t time, uint64_t request);
 void tw_enter(struct tw *tw, uint64_t loc, uint64_t time);
 void tw_leave(struct tw *tw, uint64_t loc, uint64_t time);
 
+/* A ClockOffset definition of a location (at most 4 each, in time order),
+ * as Score-P writes them: at local time `time` the location's clock read
+ * `offset` ticks less than the global one (global = local + offset). */
+void tw_clock_offset(struct tw *tw, uint64_t loc, uint64_t time, int64_t offset,
+                     double deviation);
+
 /* Writes the definitions and closes the archive; exits on failure. */
 void tw_close(struct tw *tw);
 

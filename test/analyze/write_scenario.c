@@ -25,6 +25,10 @@ static const struct {
     {"no_clock", scenario_no_clock},
     {"empty", scenario_empty},
     {"ring", scenario_ring},
+    {"clock_reference", scenario_clock_reference},
+    {"clock_skewed", scenario_clock_skewed},
+    {"clock_single_offset", scenario_clock_single_offset},
+    {"order_violations", scenario_order_violations},
 };
 
 int main(int argc, char **argv)
