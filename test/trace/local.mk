@@ -3,7 +3,7 @@
 # compared with the profile of the same run: Enter events per region equal
 # the calls, and per sender and receiver the MpiSend + MpiIsend events equal
 # the comm_matrix.  Helpers: test/trace/otf2lib.py.
-HT_TRACE_TESTS = test/trace/serial.py test/trace/mpi.py test/trace/analyze.py
+HT_TRACE_TESTS = test/trace/serial.py test/trace/mpi.py test/trace/analyze.py test/trace/clocks.py
 TESTS += $(HT_TRACE_TESTS)
 EXTRA_DIST += test/trace/otf2lib.py $(HT_TRACE_TESTS)
 
