@@ -1,4 +1,4 @@
-/* Offsets to rank 0 over a binomial tree of one rank per node.
+/* Offsets to rank 0 over a binomial tree of one rank per node (plan).
  *
  * Rank r's parent is r with its lowest set bit cleared; a parent measures
  * each child by ping-pong and hands it its offset to rank 0 (the child's
@@ -20,8 +20,11 @@
 #include "trace/clock_sync.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "trace/clock_skew.h"
@@ -53,6 +56,34 @@ static uint64_t now(void)
     return ht_trace_skew(ht_clock_now());
 }
 
+/* Waits for r without spinning: a rank waiting for its turn must leave
+ * the cores to the ranks measuring now (MPICH's waits spin, and a node
+ * may run more ranks than it has cores). */
+static void wait_gently(MPI_Request *r)
+{
+    int done = 0;
+    PMPI_Test(r, &done, MPI_STATUS_IGNORE);
+    while (!done) {
+        struct timespec pause = {0, 20000};
+        nanosleep(&pause, NULL);
+        PMPI_Test(r, &done, MPI_STATUS_IGNORE);
+    }
+}
+
+/* Within a round: polls, yielding the core between polls, so that on a
+ * node with more runnable processes than cores the other end of the
+ * round gets one soon (a yield with nothing else to run costs about a
+ * system call). */
+static void wait_round(MPI_Request *r)
+{
+    int done = 0;
+    PMPI_Test(r, &done, MPI_STATUS_IGNORE);
+    while (!done) {
+        sched_yield();
+        PMPI_Test(r, &done, MPI_STATUS_IGNORE);
+    }
+}
+
 /* The parent's side: measures child and sends it its offset to rank 0. */
 static void measure_child(MPI_Comm job, int child, const struct measurement *mine)
 {
@@ -62,8 +93,10 @@ static void measure_child(MPI_Comm job, int child, const struct measurement *min
     for (int i = 0; i < HT_CLOCK_SYNC_ROUNDS; i++) {
         unsigned long long tc = 0;
         uint64_t t1 = now();
+        MPI_Request r;
         PMPI_Send(&i, 1, MPI_INT, child, TAG, job);
-        PMPI_Recv(&tc, 1, MPI_UNSIGNED_LONG_LONG, child, TAG, job, MPI_STATUS_IGNORE);
+        PMPI_Irecv(&tc, 1, MPI_UNSIGNED_LONG_LONG, child, TAG, job, &r);
+        wait_round(&r);
         uint64_t t2 = now();
         int64_t offset = (int64_t)(t1 + (t2 - t1) / 2 - tc);
         double rtt = (double)(t2 - t1);
@@ -97,33 +130,18 @@ static void measure_child(MPI_Comm job, int child, const struct measurement *min
     PMPI_Send(&sd, 1, MPI_DOUBLE, child, TAG, job);
 }
 
-/* Waits for r without spinning: a rank waiting for its turn must leave
- * the cores to the ranks measuring now (MPICH's waits spin, and a node
- * may run more ranks than it has cores). */
-static void wait_gently(MPI_Request *r)
-{
-    int done = 0;
-    PMPI_Test(r, &done, MPI_STATUS_IGNORE);
-    while (!done) {
-        struct timespec pause = {0, 20000};
-        nanosleep(&pause, NULL);
-        PMPI_Test(r, &done, MPI_STATUS_IGNORE);
-    }
-}
-
 /* The child's side. */
 static void answer_parent(MPI_Comm job, int parent, struct measurement *mine)
 {
     unsigned long long tc[HT_CLOCK_SYNC_ROUNDS];
     for (int i = 0; i < HT_CLOCK_SYNC_ROUNDS; i++) {
         int round;
-        if (i == 0) { /* the turn may be long in coming */
-            MPI_Request r;
-            PMPI_Irecv(&round, 1, MPI_INT, parent, TAG, job, &r);
+        MPI_Request r;
+        PMPI_Irecv(&round, 1, MPI_INT, parent, TAG, job, &r);
+        if (i == 0) /* the turn may be long in coming */
             wait_gently(&r);
-        } else {
-            PMPI_Recv(&round, 1, MPI_INT, parent, TAG, job, MPI_STATUS_IGNORE);
-        }
+        else
+            wait_round(&r);
         tc[i] = now();
         PMPI_Send(&tc[i], 1, MPI_UNSIGNED_LONG_LONG, parent, TAG, job);
     }
@@ -135,26 +153,114 @@ static void answer_parent(MPI_Comm job, int parent, struct measurement *mine)
     mine->offset = reply[1];
 }
 
-/* The tree over the ranks of comm (one per clock), rank 0 first. */
-static void measure_tree(MPI_Comm comm, struct measurement *mine)
+/* The tree over the measuring ranks (leaders[i]: their ranks in job,
+ * leaders[0] = 0); me: this rank's index among them. */
+static void measure_tree(MPI_Comm job, const int *leaders, int count, int me,
+                         struct measurement *mine)
 {
-    int rank = 0, size = 1;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    if (rank == 0) {
+    if (me == 0) {
         *mine = (struct measurement){now(), 0, 0.0};
     } else {
-        int low = rank & -rank;
-        answer_parent(comm, rank - low, mine);
+        int low = me & -me;
+        answer_parent(job, leaders[me - low], mine);
     }
-    /* Children r + 2^k, the largest subtree first, so that the deepest
+    /* Children me + 2^k, the largest subtree first, so that the deepest
      * paths start early. */
-    int low = rank == 0 ? 1 << 30 : rank & -rank;
+    int low = me == 0 ? 1 << 30 : me & -me;
     for (int k = 30; k >= 0; k--) {
         int step = 1 << k;
-        if (step < low && rank + step < size && rank + step > rank)
-            measure_child(comm, rank + step, mine);
+        if (step < low && me + step < count && me + step > me)
+            measure_child(job, leaders[me + step], mine);
     }
+}
+
+/* Who measures: the lowest rank of each clock.  The ranks of one node read
+ * one clock (the invariant TSC and CLOCK_MONOTONIC are node-wide), so their
+ * offsets are equal exactly; a rank on a simulated clock (the testing aid)
+ * counts as a node of its own.  Worked out once, at the start, from one
+ * gather: the job's communicator at the end may be another one, but it
+ * numbers the same processes the same way
+ * (docs/what_happens.md#mpi-4-sessions). */
+struct layout {
+    int *leaders;  /* ranks of the measuring ranks, ascending */
+    int count, me; /* me: this rank's index in leaders, or -1 */
+    int leader;    /* the rank measuring for this one */
+    int *members;  /* a leader's: the other ranks of its clock */
+    int nmembers;
+};
+static struct layout layout;
+
+struct rank_info {
+    uint64_t clock; /* the node's, or a simulated clock's */
+    int32_t tracing;
+    int32_t pad;
+};
+
+static uint64_t node_clock(int rank)
+{
+    if (ht_trace_skewed)
+        return (uint64_t)rank << 1 | 1; /* never a host's: those are even */
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+    for (const char *c = host; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    return h << 1;
+}
+
+/* Collective: false if some rank does not trace, or out of memory. */
+static bool plan(MPI_Comm job, int rank, int size)
+{
+    struct rank_info mine = {node_clock(rank), ht_trace_enabled, 0};
+    struct rank_info *all = malloc((size_t)size * sizeof *all);
+    int ok = all != NULL, everywhere = 0;
+    PMPI_Allreduce(&ok, &everywhere, 1, MPI_INT, MPI_MIN, job);
+    if (!everywhere) {
+        free(all);
+        return false;
+    }
+    PMPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, job);
+    bool tracing = true;
+    /* clock -> its leader, open addressing: O(P) for any placement. */
+    size_t slots = 2;
+    while (slots < 2 * (size_t)size)
+        slots *= 2;
+    struct slot {
+        uint64_t clock;
+        int leader; /* -1: free */
+    } *table = malloc(slots * sizeof *table);
+    layout.leaders = malloc((size_t)size * sizeof *layout.leaders);
+    layout.members = malloc((size_t)size * sizeof *layout.members);
+    layout.count = layout.nmembers = 0;
+    layout.me = -1;
+    layout.leader = rank;
+    for (size_t i = 0; table && i < slots; i++)
+        table[i].leader = -1;
+    for (int r = 0; r < size && table && layout.leaders && layout.members; r++) {
+        tracing &= all[r].tracing != 0;
+        size_t i = (size_t)(all[r].clock * 0x9e3779b97f4a7c15ull >> 20) & (slots - 1);
+        while (table[i].leader >= 0 && table[i].clock != all[r].clock)
+            i = (i + 1) & (slots - 1);
+        if (table[i].leader < 0) {
+            table[i] = (struct slot){all[r].clock, r};
+            if (r == rank)
+                layout.me = layout.count;
+            layout.leaders[layout.count++] = r;
+        }
+        int leader = table[i].leader;
+        if (r == rank)
+            layout.leader = leader;
+        if (leader == rank && r != rank)
+            layout.members[layout.nmembers++] = r;
+    }
+    ok = table != NULL;
+    free(table);
+    ok = ok && layout.leaders && layout.members;
+    free(all);
+    /* Every rank saw the same gather, so all agree on tracing; the memory
+     * is this rank's alone. */
+    PMPI_Allreduce(&ok, &everywhere, 1, MPI_INT, MPI_MIN, job);
+    return tracing && everywhere;
 }
 
 void ht_trace_clock_sync(MPI_Comm job, bool wanted, bool end)
@@ -163,45 +269,36 @@ void ht_trace_clock_sync(MPI_Comm job, bool wanted, bool end)
     PMPI_Comm_rank(job, &rank);
     PMPI_Comm_size(job, &size);
     if (!end) {
-        if (!wanted)
+        if (!wanted || size < 2)
             return;
         ht_trace_skew_init(rank);
         /* A rank whose trace folder failed records no trace, but must not
          * leave the others waiting for its answers. */
-        int on = ht_trace_enabled, everywhere = 0;
-        if (size > 1)
-            PMPI_Allreduce(&on, &everywhere, 1, MPI_INT, MPI_MIN, job);
-        synchronising = size > 1 && everywhere;
+        synchronising = plan(job, rank, size);
+        if (!synchronising) {
+            free(layout.leaders);
+            free(layout.members);
+            layout = (struct layout){0};
+        }
     }
     if (!synchronising)
         return;
-    /* The ranks of one node read one clock (the invariant TSC and
-     * CLOCK_MONOTONIC are node-wide), so their offsets are equal exactly:
-     * only the lowest rank of each node measures, and hands its result to
-     * the others.  A rank on a simulated clock (the testing aid) counts as
-     * a node of its own.  The communicators are made afresh each time:
-     * at the end the job's communicator may be another one
-     * (docs/what_happens.md#mpi-4-sessions). */
-    MPI_Comm node = MPI_COMM_NULL, same_clock = MPI_COMM_NULL, leaders = MPI_COMM_NULL;
     struct measurement *mine = &measured[end];
-    int clock_rank = 0;
-    if (PMPI_Comm_split_type(job, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) != MPI_SUCCESS
-        || PMPI_Comm_split(node, ht_trace_skewed ? rank + 1 : 0, rank, &same_clock) != MPI_SUCCESS)
-        same_clock = MPI_COMM_SELF;
-    PMPI_Comm_rank(same_clock, &clock_rank);
-    PMPI_Comm_split(job, clock_rank == 0 ? 0 : MPI_UNDEFINED, rank, &leaders);
-    if (leaders != MPI_COMM_NULL) {
-        measure_tree(leaders, mine);
-        PMPI_Comm_free(&leaders);
+    if (layout.me >= 0) {
+        measure_tree(job, layout.leaders, layout.count, layout.me, mine);
+        for (int i = 0; i < layout.nmembers; i++)
+            PMPI_Send(mine, (int)sizeof *mine, MPI_BYTE, layout.members[i], TAG, job);
+    } else {
+        MPI_Request r;
+        PMPI_Irecv(mine, (int)sizeof *mine, MPI_BYTE, layout.leader, TAG, job, &r);
+        wait_gently(&r);
     }
-    MPI_Request r;
-    PMPI_Ibcast(mine, (int)sizeof *mine, MPI_BYTE, 0, same_clock, &r);
-    wait_gently(&r);
-    if (same_clock != MPI_COMM_SELF)
-        PMPI_Comm_free(&same_clock);
-    if (node != MPI_COMM_NULL)
-        PMPI_Comm_free(&node);
     have[end] = true;
+    if (end) {
+        free(layout.leaders);
+        free(layout.members);
+        layout = (struct layout){0};
+    }
 }
 
 OTF2_ErrorCode ht_trace_write_clock_offsets(OTF2_DefWriter *w)
