@@ -238,20 +238,6 @@ static OTF2_ErrorCode read_global_definitions(OTF2_Reader *reader, struct analys
     return rc;
 }
 
-struct local_defs {
-    struct analysis *a;
-    uint32_t index; /* of the location */
-};
-
-static OTF2_CallbackCode def_clock_offset(void *ud, OTF2_TimeStamp time, int64_t offset,
-                                          double deviation)
-{
-    struct local_defs *l = ud;
-    (void)deviation;
-    clock_correction_add_offset(&l->a->clocks, l->index, time, offset);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
 /* Local definitions hold the mapping tables from location-local to global
  * references; reading them is what makes OTF2 apply them to the events.
  * They also hold the location's ClockOffsets (clock_correct.h).  Archives
@@ -274,11 +260,11 @@ static OTF2_ErrorCode read_local_definitions(OTF2_Reader *reader, struct analysi
             reset_errors(); /* no local definitions for this location */
             continue;
         }
-        struct local_defs l = {a, i};
+        struct clock_location l = {&a->clocks, i};
         OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
         if (!cb)
             fail_out_of_memory();
-        OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, def_clock_offset);
+        OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, clock_correction_def_offset);
         rc = OTF2_Reader_RegisterDefCallbacks(reader, defs, cb, &l);
         OTF2_DefReaderCallbacks_Delete(cb);
         uint64_t n = 0;

@@ -32,6 +32,15 @@ void clock_correction_add_offset(struct clock_correction *c, uint32_t index, uin
     o->last_offset = offset;
 }
 
+OTF2_CallbackCode clock_correction_def_offset(void *ud, OTF2_TimeStamp time, int64_t offset,
+                                              double deviation)
+{
+    struct clock_location *l = ud;
+    (void)deviation;
+    clock_correction_add_offset(l->c, l->index, time, offset);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 uint64_t clock_correct_violation(struct clock_correction *c, uint32_t receiver_index,
                                  uint64_t send_time, uint64_t recv_time)
 {

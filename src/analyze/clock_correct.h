@@ -16,6 +16,7 @@
 #ifndef HT_ANALYZE_CLOCK_CORRECT_H
 #define HT_ANALYZE_CLOCK_CORRECT_H
 
+#include <otf2/otf2.h>
 #include <stdint.h>
 
 /* The ClockOffset definitions of one location, as read. */
@@ -40,6 +41,15 @@ void clock_correction_free(struct clock_correction *c);
 /* A ClockOffset definition of location index, in the order of the file. */
 void clock_correction_add_offset(struct clock_correction *c, uint32_t index, uint64_t time,
                                  int64_t offset);
+
+/* OTF2's ClockOffset callback for the local definitions of one location
+ * (user data: a struct clock_location). */
+struct clock_location {
+    struct clock_correction *c;
+    uint32_t index;
+};
+OTF2_CallbackCode clock_correction_def_offset(void *ud, OTF2_TimeStamp time, int64_t offset,
+                                              double deviation);
 
 /* The corrected timestamp of an event of location index. */
 static inline uint64_t clock_correct(const struct clock_correction *c, uint32_t index,
