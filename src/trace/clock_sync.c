@@ -1,10 +1,12 @@
 /* Offsets to rank 0 over a binomial tree of one rank per node (plan).
  *
- * Rank r's parent is r with its lowest set bit cleared; a parent measures
- * each child by ping-pong and hands it its offset to rank 0 (the child's
- * offset to the parent plus the parent's own), so every rank is reached
- * after at most log2(P) hops and a parent has at most log2(P) children:
- * about log2(P)^2 measurements on the longest path (14^2 at 10^4 ranks).
+ * The measuring ranks are numbered i = 0, 1, ... in rank order (rank 0
+ * first); i's parent is i with its lowest set bit cleared.  A parent
+ * measures each child by ping-pong and hands it its offset to rank 0 (the
+ * child's offset to the parent plus the parent's own), so every one is
+ * reached after at most log2(N) hops of N nodes and a parent has at most
+ * log2(N) children: about log2(N)^2 measurements on the longest path
+ * (14^2 at 10^4 nodes).
  * Each hop adds its own error (at most half the asymmetry of the fastest
  * round trip), so a rank d hops from rank 0 is off by at most d times
  * that; its standard deviation adds up the hops' as independent errors.
