@@ -426,3 +426,20 @@ bench-trace-volume: all
 	  --hooktrace '$(HT_BENCH_STAGE)$(bindir)/hooktrace' \
 	  --mpicxx '$(subst mpicc,mpicxx,$(MPICC))' --mpiexec '$(MPIEXEC)' $(BENCH_TRACE_VOLUME_ARGS)
 .PHONY: bench-trace-volume
+
+# --- clock synchronisation in trace mode (issue 26) ----------------------------
+# `make bench-clock-sync`: the cost of the offsets measured at a traced job's
+# start and end (bench/clock_sync_cost.c), on 4 ranks by default:
+#   make bench-clock-sync BENCH_CLOCK_SYNC_RANKS=8
+EXTRA_PROGRAMS += bench/clock_sync_cost
+bench_clock_sync_cost_SOURCES = bench/clock_sync_cost.c src/trace/clock_sync.c \
+	src/trace/clock_skew.c src/common/clock.c
+bench_clock_sync_cost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src $(MPI_CFLAGS) $(OTF2_CFLAGS)
+bench_clock_sync_cost_LDFLAGS = -no-install
+bench_clock_sync_cost_LDADD = $(OTF2_LIBS) $(MPI_LIBS) -lm
+BENCH_CLOCK_SYNC_RANKS = 4
+bench-clock-sync: bench/clock_sync_cost$(EXEEXT)
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader \
+	  $(MPIEXEC) $(if $(findstring mpich,$(HT_MPI_NAME)),,--oversubscribe) \
+	  -n $(BENCH_CLOCK_SYNC_RANKS) bench/clock_sync_cost$(EXEEXT)
+.PHONY: bench-clock-sync

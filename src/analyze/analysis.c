@@ -33,6 +33,20 @@ static void matched(struct analysis *a, const struct endpoint *s, const struct e
     struct summary *sum = &a->summary;
     int64_t duration = (int64_t)(r->time - s->time);
     char what[128];
+    if (duration <= 0) {
+        /* Reported as the clocks gave it (after the ClockOffsets), then
+         * repaired: the receive ends one tick after the send began, and
+         * its location moves forward with it (clock_correct.h). */
+        describe(what, sizeof what, s, s->self, r->self);
+        warnings_add(&a->warnings, WARN_NONPOSITIVE_DURATION,
+                     "%s: sent at %.9f s, received at %.9f s (duration %.9f s)", what,
+                     trace_seconds(&a->clock, s->time), trace_seconds(&a->clock, r->time),
+                     trace_interval(&a->clock, s->time, r->time));
+        const struct rankmap_location *loc = rankmap_location(&a->ranks, r->location);
+        uint64_t moved = clock_correct_violation(&a->clocks, loc ? loc->index : UINT32_MAX,
+                                                 s->time, r->time);
+        duration = (int64_t)(moved - s->time);
+    }
     sum->messages++;
     sum->bytes += s->bytes;
     if (sum->messages == 1 || duration < sum->min_duration)
@@ -40,17 +54,9 @@ static void matched(struct analysis *a, const struct endpoint *s, const struct e
     if (sum->messages == 1 || duration > sum->max_duration)
         sum->max_duration = duration;
     sum->total_duration += duration;
-    if (duration > 0) {
-        sum->timed_messages++;
-        sum->timed_bytes += s->bytes;
-        sum->timed_ticks += (uint64_t)duration;
-    } else {
-        describe(what, sizeof what, s, s->self, r->self);
-        warnings_add(&a->warnings, WARN_NONPOSITIVE_DURATION,
-                     "%s: sent at %.9f s, received at %.9f s (duration %.9f s)", what,
-                     trace_seconds(&a->clock, s->time), trace_seconds(&a->clock, r->time),
-                     trace_interval(&a->clock, s->time, r->time));
-    }
+    sum->timed_messages++;
+    sum->timed_bytes += s->bytes;
+    sum->timed_ticks += (uint64_t)duration;
     if (s->bytes > r->bytes) {
         describe(what, sizeof what, s, s->self, r->self);
         warnings_add(&a->warnings, WARN_SEND_LONGER,
@@ -131,6 +137,7 @@ void analysis_free(struct analysis *a)
     pool_destroy(&a->endpoints);
     matrix_free(&a->matrix);
     waits_free(&a->waits);
+    clock_correction_free(&a->clocks);
     warnings_free(&a->warnings);
     rankmap_free(&a->ranks);
 }

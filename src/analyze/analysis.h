@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analyze/clock_correct.h"
 #include "analyze/endpoint.h"
 #include "analyze/match.h"
 #include "analyze/matrix.h"
@@ -52,6 +53,7 @@ struct csv_writer;
 struct analysis {
     const char *archive_path; /* the anchor file actually read */
     struct trace_clock clock;
+    struct clock_correction clocks; /* ClockOffsets and order repairs */
     struct rankmap ranks;
     struct warnings warnings;
     struct pool endpoints;

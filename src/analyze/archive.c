@@ -242,11 +242,13 @@ static OTF2_ErrorCode read_global_definitions(OTF2_Reader *reader, struct analys
 
 /* Local definitions hold the mapping tables from location-local to global
  * references; reading them is what makes OTF2 apply them to the events.
- * Archives written with global references only have no such files, which
- * is fine. */
+ * They also hold the location's ClockOffsets (clock_correct.h).  Archives
+ * written with global references only have no such files, which is
+ * fine. */
 static OTF2_ErrorCode read_local_definitions(OTF2_Reader *reader, struct analysis *a,
                                              const uint8_t *selected)
 {
+    clock_correction_init(&a->clocks, a->ranks.nlocations);
     if (OTF2_Reader_OpenDefFiles(reader) != OTF2_SUCCESS) {
         reset_errors();
         return OTF2_SUCCESS;
@@ -260,8 +262,16 @@ static OTF2_ErrorCode read_local_definitions(OTF2_Reader *reader, struct analysi
             reset_errors(); /* no local definitions for this location */
             continue;
         }
+        struct clock_location l = {&a->clocks, i};
+        OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
+        if (!cb)
+            fail_out_of_memory();
+        OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, clock_correction_def_offset);
+        rc = OTF2_Reader_RegisterDefCallbacks(reader, defs, cb, &l);
+        OTF2_DefReaderCallbacks_Delete(cb);
         uint64_t n = 0;
-        rc = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &n);
+        if (rc == OTF2_SUCCESS)
+            rc = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &n);
         OTF2_ErrorCode rc_close = OTF2_Reader_CloseDefReader(reader, defs);
         if (rc == OTF2_SUCCESS)
             rc = rc_close;
@@ -272,13 +282,11 @@ static OTF2_ErrorCode read_local_definitions(OTF2_Reader *reader, struct analysi
 
 /* --- events ------------------------------------------------------------ */
 
-/* The one door of every event time (archive_events.h): a clock
- * correction per location goes here. */
+/* The one door of every event time (archive_events.h): the clock
+ * correction of the event's location (clock_correct.h). */
 uint64_t event_time(const struct analysis *a, const struct rankmap_location *loc, uint64_t time)
 {
-    (void)a;
-    (void)loc;
-    return time;
+    return clock_correct(&a->clocks, loc->index, time);
 }
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,

@@ -8,6 +8,7 @@ hooktrace_analyze_SOURCES = \
 	src/analyze/hashmap.c src/analyze/hashmap.h \
 	src/analyze/pool.c src/analyze/pool.h \
 	src/analyze/endpoint.h \
+	src/analyze/clock_correct.c src/analyze/clock_correct.h \
 	src/analyze/rankmap.c src/analyze/rankmap.h \
 	src/analyze/translate.c src/analyze/translate.h \
 	src/analyze/match.c src/analyze/match.h \

@@ -102,8 +102,45 @@ static json_t *summary_object(const struct analysis *a)
         real_or_null((double)s->timed_bytes * resolution / (double)(s->timed_ticks ? s->timed_ticks : 1),
                      s->timed_ticks > 0));
     set(o, "peak_in_flight", integer(s->peak_in_flight));
+    set(o, "order_violations", integer(a->clocks.violations));
+    set(o, "order_moved_s", checked(json_real((double)a->clocks.violation_ticks / resolution)));
+    set(o, "order_moved_max_s",
+        checked(json_real((double)a->clocks.max_violation_ticks / resolution)));
     set(o, "warnings", integer(warnings_total(&a->warnings)));
     return o;
+}
+
+/* Each rank's clock against rank 0's at the first measurement, from the
+ * ClockOffsets of its first location (clock_correct.h). */
+static json_t *clock_offsets_array(const struct analysis *a)
+{
+    json_t *array = checked(json_array());
+    uint32_t n = a->ranks.world_size;
+    uint32_t *first = xmalloc((n ? n : 1) * sizeof *first);
+    for (uint32_t r = 0; r < n; r++)
+        first[r] = UINT32_MAX;
+    for (uint32_t i = 0; i < a->ranks.nlocations; i++) {
+        uint32_t r = a->ranks.location_list[i]->world_rank;
+        if (r < n && first[r] == UINT32_MAX)
+            first[r] = i;
+    }
+    double base = 0, base_drift = 0, resolution = (double)a->clock.resolution;
+    int base_known = 1;
+    if (n == 0 || !clock_correction_rank(&a->clocks, first[0], &base, &base_drift, &base_known))
+        base = base_drift = 0, base_known = 1;
+    for (uint32_t r = 0; r < n; r++) {
+        double offset, drift;
+        int drift_known;
+        if (!clock_correction_rank(&a->clocks, first[r], &offset, &drift, &drift_known))
+            continue;
+        json_t *o = checked(json_object());
+        set(o, "rank", integer(r));
+        set(o, "offset_s", checked(json_real((offset - base) / resolution)));
+        set(o, "drift_ppm", real_or_null((drift - base_drift) * 1e6, drift_known && base_known));
+        append(array, o);
+    }
+    free(first);
+    return array;
 }
 
 static void add_warnings(json_t *doc, const struct warnings *w)
@@ -218,6 +255,7 @@ int report_json(const struct analysis *a, const char *path, char *err, size_t er
     set(doc, "communicators", communicators_array(a));
     add_matrix(doc, a);
     set(doc, "wait_states", waits_array(a));
+    set(doc, "clock_offsets", clock_offsets_array(a));
 
     struct output_file out;
     int status = output_file_open(&out, path, err, errsize);

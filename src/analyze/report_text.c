@@ -63,6 +63,10 @@ static void summary_section(FILE *f, const struct analysis *a)
                 (double)s->timed_bytes * (double)a->clock.resolution / (double)s->timed_ticks,
                 s->timed_messages);
     }
+    fprintf(f, "  order violations         %" PRIu64 " repaired (receives moved %.9f s in all, "
+               "at most %.9f s)\n",
+            a->clocks.violations, seconds(a, (int64_t)a->clocks.violation_ticks),
+            seconds(a, (int64_t)a->clocks.max_violation_ticks));
     fprintf(f, "  unmatched sends          %" PRIu64 " (%" PRIu64 " bytes)\n", s->unmatched_sends,
             s->unmatched_send_bytes);
     fprintf(f, "  unmatched receives       %" PRIu64 " (%" PRIu64 " bytes)\n",

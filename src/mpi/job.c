@@ -27,6 +27,7 @@
 #include "mpi/requests.h"
 #include "mpi/state.h"
 #include "mpi/thread_data.h"
+#include "trace/clock_sync.h"
 #include "trace/comms.h"
 
 /* Sessions may be opened and closed by several threads at once; the
@@ -68,6 +69,7 @@ static void job_start(MPI_Comm job, bool own_comm, int thread_level, MPI_Comm bi
     ht_mpi.poll_batch = cfg->mpi.poll_batch;
     ht_mpi_ranks_init(job);
     ht_trace_set_job(job);
+    ht_trace_clock_sync(job, cfg->trace.enabled && !cfg->off, false);
     ht_world.have_comm = own_comm;
     ht_world.comm = job;
     ht_world.initialized = true;
@@ -214,6 +216,7 @@ static void job_end(void)
         ht_request_drain_all_handoffs();
     if (t && t->mpi)
         ht_request_table_drain(t, ht_clock_now());
+    ht_trace_clock_sync(ht_trace_job(), true, true);
     ht_runtime_finish_mpi();
     /* Before PMPI_Finalize: Open MPI 4.1 crashes in a later MPI_T_finalize. */
     ht_mpit_finalize();

@@ -20,6 +20,7 @@
 #include "trace/archive_events.h"
 #include "trace/archive_internal.h"
 #include "trace/buffer.h"
+#include "trace/clock_sync.h"
 #include "trace/comms.h"
 #include "trace/regions.h"
 #include "trace/trace.h"
@@ -498,10 +499,16 @@ int64_t ht_trace_write(const struct ht_trace_run *run, const struct ht_function_
             rc = write_events(archive, mpi ? rank : defs.own_rank, comm_ids, comm_count, info,
                               nthreads, err, sizeof err);
         OTF2_Archive_CloseEvtFiles(archive);
-        /* Empty local definition files: readers expect one per location. */
+        /* Local definitions, one file per location (readers expect it):
+         * the rank's clock offsets, else empty. */
         OTF2_Archive_OpenDefFiles(archive);
         for (int i = 0; info && i < nthreads; i++) {
             OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, info[i].id);
+            if (dw && mpi && ht_trace_write_clock_offsets(dw) != OTF2_SUCCESS && rc == 0) {
+                snprintf(err, sizeof err, "writing the clock offsets: %s",
+                         otf2_error[0] ? otf2_error : "OTF2 error");
+                rc = -1;
+            }
             if (dw)
                 OTF2_Archive_CloseDefWriter(archive, dw);
         }

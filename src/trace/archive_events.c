@@ -7,6 +7,7 @@
 #include "callstack/tree.h"
 #include "trace/archive_internal.h"
 #include "trace/buffer.h"
+#include "trace/clock_skew.h"
 
 struct replay {
     OTF2_EvtWriter *w;
@@ -132,6 +133,9 @@ static bool on_record(void *ctx, uint64_t tick, uint64_t header, const uint64_t 
 {
     struct replay *r = ctx;
     unsigned kind = header & HT_REC_KIND_MASK;
+    /* The testing aid's simulated node clock, here and nowhere on the hot
+     * path. */
+    tick = ht_trace_skew(tick);
     OTF2_CommRef comm = 0;
     switch (kind) {
     case HT_REC_ENTER:
@@ -141,7 +145,7 @@ static bool on_record(void *ctx, uint64_t tick, uint64_t header, const uint64_t 
         leave(r, tick, (struct ht_node *)(uintptr_t)(header & ~(uint64_t)HT_REC_KIND_MASK));
         return r->error == OTF2_SUCCESS;
     case HT_REC_FLUSH:
-        emit(r, tick, OTF2_EvtWriter_BufferFlush(r->w, NULL, tick, p[0]));
+        emit(r, tick, OTF2_EvtWriter_BufferFlush(r->w, NULL, tick, ht_trace_skew(p[0])));
         break;
     case HT_REC_THROTTLED:
     case HT_REC_CUT:

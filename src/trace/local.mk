@@ -6,6 +6,8 @@ libht_trace_la_SOURCES = \
 	src/trace/trace.h src/trace/calls.c \
 	src/trace/buffer.h src/trace/buffer.c \
 	src/trace/comms.h src/trace/comms.c \
+	src/trace/clock_sync.h src/trace/clock_sync.c \
+	src/trace/clock_skew.h src/trace/clock_skew.c \
 	src/trace/mpi_events.h src/trace/mpi_events.c \
 	src/trace/writer.h src/trace/archive_internal.h src/trace/archive.c \
 	src/trace/archive_events.h src/trace/archive_events.c \

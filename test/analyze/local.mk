@@ -7,6 +7,7 @@ test_analyze_write_scenario_SOURCES = test/analyze/write_scenario.c \
 	test/analyze/scenarios.h test/analyze/scenarios_requests.c \
 	test/analyze/scenarios_ranks.c test/analyze/scenarios_matching.c \
 	test/analyze/scenarios_waits.c \
+	test/analyze/scenarios_clocks.c \
 	test/analyze/trace_writer.c test/analyze/trace_writer.h
 test_analyze_write_scenario_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
 test_analyze_write_scenario_LDADD = $(OTF2_LIBS)
@@ -19,6 +20,7 @@ test_analyze_hashmap_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
 
 HT_ANALYZE_TESTS = test/analyze/hashmap_test test/analyze/nonblocking.py test/analyze/ranks.py \
 	test/analyze/warnings.py test/analyze/outputs.py test/analyze/malformed.py \
-	test/analyze/streaming.py test/analyze/waits.py
+	test/analyze/streaming.py test/analyze/waits.py \
+	test/analyze/clocks.py
 TESTS += $(HT_ANALYZE_TESTS)
 EXTRA_DIST += test/analyze/analyzelib.py test/analyze/lsan.supp test/analyze/valgrind.supp $(filter %.py,$(HT_ANALYZE_TESTS))

@@ -17,7 +17,7 @@ a = analyze(archive)
 # JSON: the documented keys, and comm_matrix exactly as the profile has it.
 check_eq(list(a.doc), ["tool", "version", "archive", "trace", "summary", "warnings",
                        "warning_examples", "communicators", "comm_matrix",
-                       "comm_matrix_timing", "wait_states"], "JSON top-level keys")
+                       "comm_matrix_timing", "wait_states", "clock_offsets"], "JSON top-level keys")
 check_eq(a.doc["archive"], os.path.join(archive, "traces.otf2"), "JSON archive (the anchor)")
 check_eq(sorted(a.doc["trace"]), ["duplicate_definitions", "events", "locations", "ranks",
                                   "records", "timer_resolution"], "JSON trace keys")
@@ -25,7 +25,8 @@ check_eq(a.doc["trace"]["duplicate_definitions"], 0, "no duplicate definitions")
 check_eq(sorted(a.summary), sorted([
     "messages", "bytes", "unmatched_sends", "unmatched_send_bytes", "unmatched_receives",
     "unmatched_receive_bytes", "duration_min_s", "duration_mean_s", "duration_max_s",
-    "timed_messages", "bandwidth_bytes_per_s", "peak_in_flight", "warnings"]),
+    "timed_messages", "bandwidth_bytes_per_s", "peak_in_flight", "order_violations",
+    "order_moved_s", "order_moved_max_s", "warnings"]),
     "JSON summary keys")
 check_eq(sorted(a.warnings), sorted([
     "missing_receive", "receive_without_send", "nonpositive_duration",

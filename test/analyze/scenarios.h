@@ -34,5 +34,10 @@ void scenario_late_receiver(const char *dir);
 void scenario_collective_waits(const char *dir);
 void scenario_no_wait(const char *dir);
 void scenario_wait_edges(const char *dir);
+/* scenarios_clocks.c: ClockOffsets and the message order */
+void scenario_clock_reference(const char *dir);
+void scenario_clock_skewed(const char *dir);
+void scenario_clock_single_offset(const char *dir);
+void scenario_order_violations(const char *dir);
 
 #endif

@@ -25,11 +25,13 @@ void scenario_missing_receive(const char *dir)
 
 /* Clock trouble between rank 0 and rank 1, tag 0:
  *   sent t 100, received t 50       duration -50 ns   nonpositive_duration
- *   sent t 200, received t 200      duration 0        nonpositive_duration
+ *                                   repaired: rank 1 moves 51 ns, 1 ns
+ *   sent t 200, received t 149      (+51) duration 0  nonpositive_duration
+ *                                   repaired: rank 1 moves 1 ns more, 1 ns
  *   sent 64 B t 300, received 32 B
- *     t 310                         duration 10 ns    send_longer_than_receive
- * Three messages, 10 + 10 + 64 = 84 bytes; min -50 ns, max 10 ns; the
- * mean bandwidth counts only the last: 64 B / 10 ns = 6.4e9 bytes/s. */
+ *     t 310                         (+52) 62 ns       send_longer_than_receive
+ * Three messages, 10 + 10 + 64 = 84 bytes; durations once repaired 1, 1
+ * and 62 ns: mean bandwidth 84 B / 64 ns = 1.3125e9 bytes/s. */
 void scenario_negative_duration(const char *dir)
 {
     struct tw *tw = tw_create(dir, 2);
@@ -37,7 +39,7 @@ void scenario_negative_duration(const char *dir)
     tw_recv(tw, r1, 50, 0, TW_COMM_WORLD, 0, 10);
     tw_send(tw, r0, 100, 1, TW_COMM_WORLD, 0, 10);
     tw_send(tw, r0, 200, 1, TW_COMM_WORLD, 0, 10);
-    tw_recv(tw, r1, 200, 0, TW_COMM_WORLD, 0, 10);
+    tw_recv(tw, r1, 149, 0, TW_COMM_WORLD, 0, 10);
     tw_send(tw, r0, 300, 1, TW_COMM_WORLD, 0, 64);
     tw_recv(tw, r1, 310, 0, TW_COMM_WORLD, 0, 32);
     tw_close(tw);

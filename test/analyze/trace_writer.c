@@ -20,6 +20,11 @@ struct tw_location {
     uint64_t ref;
     uint32_t rank;
     OTF2_EvtWriter *writer;
+    /* ClockOffset definitions, in order: time, offset */
+    uint64_t offset_times[4];
+    int64_t offsets[4];
+    double deviations[4];
+    uint32_t noffsets;
 };
 
 struct tw_comm {
@@ -127,6 +132,7 @@ static struct tw_location *add_location(struct tw *tw, uint64_t ref, uint32_t ra
     struct tw_location *l = &tw->locations[tw->nlocations++];
     l->ref = ref;
     l->rank = rank;
+    l->noffsets = 0;
     l->writer = OTF2_Archive_GetEvtWriter(tw->archive, ref);
     if (!l->writer) {
         fprintf(stderr, "trace_writer: no event writer for location %llu\n",
@@ -226,6 +232,28 @@ uint32_t tw_add_inter_comm(struct tw *tw, const char *name, uint32_t size_a, con
     uint32_t gb = add_group(tw, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_GROUP_FLAG_NONE, size_b, m);
     free(m);
     return add_comm_def(tw, name, 1, ga, gb);
+}
+
+static struct tw_location *find_location(struct tw *tw, uint64_t loc)
+{
+    for (uint32_t i = 0; i < tw->nlocations; i++) {
+        if (tw->locations[i].ref == loc)
+            return &tw->locations[i];
+    }
+    fprintf(stderr, "trace_writer: unknown location %llu\n", (unsigned long long)loc);
+    exit(99);
+}
+
+void tw_clock_offset(struct tw *tw, uint64_t loc, uint64_t time, int64_t offset, double deviation)
+{
+    struct tw_location *l = find_location(tw, loc);
+    if (l->noffsets == 4) {
+        fprintf(stderr, "trace_writer: more than 4 clock offsets\n");
+        exit(99);
+    }
+    l->offset_times[l->noffsets] = time;
+    l->offsets[l->noffsets] = offset;
+    l->deviations[l->noffsets++] = deviation;
 }
 
 static OTF2_EvtWriter *writer(struct tw *tw, uint64_t loc, uint64_t time)
@@ -399,14 +427,19 @@ void tw_close(struct tw *tw)
         TW_CHECK(OTF2_Archive_CloseEvtWriter(tw->archive, tw->locations[i].writer));
     }
     TW_CHECK(OTF2_Archive_CloseEvtFiles(tw->archive));
-    /* Empty local definition files, as most writers leave them. */
+    /* Local definition files: empty, as most writers leave them, or with
+     * the location's ClockOffsets, as Score-P writes them. */
     TW_CHECK(OTF2_Archive_OpenDefFiles(tw->archive));
     for (uint32_t i = 0; i < tw->nlocations; i++) {
-        OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(tw->archive, tw->locations[i].ref);
+        const struct tw_location *l = &tw->locations[i];
+        OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(tw->archive, l->ref);
         if (!dw) {
             fprintf(stderr, "trace_writer: no definition writer\n");
             exit(99);
         }
+        for (uint32_t k = 0; k < l->noffsets; k++)
+            TW_CHECK(OTF2_DefWriter_WriteClockOffset(dw, l->offset_times[k], l->offsets[k],
+                                                     l->deviations[k]));
         TW_CHECK(OTF2_Archive_CloseDefWriter(tw->archive, dw));
     }
     TW_CHECK(OTF2_Archive_CloseDefFiles(tw->archive));

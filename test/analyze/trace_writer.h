@@ -66,6 +66,11 @@ void tw_leave_region(struct tw *tw, uint64_t loc, uint64_t time, uint32_t region
  * OTF2_CollectiveOp, root a rank of comm (OTF2_UNDEFINED_UINT32: none). */
 void tw_collective(struct tw *tw, uint64_t loc, uint64_t begin, uint64_t end, uint8_t op,
                    uint32_t comm, uint32_t root);
+/* A ClockOffset definition of a location (at most 4 each, in time order),
+ * as Score-P writes them: at local time `time` the location's clock read
+ * `offset` ticks less than the global one (global = local + offset). */
+void tw_clock_offset(struct tw *tw, uint64_t loc, uint64_t time, int64_t offset,
+                     double deviation);
 
 /* Writes the definitions and closes the archive; exits on failure. */
 void tw_close(struct tw *tw);

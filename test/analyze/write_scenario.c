@@ -30,6 +30,10 @@ static const struct {
     {"collective_waits", scenario_collective_waits},
     {"no_wait", scenario_no_wait},
     {"wait_edges", scenario_wait_edges},
+    {"clock_reference", scenario_clock_reference},
+    {"clock_skewed", scenario_clock_skewed},
+    {"clock_single_offset", scenario_clock_single_offset},
+    {"order_violations", scenario_order_violations},
 };
 
 int main(int argc, char **argv)

@@ -4,7 +4,7 @@
 # the calls, and per sender and receiver the MpiSend + MpiIsend events equal
 # the comm_matrix.  Helpers: test/trace/otf2lib.py.
 HT_TRACE_TESTS = test/trace/serial.py test/trace/mpi.py test/trace/analyze.py \
-	test/trace/wait_states.py
+	test/trace/wait_states.py test/trace/clocks.py
 # Throttle markers, trace.max_bytes_per_rank and hooktrace-score (issue 26).
 HT_TRACE_TESTS += test/trace/volume.py
 TESTS += $(HT_TRACE_TESTS)
