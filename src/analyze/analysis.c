@@ -33,6 +33,7 @@ static void matched(struct analysis *a, const struct endpoint *s, const struct e
     struct summary *sum = &a->summary;
     int64_t duration = (int64_t)(r->time - s->time);
     char what[128];
+    struct endpoint repaired;
     if (duration <= 0) {
         /* Reported as the clocks gave it (after the ClockOffsets), then
          * repaired: the receive ends one tick after the send began, and
@@ -46,6 +47,10 @@ static void matched(struct analysis *a, const struct endpoint *s, const struct e
         uint64_t moved = clock_correct_violation(&a->clocks, loc ? loc->index : UINT32_MAX,
                                                  s->time, r->time);
         duration = (int64_t)(moved - s->time);
+        /* The wait states judge the receive where the repair put it. */
+        repaired = *r;
+        repaired.time = moved;
+        r = &repaired;
     }
     sum->messages++;
     sum->bytes += s->bytes;
