@@ -36,7 +36,7 @@ build() {
         # shellcheck disable=SC2086
         $CC $flags -o "$out/fuzz_trace" "$top/test/fuzz/fuzz_trace.c" $analyzer \
             $(pkg-config --cflags --libs otf2 2>/dev/null || echo -lotf2) \
-            $(pkg-config --cflags --libs jansson) -lm
+            $(pkg-config --cflags --libs jansson) -lm -pthread
         ;;
     *)
         echo "fuzz.sh: no target '$1' (config, trace)" >&2

@@ -20,13 +20,14 @@ hooktrace_analyze_SOURCES = \
 	src/analyze/waitstate.c src/analyze/waitstate.h src/analyze/wait_pattern.h \
 	src/analyze/archive.c src/analyze/archive.h \
 	src/analyze/archive_events.h src/analyze/archive_waits.c \
+	src/analyze/archive_par.c src/analyze/archive_par.h \
 	src/analyze/progress.c src/analyze/progress.h \
 	src/analyze/output_file.c src/analyze/output_file.h \
 	src/analyze/report.h src/analyze/report_text.c src/analyze/report_json.c \
 	src/analyze/report_csv.c src/analyze/report_svg.c src/analyze/report_html.c
 hooktrace_analyze_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS) $(JANSSON_CFLAGS)
-hooktrace_analyze_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS)
-hooktrace_analyze_LDADD = $(OTF2_LIBS) $(JANSSON_LIBS) -lm
+hooktrace_analyze_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS) -pthread
+hooktrace_analyze_LDADD = $(OTF2_LIBS) $(JANSSON_LIBS) -lm -lpthread
 
 # --- benchmark (BENCHMARKS.md, "hooktrace-analyze") ----------------------------
 # `make bench-analyze` writes a synthetic archive of >= 10 million events,

@@ -2,6 +2,7 @@
  * any OTF2 archive (docs/analyze.md).
  *
  *   archive.c     OTF2 reader: definitions, then all events merged by time
+ *   archive_par.c the same events read by several threads, merged again
  *   rankmap.c     communicator rank -> world rank -> location (seed 003)
  *   translate.c   non-blocking records -> sends and receives in issue order
  *   match.c       FIFO per (sender, receiver, communicator, tag) (seed 004)
@@ -16,6 +17,7 @@
 
 #include "analyze/analysis.h"
 #include "analyze/archive.h"
+#include "analyze/archive_par.h"
 #include "analyze/fail.h"
 #include "analyze/options.h"
 #include "analyze/report.h"
@@ -72,7 +74,8 @@ int main(int argc, char **argv)
     struct analysis a;
     analysis_init(&a, opt.examples, csv);
     int progress = opt.progress >= 0 ? opt.progress : isatty(STDERR_FILENO);
-    if (archive_read(&a, anchor, progress, err, sizeof err) != 0) {
+    unsigned threads = opt.threads ? opt.threads : archive_default_threads();
+    if (archive_read(&a, anchor, progress, threads, err, sizeof err) != 0) {
         fail_message("%s", err);
         if (csv)
             csv_close(csv, 0, err, sizeof err);
