@@ -12,6 +12,7 @@
 #include "analyze/archive.h"
 #include "analyze/archive_events.h"
 #include "analyze/archive_par.h"
+#include "analyze/archive_share.h"
 #include "analyze/fail.h"
 #include "analyze/progress.h"
 
@@ -474,7 +475,7 @@ static int read_events(OTF2_Reader *reader, struct analysis *a, const uint8_t *s
                        unsigned threads, int show_progress, const char *anchor, char *err,
                        size_t errsize)
 {
-    if (threads > 1)
+    if (threads > 1 || archive_distribution)
         return archive_read_parallel(a, anchor, selected, threads, show_progress, err, errsize);
     reset_errors();
     OTF2_ErrorCode rc = OTF2_Reader_OpenEvtFiles(reader);
@@ -551,6 +552,8 @@ static int read_archive(OTF2_Reader *reader, struct analysis *a, const char *anc
     } else {
         analysis_start_events(a);
         threads = threads < nselected ? threads : nselected;
+        if (archive_distribution && nselected < archive_distribution->shares)
+            archive_distribution = NULL; /* not worth it; every rank reads alone */
         status = nselected ? read_events(reader, a, selected, threads, show_progress, anchor, err,
                                          errsize)
                            : 0;

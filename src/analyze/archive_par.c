@@ -12,71 +12,22 @@
 
 #include "analyze/archive_events.h"
 #include "analyze/archive_par.h"
+#include "analyze/archive_share.h"
 #include "analyze/fail.h"
 #include "analyze/progress.h"
 
-/* Records per batch and batches per reader: what is in flight between a
- * reader and the merge is at most BATCHES * BATCH_RECORDS records per
- * reader (about 0.9 MB), whatever the trace's length.  A batch is handed
- * over under a lock, so the lock is taken once per 4096 events. */
-#define BATCH_RECORDS 4096u
-#define BATCHES 4u
 /* Events asked of OTF2 per call in a reader. */
 #define READ_CHUNK 4096u
 /* The serial loop's batch: progress and the runaway check (archive.c). */
 #define EVENT_BATCH (1u << 20)
 
-enum record_type {
-    REC_SEND, REC_ISEND, REC_ISEND_COMPLETE, REC_RECV, REC_IRECV_REQUEST, REC_IRECV,
-    REC_CANCELLED, REC_ENTER, REC_LEAVE, REC_COLLECTIVE_BEGIN, REC_COLLECTIVE_END
-};
-
-/* One event as its callback received it.  peer: receiver, sender, region
- * or root; length: also a collective's bytes sent; request: also its bytes
- * received. */
-struct record {
-    uint64_t time, location, length, request;
-    uint32_t peer, comm, tag;
-    uint8_t type, op;
-};
-
-struct batch {
-    uint32_t n;
-    uint64_t skipped; /* events read before these records and not forwarded */
-    struct record records[BATCH_RECORDS];
-};
-
-enum reader_failure { READER_OK, READER_SETUP, READER_OPEN, READER_READ };
-
-struct reader {
-    const char *anchor;
-    const struct rankmap *ranks;
-    uint32_t *locations; /* indexes into the location list */
-    uint32_t nlocations;
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    struct batch *batches; /* BATCHES of them, a ring */
-    /* Under lock: batches handed over, batches given back, no more will
-     * come, the merge wants no more. */
-    uint64_t published, released;
-    int done, stop;
-    /* The reader's own until done. */
-    struct batch *fill;
-    uint64_t appended;
-    enum reader_failure failure;
-    const char *doing;      /* READER_SETUP: what failed */
-    uint32_t failed_index;  /* READER_OPEN: the location (list index) */
-    int failed_status;      /* READER_OPEN: open_event_reader's status */
-    OTF2_ErrorCode rc;
-    struct otf2_errors errors;
-};
+const struct archive_distribution *archive_distribution;
 
 /* --- the reader threads ------------------------------------------------ */
 
-/* Hands the batch being filled to the merge; unless it is the last, waits
- * for a free one.  Returns -1 when the merge wants no more. */
-static int publish(struct reader *r, int last)
+/* share_publish within this process: unless it is the last, waits for a
+ * free batch. */
+static int publish_local(struct reader *r, int last)
 {
     pthread_mutex_lock(&r->lock);
     r->published++;
@@ -92,6 +43,7 @@ static int publish(struct reader *r, int last)
         r->fill = &r->batches[next % BATCHES];
         r->fill->n = 0;
         r->fill->skipped = 0;
+        r->fill->last = 0;
     }
     return stop ? -1 : 0;
 }
@@ -99,7 +51,7 @@ static int publish(struct reader *r, int last)
 static inline struct record *append(struct reader *r, enum record_type type, uint64_t location,
                                     uint64_t time)
 {
-    if (r->fill->n == BATCH_RECORDS && publish(r, 0) != 0)
+    if (r->fill->n == BATCH_RECORDS && r->publish(r, 0) != 0)
         return NULL;
     struct record *e = &r->fill->records[r->fill->n++];
     e->type = (uint8_t)type;
@@ -236,10 +188,10 @@ static OTF2_ErrorCode register_records(OTF2_Reader *reader, OTF2_GlobalEvtReader
 
 static void setup_failed(struct reader *r, const char *doing, OTF2_ErrorCode rc)
 {
-    r->failure = READER_SETUP;
-    r->doing = doing;
-    r->rc = rc;
-    archive_errors_take(&r->errors);
+    r->end.failure = READER_SETUP;
+    snprintf(r->end.doing, sizeof r->end.doing, "%s", doing);
+    r->end.rc = rc;
+    archive_errors_take(&r->end.errors);
 }
 
 /* Local definitions again, in this reader: their mapping tables and clock
@@ -278,10 +230,10 @@ static void read_events(OTF2_Reader *reader, struct reader *r)
     for (uint32_t i = 0; i < r->nlocations; i++) {
         int status = open_event_reader(reader, r->ranks->location_list[r->locations[i]]->ref);
         if (status < 0) {
-            r->failure = READER_OPEN;
-            r->failed_index = r->locations[i];
-            r->failed_status = status;
-            archive_errors_take(&r->errors);
+            r->end.failure = READER_OPEN;
+            r->end.failed_index = r->locations[i];
+            r->end.failed_status = status;
+            archive_errors_take(&r->end.errors);
             return;
         }
         opened += (uint32_t)status;
@@ -306,15 +258,19 @@ static void read_events(OTF2_Reader *reader, struct reader *r)
             r->fill->skipped += read - r->appended;
     }
     if (rc != OTF2_SUCCESS && rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
-        r->failure = READER_READ;
-        r->rc = rc;
-        archive_errors_take(&r->errors);
+        r->end.failure = READER_READ;
+        r->end.rc = rc;
+        archive_errors_take(&r->end.errors);
     }
     OTF2_Reader_CloseGlobalEvtReader(reader, events);
 }
 
 static void read_share(struct reader *r)
 {
+    r->fill = &r->batches[0];
+    r->fill->n = 0;
+    r->fill->skipped = 0;
+    r->fill->last = 0;
     OTF2_Reader *reader = OTF2_Reader_Open(r->anchor);
     if (!reader) {
         setup_failed(r, "not a readable OTF2 archive", OTF2_SUCCESS);
@@ -336,25 +292,30 @@ static void read_share(struct reader *r)
     } else {
         read_events(reader, r);
         rc = OTF2_Reader_CloseEvtFiles(reader);
-        if (rc != OTF2_SUCCESS && r->failure == READER_OK)
+        if (rc != OTF2_SUCCESS && r->end.failure == READER_OK)
             setup_failed(r, "cannot close the event files", rc);
     }
     OTF2_Reader_Close(reader);
 }
 
+void archive_read_share(struct reader *r)
+{
+    read_share(r);
+    r->fill->last = 1;
+    r->fill->end = r->end;
+    r->publish(r, 1);
+}
+
 static void *reader_main(void *arg)
 {
-    struct reader *r = arg;
-    read_share(r);
-    publish(r, 1);
+    archive_read_share(arg);
     return NULL;
 }
 
 /* --- the merge --------------------------------------------------------- */
 
-/* The next batch of r with records (the current one given back if
- * release), or NULL once r is done; *events counts the skipped. */
-static struct batch *next_batch(struct reader *r, int release, uint64_t *events)
+/* share_next within this process. */
+static struct batch *next_local(struct reader *r, int release, uint64_t *events)
 {
     for (;;) {
         pthread_mutex_lock(&r->lock);
@@ -429,18 +390,19 @@ static int open_failures(const struct merge *m, const char *anchor, char *err, s
         const struct reader *r = &m->readers[k];
         if (m->current[k])
             continue; /* opened everything; its fields are its own until done */
-        if (r->failure == READER_SETUP)
-            return archive_report(&r->errors, err, errsize, anchor, r->doing, r->rc);
-        if (r->failure == READER_OPEN && (!first || r->failed_index < first->failed_index))
+        if (r->end.failure == READER_SETUP)
+            return archive_report(&r->end.errors, err, errsize, anchor, r->end.doing, r->end.rc);
+        if (r->end.failure == READER_OPEN
+            && (!first || r->end.failed_index < first->end.failed_index))
             first = r;
     }
     if (!first)
         return 0;
     char doing[96];
     snprintf(doing, sizeof doing, "cannot %s the events of location %" PRIu64,
-             first->failed_status == -1 ? "open" : "read",
-             first->ranks->location_list[first->failed_index]->ref);
-    return archive_report(&first->errors, err, errsize, anchor, doing, OTF2_SUCCESS);
+             first->end.failed_status == -1 ? "open" : "read",
+             first->ranks->location_list[first->end.failed_index]->ref);
+    return archive_report(&first->end.errors, err, errsize, anchor, doing, OTF2_SUCCESS);
 }
 
 static int merge_events(struct merge *m, struct analysis *a, int show_progress,
@@ -448,7 +410,7 @@ static int merge_events(struct merge *m, struct analysis *a, int show_progress,
 {
     uint64_t events = 0;
     for (unsigned k = 0; k < m->n; k++) {
-        m->current[k] = next_batch(&m->readers[k], 0, &events);
+        m->current[k] = m->readers[k].next(&m->readers[k], 0, &events);
         m->at[k] = 0;
     }
     if (open_failures(m, anchor, err, errsize) != 0)
@@ -474,9 +436,9 @@ static int merge_events(struct merge *m, struct analysis *a, int show_progress,
         replay(a, next);
         events++;
         if (++m->at[best] == m->current[best]->n) {
-            m->current[best] = next_batch(&m->readers[best], 1, &events);
+            m->current[best] = m->readers[best].next(&m->readers[best], 1, &events);
             m->at[best] = 0;
-            if (!m->current[best] && m->readers[best].failure == READER_READ) {
+            if (!m->current[best] && m->readers[best].end.failure == READER_READ) {
                 failed = &m->readers[best];
                 break;
             }
@@ -500,7 +462,7 @@ static int merge_events(struct merge *m, struct analysis *a, int show_progress,
         char doing[96];
         snprintf(doing, sizeof doing, "cannot read the events after %" PRIu64 " events",
                  events - 1);
-        return archive_report(&failed->errors, err, errsize, anchor, doing, failed->rc);
+        return archive_report(&failed->end.errors, err, errsize, anchor, doing, failed->end.rc);
     }
     if (runaway) {
         struct otf2_errors none = {0};
@@ -513,8 +475,8 @@ static int merge_events(struct merge *m, struct analysis *a, int show_progress,
     }
     for (unsigned k = 0; k < m->n; k++) {
         const struct reader *r = &m->readers[k];
-        if (r->failure == READER_SETUP)
-            return archive_report(&r->errors, err, errsize, anchor, r->doing, r->rc);
+        if (r->end.failure == READER_SETUP)
+            return archive_report(&r->end.errors, err, errsize, anchor, r->end.doing, r->end.rc);
     }
     return 0;
 }
@@ -522,53 +484,71 @@ static int merge_events(struct merge *m, struct analysis *a, int show_progress,
 int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t *selected,
                           unsigned threads, int show_progress, char *err, size_t errsize)
 {
-    struct reader *readers = xcalloc(threads, sizeof *readers);
-    uint32_t *shares = xcalloc(a->ranks.nlocations, sizeof *shares);
+    const struct archive_distribution *d = archive_distribution;
+    const unsigned n = d ? d->shares : threads;
+    struct reader *readers = xcalloc(n, sizeof *readers);
+    uint32_t *shares = xcalloc(a->ranks.nlocations ? a->ranks.nlocations : 1, sizeof *shares);
     /* Round robin over the locations in list order: neighbouring ranks,
-     * which often have similar event counts, go to different readers. */
+     * which often have similar event counts, go to different readers.
+     * Every MPI rank computes the same shares. */
     uint32_t nselected = 0;
     for (uint32_t i = 0; i < a->ranks.nlocations; i++)
         nselected += selected[i] != 0;
-    uint32_t per = (nselected + threads - 1) / threads, s = 0;
-    for (unsigned k = 0; k < threads; k++)
+    uint32_t per = (nselected + n - 1) / n, s = 0;
+    for (unsigned k = 0; k < n; k++)
         readers[k].locations = shares + (size_t)k * per;
     for (uint32_t i = 0; i < a->ranks.nlocations; i++) {
         if (!selected[i])
             continue;
-        struct reader *r = &readers[s++ % threads];
+        struct reader *r = &readers[s++ % n];
         r->locations[r->nlocations++] = i;
     }
-    unsigned started = 0;
-    for (unsigned k = 0; k < threads; k++) {
+    for (unsigned k = 0; k < n; k++) {
         struct reader *r = &readers[k];
         r->anchor = anchor;
         r->ranks = &a->ranks;
+        r->rank = (int)k;
         r->batches = xmalloc(BATCHES * sizeof *r->batches);
-        r->fill = &r->batches[0];
-        r->fill->n = 0;
-        r->fill->skipped = 0;
         pthread_mutex_init(&r->lock, NULL);
         pthread_cond_init(&r->cond, NULL);
-        if (pthread_create(&r->thread, NULL, reader_main, r) != 0)
-            fail_exit("cannot start a reader thread");
-        started++;
+        /* In rank 0, share 0 is read by a thread, the others come from
+         * their ranks; without MPI, every share is a thread. */
+        int local = !d || k == 0;
+        r->publish = local ? publish_local : d->publish;
+        r->next = local ? next_local : d->next;
     }
-    struct merge m = {readers, threads, xcalloc(threads, sizeof *m.current),
-                      xcalloc(threads, sizeof *m.at)};
-    int status = merge_events(&m, a, show_progress, selected, anchor, err, errsize);
-    for (unsigned k = 0; k < started; k++) {
-        struct reader *r = &readers[k];
-        pthread_mutex_lock(&r->lock);
-        r->stop = 1;
-        pthread_cond_broadcast(&r->cond);
-        pthread_mutex_unlock(&r->lock);
-        pthread_join(r->thread, NULL);
-        pthread_mutex_destroy(&r->lock);
-        pthread_cond_destroy(&r->cond);
-        free(r->batches);
+    int status = 0;
+    if (d && d->self != 0) {
+        archive_read_share(&readers[d->self]);
+    } else {
+        unsigned started = 0;
+        for (unsigned k = 0; k < n; k++) {
+            if (readers[k].next != next_local)
+                continue;
+            if (pthread_create(&readers[k].thread, NULL, reader_main, &readers[k]) != 0)
+                fail_exit("cannot start a reader thread");
+            started++;
+        }
+        struct merge m = {readers, n, xcalloc(n, sizeof *m.current), xcalloc(n, sizeof *m.at)};
+        status = merge_events(&m, a, show_progress, selected, anchor, err, errsize);
+        for (unsigned k = 0; k < n && started; k++) {
+            struct reader *r = &readers[k];
+            if (r->next != next_local)
+                continue;
+            pthread_mutex_lock(&r->lock);
+            r->stop = 1;
+            pthread_cond_broadcast(&r->cond);
+            pthread_mutex_unlock(&r->lock);
+            pthread_join(r->thread, NULL);
+        }
+        free(m.current);
+        free(m.at);
     }
-    free(m.current);
-    free(m.at);
+    for (unsigned k = 0; k < n; k++) {
+        pthread_mutex_destroy(&readers[k].lock);
+        pthread_cond_destroy(&readers[k].cond);
+        free(readers[k].batches);
+    }
     free(shares);
     free(readers);
     return status;
