@@ -487,7 +487,6 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
     const struct archive_distribution *d = archive_distribution;
     const unsigned n = d ? d->shares : threads;
     struct reader *readers = xcalloc(n, sizeof *readers);
-    uint32_t *shares = xcalloc(a->ranks.nlocations ? a->ranks.nlocations : 1, sizeof *shares);
     /* Round robin over the locations in list order: neighbouring ranks,
      * which often have similar event counts, go to different readers.
      * Every MPI rank computes the same shares. */
@@ -495,6 +494,7 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
     for (uint32_t i = 0; i < a->ranks.nlocations; i++)
         nselected += selected[i] != 0;
     uint32_t per = (nselected + n - 1) / n, s = 0;
+    uint32_t *shares = xcalloc((size_t)n * per + 1, sizeof *shares);
     for (unsigned k = 0; k < n; k++)
         readers[k].locations = shares + (size_t)k * per;
     for (uint32_t i = 0; i < a->ranks.nlocations; i++) {
@@ -508,14 +508,17 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
         r->anchor = anchor;
         r->ranks = &a->ranks;
         r->rank = (int)k;
-        r->batches = xmalloc(BATCHES * sizeof *r->batches);
         pthread_mutex_init(&r->lock, NULL);
         pthread_cond_init(&r->cond, NULL);
         /* In rank 0, share 0 is read by a thread, the others come from
-         * their ranks; without MPI, every share is a thread. */
+         * their ranks; without MPI, every share is a thread.  Batches: a
+         * ring for a share read here, one to receive another rank's into
+         * (rank 0), none for the shares of others (the other ranks). */
         int local = !d || k == 0;
         r->publish = local ? publish_local : d->publish;
         r->next = local ? next_local : d->next;
+        size_t nbatches = !d || k == d->self ? BATCHES : d->self == 0 ? 1 : 0;
+        r->batches = nbatches ? xmalloc(nbatches * sizeof *r->batches) : NULL;
     }
     int status = 0;
     if (d && d->self != 0) {

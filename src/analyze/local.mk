@@ -67,10 +67,15 @@ bench_analyze_write_trace_LDADD = $(OTF2_LIBS)
 bench_analyze_read_loop_SOURCES = bench/analyze_read_loop.c
 bench_analyze_read_loop_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
 bench_analyze_read_loop_LDADD = $(OTF2_LIBS)
-EXTRA_DIST += bench/analyze_bench.py
+EXTRA_DIST += bench/analyze_bench.py bench/analyze_scaling.py
 
 BENCH_ANALYZE_ARGS =
 bench-analyze: hooktrace-analyze$(EXEEXT) bench/analyze_write_trace$(EXEEXT) \
 		bench/analyze_read_loop$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/analyze_bench.py --builddir $(top_builddir) $(BENCH_ANALYZE_ARGS)
-.PHONY: bench-analyze
+BENCH_ANALYZE_SCALING_ARGS =
+bench-analyze-scaling: hooktrace-analyze$(EXEEXT) hooktrace-analyze-mpi$(EXEEXT) \
+		bench/analyze_write_trace$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/analyze_scaling.py --builddir $(top_builddir) \
+		$(BENCH_ANALYZE_SCALING_ARGS)
+.PHONY: bench-analyze bench-analyze-scaling
