@@ -20,19 +20,19 @@ struct endpoint {
     uint64_t request;      /* request id while pending */
     uint64_t location;     /* OTF2 location of the event */
     /* Wait states (waitstate.c): the enter of the MPI routine of the
-     * record (for an MpiIrecv, the routine completing it), its call path
-     * and kind, and the enter of the routine that began the end. */
+     * record (for an MpiIrecv, the routine completing it), and of the
+     * routine that began the end (MPI_Irecv for that MpiIrecv). */
     uint64_t region_enter;
     uint64_t posted;
-    uint32_t callpath;
-    uint8_t region_kind;   /* enum region_kind */
     uint32_t self;         /* world rank of the process the record belongs to */
     uint32_t peer;         /* world rank of the other end */
     uint32_t comm;         /* global communicator reference */
     uint32_t tag;
+    uint32_t callpath;     /* call-path node of region_enter's routine */
     uint8_t state;         /* enum endpoint_state */
     uint8_t is_send;
     uint8_t unmapped;      /* peer or self has no world rank: drop when resolved */
+    uint8_t region_kind;   /* enum region_kind of that routine */
 };
 
 /* Timer of the archive (the ClockProperties definition). */

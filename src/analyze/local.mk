@@ -67,7 +67,7 @@ bench_analyze_write_trace_LDADD = $(OTF2_LIBS)
 bench_analyze_read_loop_SOURCES = bench/analyze_read_loop.c
 bench_analyze_read_loop_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
 bench_analyze_read_loop_LDADD = $(OTF2_LIBS)
-EXTRA_DIST += bench/analyze_bench.py bench/analyze_scaling.py
+EXTRA_DIST += bench/analyze_bench.py bench/analyze_ab.py bench/analyze_scaling.py
 
 BENCH_ANALYZE_ARGS =
 bench-analyze: hooktrace-analyze$(EXEEXT) bench/analyze_write_trace$(EXEEXT) \

@@ -18,6 +18,7 @@ struct locstate_frame {
     uint64_t enter; /* time of the Enter */
     uint32_t region;
     uint32_t node;  /* call-path node, LOCSTATE_NO_NODE until asked */
+    int32_t kind;   /* enum region_kind, -1 until asked */
 };
 
 struct locstate {
@@ -51,10 +52,11 @@ static inline void locstate_enter(struct locstate *s, uint32_t region, uint64_t 
     f->enter = time;
     f->region = region;
     f->node = LOCSTATE_NO_NODE;
+    f->kind = -1;
 }
 
 /* The innermost open region, or NULL. */
-static inline const struct locstate_frame *locstate_top(const struct locstate *s)
+static inline struct locstate_frame *locstate_top(const struct locstate *s)
 {
     return s->depth ? &s->frames[s->depth - 1] : NULL;
 }

@@ -67,9 +67,13 @@ static const char *string_of(const void *ranks, uint32_t ref)
     return rankmap_string(ranks, ref);
 }
 
-static enum region_kind kind_of(struct waits *w, uint32_t region)
+/* The kind of a frame's region, looked up once per frame: the records
+ * inside one call of a routine ask again. */
+static enum region_kind kind_of(struct waits *w, struct locstate_frame *f)
 {
-    return calltree_region_kind(&w->tree, region, string_of, w->ranks);
+    if (f->kind < 0)
+        f->kind = (int32_t)calltree_region_kind(&w->tree, f->region, string_of, w->ranks);
+    return (enum region_kind)f->kind;
 }
 
 void waits_leave(struct waits *w, uint32_t location_index, uint64_t time)
@@ -93,8 +97,8 @@ void waits_stamp(struct waits *w, const struct rankmap_location *loc, struct end
                  int completion)
 {
     struct locstate *s = &w->locs[loc->index];
-    const struct locstate_frame *f = locstate_top(s);
-    enum region_kind kind = f ? kind_of(w, f->region) : REGION_OTHER;
+    struct locstate_frame *f = locstate_top(s);
+    enum region_kind kind = f ? kind_of(w, f) : REGION_OTHER;
     e->region_kind = (uint8_t)kind;
     e->callpath = CALLTREE_ROOT;
     /* Outside an MPI routine (a writer without Enter/Leave for it), the
@@ -190,9 +194,9 @@ void waits_collective_end(struct waits *w, const struct rankmap_location *loc, u
     const struct rankmap_comm *c = hashmap_get(&w->ranks->comms, comm, 0);
     if (!c || c->kind != RANKMAP_INTRA)
         return; /* inter-communicator collectives: not judged */
-    const struct locstate_frame *f = locstate_top(s);
+    struct locstate_frame *f = locstate_top(s);
     struct coll_member m;
-    m.enter = f && kind_of(w, f->region) != REGION_OTHER ? f->enter : s->collective_begin;
+    m.enter = f && kind_of(w, f) != REGION_OTHER ? f->enter : s->collective_begin;
     m.end = time;
     m.rank = loc->world_rank;
     m.callpath = locstate_callpath(s, &w->tree);

@@ -33,5 +33,6 @@ void scenario_late_sender(const char *dir);
 void scenario_late_receiver(const char *dir);
 void scenario_collective_waits(const char *dir);
 void scenario_no_wait(const char *dir);
+void scenario_wait_edges(const char *dir);
 
 #endif

@@ -243,3 +243,42 @@ void scenario_no_wait(const char *dir)
     }
     tw_close(tw);
 }
+
+/* Edges, on a clock of 1e6 ticks/s (times in µs), three ranks:
+ *   rank 0's MPI_Recv is entered at 10 and its MpiRecv is at 30, but
+ *   rank 1's MPI_Send is entered at 50 (a clock that is off): the late
+ *   sender is clipped at the receive's record, 20 µs, and the message
+ *   has a nonpositive_duration warning;
+ *   MPI_Barrier entered at 300, 310, 320, end 330: wait_at_barrier 20 µs
+ *   at rank 0, 10 µs at rank 1;
+ *   an MPI_Allreduce that ranks 0 and 1 enter (at 400 and 450) and rank
+ *   2 never does: dropped at the end, no wait. */
+void scenario_wait_edges(const char *dir)
+{
+    struct tw *tw = tw_create(dir, 3);
+    tw_set_clock(tw, 1000000, 0);
+    uint64_t loc[3];
+    for (uint32_t r = 0; r < 3; r++)
+        loc[r] = tw_rank_location(tw, r);
+    uint32_t main_ = tw_region(tw, "main"), recv = tw_region(tw, "MPI_Recv");
+    uint32_t send = tw_region(tw, "MPI_Send"), barrier = tw_region(tw, "MPI_Barrier");
+    uint32_t allreduce = tw_region(tw, "MPI_Allreduce");
+    static const uint64_t t_barrier[] = {300, 310, 320};
+    for (uint32_t r = 0; r < 3; r++)
+        tw_enter_region(tw, loc[r], 0, main_);
+    tw_enter_region(tw, loc[0], 10, recv);
+    tw_recv(tw, loc[0], 30, 1, TW_COMM_WORLD, 0, 8);
+    tw_leave_region(tw, loc[0], 31, recv);
+    tw_enter_region(tw, loc[1], 50, send);
+    tw_send(tw, loc[1], 55, 0, TW_COMM_WORLD, 0, 8);
+    tw_leave_region(tw, loc[1], 56, send);
+    for (uint32_t r = 0; r < 3; r++)
+        collective(tw, loc[r], barrier, t_barrier[r], 330, OTF2_COLLECTIVE_OP_BARRIER,
+                   TW_COMM_WORLD, NONE);
+    for (uint32_t r = 0; r < 2; r++)
+        collective(tw, loc[r], allreduce, r ? 450 : 400, 500, OTF2_COLLECTIVE_OP_ALLREDUCE,
+                   TW_COMM_WORLD, NONE);
+    for (uint32_t r = 0; r < 3; r++)
+        tw_leave_region(tw, loc[r], 600, main_);
+    tw_close(tw);
+}

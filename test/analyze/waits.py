@@ -65,6 +65,16 @@ a = analyze(write("no_wait"))
 check_eq(waits(a), [], "no_wait: wait states")
 check_eq(a.summary.get("messages"), 3, "no_wait: messages")
 
+# A clock of 1e6 ticks/s; a late sender clipped at the receive's record;
+# a collective a rank never reaches.
+a = analyze(write("wait_edges"))
+check_eq(sorted(waits(a) or []), sorted([
+    ("late_sender", 0, ("main", "MPI_Recv"), 1, 20000),
+    ("wait_at_barrier", 0, ("main", "MPI_Barrier"), 1, 20000),
+    ("wait_at_barrier", 1, ("main", "MPI_Barrier"), 1, 10000),
+]), "wait_edges: wait states")
+check_eq(a.nonzero_warnings(), {"nonpositive_duration": 1}, "wait_edges: warnings")
+
 # The older scenarios have no MPI regions: no wait state, but the field.
 a = analyze(write("ring"))
 check_eq(waits(a), [], "ring: wait states")

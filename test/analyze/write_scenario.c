@@ -29,6 +29,7 @@ static const struct {
     {"late_receiver", scenario_late_receiver},
     {"collective_waits", scenario_collective_waits},
     {"no_wait", scenario_no_wait},
+    {"wait_edges", scenario_wait_edges},
 };
 
 int main(int argc, char **argv)
