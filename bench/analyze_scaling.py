@@ -18,6 +18,7 @@ import argparse
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +26,26 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
 from analyze_bench import timed_rss, write_archive  # noqa: E402
+
+
+def thread_cpu(argv):
+    """Runs argv, sampling /proc/PID/task/*/stat every 5 ms: CPU seconds of
+    the main thread and of all other threads together (the last sample of
+    each; a thread's last 5 ms can be missed)."""
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    tick = os.sysconf("SC_CLK_TCK")
+    last = {}
+    while proc.poll() is None:
+        try:
+            for tid in os.listdir("/proc/%d/task" % proc.pid):
+                with open("/proc/%d/task/%s/stat" % (proc.pid, tid)) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                last[int(tid)] = (int(fields[11]) + int(fields[12])) / tick
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+        time.sleep(0.005)
+    main_s = last.get(proc.pid, 0.0)
+    return main_s, sum(v for k, v in last.items() if k != proc.pid)
 
 
 def main():
@@ -59,6 +80,8 @@ def main():
     results = {}
     try:
         for name, ranks, rounds, runs in archives:
+            if runs == 0:
+                continue
             d = os.path.join(top, name)
             shutil.rmtree(d, ignore_errors=True)
             write_s = write_archive(builddir, d, ranks, rounds)
@@ -85,7 +108,14 @@ def main():
                     rows[label]["share"].append(share)
                 for label, _, _ in configs:
                     rows[label]["ratio"].append(walls[configs[0][0]] / walls[label])
-            results[name] = (ranks, rounds, events, write_s, runs, rows)
+            # Where the CPU time goes, by thread: the model of an idle
+            # machine, whatever the load while measuring.
+            cpu = {t: [] for t in (1, 2, 3)}
+            for _ in range(runs):
+                for t in cpu:
+                    cpu[t].append(thread_cpu([analyze, "--threads", str(t), "-q", "--json",
+                                              os.path.join(top, "cpu.json"), d]))
+            results[name] = (ranks, rounds, events, write_s, runs, rows, cpu)
             shutil.rmtree(d, ignore_errors=True)
         load_after = benchlib.loadavg()
     finally:
@@ -98,7 +128,7 @@ def main():
     print("- machine: %s, %d CPUs; load average before %s, after %s; %.0f s"
           % (benchlib.cpu_model(), os.cpu_count(), load_before, load_after, time.time() - start))
     print("- configurations rotated from round to round; launcher %s" % " ".join(launch))
-    for name, (ranks, rounds, events, write_s, runs, rows) in results.items():
+    for name, (ranks, rounds, events, write_s, runs, rows, cpu) in results.items():
         print()
         print("### %d locations x %d rounds x 8 events = %d events (written in %.1f s), %d rounds"
               % (ranks, rounds, events, write_s, runs))
@@ -113,6 +143,20 @@ def main():
                   % (label, med(rates) / 1e6, min(rates) / 1e6, max(rates) / 1e6,
                      med(r["wall"]), med(r["ratio"]), min(r["ratio"]), max(r["ratio"]),
                      med(r["rss"]) / 1024, med(r["share"])))
+        print()
+        print("CPU seconds by thread (medians of %d runs) and the wall time they allow on 2 "
+              "idle CPUs, max(main, total / 2):" % runs)
+        print()
+        print("| run | main thread | reader threads | total | bound on 2 idle CPUs | "
+              "speed vs serial at that bound |")
+        print("|---|---:|---:|---:|---:|---:|")
+        serial_total = med([m + o for m, o in cpu[1]])
+        for t, samples in cpu.items():
+            main_s, other = med([m for m, _ in samples]), med([o for _, o in samples])
+            total = med([m + o for m, o in samples])
+            bound = max(main_s, total / 2)
+            print("| threads %d | %.2f s | %.2f s | %.2f s | %.2f s | %.2fx |"
+                  % (t, main_s, other, total, bound, serial_total / bound))
 
 
 if __name__ == "__main__":
