@@ -1,11 +1,14 @@
 /* The shares of other ranks (archive_mpi.h): batches sent whole, one MPI
- * message each, rank r to rank 0.  Rank 0 receives from a rank only when
- * its merge needs that rank's next batch, and a rank has at most BATCHES
- * sends pending, so what is in flight stays bounded as with threads. */
+ * message each, rank r to rank 0.  Rank 0 receives a rank's next batch
+ * while its merge reads the current one (two buffers per rank), and a rank
+ * has at most BATCHES sends pending, so what is in flight stays bounded as
+ * with threads. */
+#define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "analyze/archive_mpi.h"
 #include "analyze/archive_share.h"
@@ -15,6 +18,20 @@
 
 static struct archive_distribution distribution;
 static int size = 1;
+
+/* MPI_Wait, but without spinning: a rank waiting for another (the merge
+ * for a reader, a reader for the merge) would otherwise take a CPU from
+ * the ranks and threads doing the work, which share the node's CPUs. */
+static void wait_gently(MPI_Request *request)
+{
+    int done = 0;
+    MPI_Test(request, &done, MPI_STATUS_IGNORE);
+    while (!done) {
+        struct timespec pause = {0, 20000};
+        nanosleep(&pause, NULL);
+        MPI_Test(request, &done, MPI_STATUS_IGNORE);
+    }
+}
 
 static int message_bytes(const struct batch *b)
 {
@@ -38,13 +55,13 @@ static int publish_remote(struct reader *r, int last)
     if (last) {
         /* One by one: GCC 12 warns about MPICH's MPI_STATUSES_IGNORE. */
         for (unsigned k = 0; k < BATCHES; k++)
-            MPI_Wait(&requests[k], MPI_STATUS_IGNORE);
+            wait_gently(&requests[k]);
         free(requests);
         r->requests = NULL;
         return 0;
     }
     slot = (unsigned)(r->published % BATCHES);
-    MPI_Wait(&requests[slot], MPI_STATUS_IGNORE);
+    wait_gently(&requests[slot]);
     r->fill = &r->batches[slot];
     r->fill->n = 0;
     r->fill->skipped = 0;
@@ -52,25 +69,39 @@ static int publish_remote(struct reader *r, int last)
     return 0;
 }
 
-/* Rank 0: the next batch of rank r, into the reader's one buffer (the
- * merge is done with the previous one when it asks). */
+static void receive(struct reader *r, unsigned slot)
+{
+    MPI_Irecv(&r->batches[slot], (int)sizeof *r->batches, MPI_BYTE, r->rank, TAG_BATCH,
+              MPI_COMM_WORLD, r->requests);
+    r->published = slot;
+}
+
+/* Rank 0: the next batch of rank r.  Two buffers: while the merge reads
+ * one, the next batch is already being received into the other. */
 static struct batch *next_remote(struct reader *r, int release, uint64_t *events)
 {
     (void)release;
-    for (;;) {
-        if (r->done)
-            return NULL;
-        struct batch *b = &r->batches[0];
-        MPI_Recv(b, (int)sizeof *b, MPI_BYTE, r->rank, TAG_BATCH, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
+    if (!r->requests && !r->done) {
+        r->requests = xmalloc(sizeof(MPI_Request));
+        receive(r, 0);
+    }
+    while (!r->done) {
+        unsigned slot = (unsigned)r->published;
+        wait_gently(r->requests);
+        struct batch *b = &r->batches[slot];
         *events += b->skipped;
         if (b->last) {
             r->done = 1;
             r->end = b->end;
+            free(r->requests);
+            r->requests = NULL;
+        } else {
+            receive(r, slot ^ 1);
         }
         if (b->n)
             return b;
     }
+    return NULL;
 }
 
 int archive_mpi_init(int *argc, char ***argv)

@@ -512,12 +512,12 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
         pthread_cond_init(&r->cond, NULL);
         /* In rank 0, share 0 is read by a thread, the others come from
          * their ranks; without MPI, every share is a thread.  Batches: a
-         * ring for a share read here, one to receive another rank's into
+         * ring for a share read here, two to receive another rank's into
          * (rank 0), none for the shares of others (the other ranks). */
         int local = !d || k == 0;
         r->publish = local ? publish_local : d->publish;
         r->next = local ? next_local : d->next;
-        size_t nbatches = !d || k == d->self ? BATCHES : d->self == 0 ? 1 : 0;
+        size_t nbatches = !d || k == d->self ? BATCHES : d->self == 0 ? 2 : 0;
         r->batches = nbatches ? xmalloc(nbatches * sizeof *r->batches) : NULL;
     }
     int status = 0;
