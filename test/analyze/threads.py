@@ -54,6 +54,14 @@ for scenario in ("late_sender", "late_receiver", "collective_waits", "missing_re
 # 8 ranks, about a million events: hundreds of batches per reader.
 compare(write("ring"), "ring", (3,))
 
+# A thread count out of range is a usage error, as every bad option.
+for bad in ("0", "1025", "x"):
+    proc = subprocess.run([ANALYZE, "--threads", bad, "archive"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+    check_eq((proc.returncode, proc.stderr.splitlines()[0] if proc.stderr else ""),
+             (2, "hooktrace-analyze: --threads: '%s' is not a number from 1 to 1024" % bad),
+             "--threads %s" % bad)
+
 ring40 = scratch("ring40")
 subprocess.run([BENCH_WRITER, ring40, "40", "250"], check=True, stdout=subprocess.DEVNULL)
 compare(ring40, "ring40", (2, 3, 7))
