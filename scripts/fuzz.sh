@@ -32,11 +32,11 @@ build() {
             $(pkg-config --cflags --libs jansson)
         ;;
     trace)
-        analyzer=$(ls "$top"/src/analyze/*.c | grep -v -e '/main\.c$' -e '/options\.c$')
+        analyzer=$(ls "$top"/src/analyze/*.c | grep -v -e '/main\.c$' -e '/options\.c$' -e '/launcher\.c$' -e '/archive_mpi\.c$')
         # shellcheck disable=SC2086
         $CC $flags -o "$out/fuzz_trace" "$top/test/fuzz/fuzz_trace.c" $analyzer \
             $(pkg-config --cflags --libs otf2 2>/dev/null || echo -lotf2) \
-            $(pkg-config --cflags --libs jansson) -lm
+            $(pkg-config --cflags --libs jansson) -lm -pthread
         ;;
     *)
         echo "fuzz.sh: no target '$1' (config, trace)" >&2

@@ -11,6 +11,8 @@
 
 #include "analyze/archive.h"
 #include "analyze/archive_events.h"
+#include "analyze/archive_par.h"
+#include "analyze/archive_share.h"
 #include "analyze/fail.h"
 #include "analyze/progress.h"
 
@@ -20,13 +22,8 @@
 /* OTF2 reports an error at every level it passes through; the first one
  * after a reset is the innermost, which says what actually went wrong.
  * The callback also keeps OTF2 from printing on stderr itself. */
-struct otf2_errors {
-    int have;
-    OTF2_ErrorCode code;
-    char text[512];
-};
-
-static struct otf2_errors otf2_errors;
+/* Per thread: each reader thread of archive_par.c meets its own errors. */
+static __thread struct otf2_errors otf2_errors;
 
 static OTF2_ErrorCode on_otf2_error(void *user_data, const char *file, uint64_t line,
                                     const char *function, OTF2_ErrorCode code,
@@ -58,6 +55,12 @@ static void reset_errors(void)
     otf2_errors.text[0] = '\0';
 }
 
+void archive_errors_take(struct otf2_errors *out)
+{
+    *out = otf2_errors;
+    reset_errors();
+}
+
 /* "<anchor>: <doing>: <OTF2's description> (<OTF2's message>)" */
 static int report(char *err, size_t errsize, const char *anchor, const char *doing,
                   OTF2_ErrorCode code)
@@ -76,6 +79,13 @@ static int report(char *err, size_t errsize, const char *anchor, const char *doi
              description ? description : "", detail ? " (" : "", detail ? detail : "",
              detail ? ")" : "");
     return -1;
+}
+
+int archive_report(const struct otf2_errors *errors, char *err, size_t errsize,
+                   const char *anchor, const char *doing, OTF2_ErrorCode code)
+{
+    otf2_errors = *errors;
+    return report(err, errsize, anchor, doing, code);
 }
 
 char *archive_find_anchor(const char *path, char *err, size_t errsize)
@@ -289,7 +299,7 @@ uint64_t event_time(const struct analysis *a, const struct rankmap_location *loc
     return clock_correct(&a->clocks, loc->index, time);
 }
 
-static OTF2_CallbackCode ev_send(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
+OTF2_CallbackCode ev_send(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                  OTF2_AttributeList *attributes, uint32_t receiver,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t length)
 {
@@ -298,7 +308,7 @@ static OTF2_CallbackCode ev_send(OTF2_LocationRef ref, OTF2_TimeStamp time, void
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_isend(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
+OTF2_CallbackCode ev_isend(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                   OTF2_AttributeList *attributes, uint32_t receiver,
                                   OTF2_CommRef comm, uint32_t tag, uint64_t length,
                                   uint64_t request)
@@ -308,7 +318,7 @@ static OTF2_CallbackCode ev_isend(OTF2_LocationRef ref, OTF2_TimeStamp time, voi
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
+OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                            OTF2_AttributeList *attributes, uint64_t request)
 {
     EVENT_LOCATION(a, ref, RECORD_ISEND_COMPLETE);
@@ -316,7 +326,7 @@ static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef ref, OTF2_TimeStamp 
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_recv(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
+OTF2_CallbackCode ev_recv(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                  OTF2_AttributeList *attributes, uint32_t sender,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t length)
 {
@@ -325,7 +335,7 @@ static OTF2_CallbackCode ev_recv(OTF2_LocationRef ref, OTF2_TimeStamp time, void
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
+OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                           OTF2_AttributeList *attributes, uint64_t request)
 {
     EVENT_LOCATION(a, ref, RECORD_IRECV_REQUEST);
@@ -333,7 +343,7 @@ static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef ref, OTF2_TimeStamp t
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_irecv(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
+OTF2_CallbackCode ev_irecv(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                   OTF2_AttributeList *attributes, uint32_t sender,
                                   OTF2_CommRef comm, uint32_t tag, uint64_t length,
                                   uint64_t request)
@@ -343,7 +353,7 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef ref, OTF2_TimeStamp time, voi
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
+OTF2_CallbackCode ev_cancelled(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                       OTF2_AttributeList *attributes, uint64_t request)
 {
     EVENT_LOCATION(a, ref, RECORD_REQUEST_CANCELLED);
@@ -370,7 +380,7 @@ static OTF2_ErrorCode register_event_callbacks(OTF2_Reader *reader, OTF2_GlobalE
     return rc;
 }
 
-static uint64_t expected_events(const struct rankmap *ranks)
+uint64_t expected_events(const struct rankmap *ranks)
 {
     uint64_t total = 0;
     for (uint32_t i = 0; i < ranks->nlocations; i++)
@@ -388,7 +398,7 @@ static uint64_t expected_events(const struct rankmap *ranks)
  * freed memory on every trace).  A selected location that announces 0
  * (unknown) makes the total unknown: then nothing is checked.  Returns
  * the total, 0 if unknown. */
-static uint64_t announced_events(const struct rankmap *ranks, const uint8_t *selected)
+uint64_t announced_events(const struct rankmap *ranks, const uint8_t *selected)
 {
     uint64_t total = 0;
     for (uint32_t i = 0; i < ranks->nlocations; i++) {
@@ -410,7 +420,7 @@ static uint64_t announced_events(const struct rankmap *ranks, const uint8_t *sel
  * first event is read here, and the reader opened afresh for the global
  * reader.  Returns 1 when opened, -1 if it cannot be opened, -2 if its
  * first event cannot be read. */
-static int open_event_reader(OTF2_Reader *reader, uint64_t ref)
+int open_event_reader(OTF2_Reader *reader, uint64_t ref)
 {
     OTF2_EvtReader *probe = OTF2_Reader_GetEvtReader(reader, ref);
     if (!probe)
@@ -470,8 +480,11 @@ static int read_merged(OTF2_Reader *reader, struct analysis *a, const uint8_t *s
 
 /* Opens the event files of every selected location and reads them merged. */
 static int read_events(OTF2_Reader *reader, struct analysis *a, const uint8_t *selected,
-                       int show_progress, const char *anchor, char *err, size_t errsize)
+                       unsigned threads, int show_progress, const char *anchor, char *err,
+                       size_t errsize)
 {
+    if (threads > 1 || archive_distribution)
+        return archive_read_parallel(a, anchor, selected, threads, show_progress, err, errsize);
     reset_errors();
     OTF2_ErrorCode rc = OTF2_Reader_OpenEvtFiles(reader);
     if (rc != OTF2_SUCCESS)
@@ -506,7 +519,7 @@ static int read_events(OTF2_Reader *reader, struct analysis *a, const uint8_t *s
 }
 
 static int read_archive(OTF2_Reader *reader, struct analysis *a, const char *anchor,
-                        int show_progress, char *err, size_t errsize)
+                        int show_progress, unsigned threads, char *err, size_t errsize)
 {
     OTF2_ErrorCode rc = OTF2_Reader_SetSerialCollectiveCallbacks(reader);
     if (rc == OTF2_SUCCESS) {
@@ -546,15 +559,19 @@ static int read_archive(OTF2_Reader *reader, struct analysis *a, const char *anc
         status = report(err, errsize, anchor, "cannot read the local definitions", rc);
     } else {
         analysis_start_events(a);
-        status = nselected ? read_events(reader, a, selected, show_progress, anchor, err, errsize)
+        threads = threads < nselected ? threads : nselected;
+        if (archive_distribution && nselected < archive_distribution->shares)
+            archive_distribution = NULL; /* not worth it; every rank reads alone */
+        status = nselected ? read_events(reader, a, selected, threads, show_progress, anchor, err,
+                                         errsize)
                            : 0;
     }
     free(selected);
     return status;
 }
 
-int archive_read(struct analysis *a, const char *anchor, int show_progress, char *err,
-                 size_t errsize)
+int archive_read(struct analysis *a, const char *anchor, int show_progress, unsigned threads,
+                 char *err, size_t errsize)
 {
     OTF2_Error_RegisterCallback(on_otf2_error, NULL);
     reset_errors();
@@ -562,7 +579,7 @@ int archive_read(struct analysis *a, const char *anchor, int show_progress, char
     OTF2_Reader *reader = OTF2_Reader_Open(anchor);
     if (!reader)
         return report(err, errsize, anchor, "not a readable OTF2 archive", OTF2_SUCCESS);
-    int status = read_archive(reader, a, anchor, show_progress, err, errsize);
+    int status = read_archive(reader, a, anchor, show_progress, threads, err, errsize);
     OTF2_ErrorCode rc = OTF2_Reader_Close(reader);
     if (status == 0 && rc != OTF2_SUCCESS)
         return report(err, errsize, anchor, "cannot close the archive", rc);

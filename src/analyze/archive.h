@@ -20,9 +20,10 @@ char *archive_find_anchor(const char *path, char *err, size_t errsize);
 
 /* Reads the archive `anchor` into the analysis (which must be
  * initialised; analysis_finish is left to the caller).  progress: report
- * on stderr.  Returns 0, or -1 with one message in err naming the file
+ * on stderr.  threads: event readers (archive_par.h), 1 for the serial
+ * read; the result does not depend on it.  Returns 0, or -1 with one message in err naming the file
  * and the problem. */
-int archive_read(struct analysis *a, const char *anchor, int progress, char *err,
-                 size_t errsize);
+int archive_read(struct analysis *a, const char *anchor, int progress, unsigned threads,
+                 char *err, size_t errsize);
 
 #endif

@@ -22,7 +22,7 @@ static OTF2_CallbackCode def_region(void *ud, OTF2_RegionRef ref, OTF2_StringRef
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_enter(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
+OTF2_CallbackCode ev_enter(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                   OTF2_AttributeList *attributes, OTF2_RegionRef region)
 {
     EVENT_AT(a, ref);
@@ -30,7 +30,7 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef ref, OTF2_TimeStamp time, voi
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_leave(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
+OTF2_CallbackCode ev_leave(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                   OTF2_AttributeList *attributes, OTF2_RegionRef region)
 {
     EVENT_AT(a, ref);
@@ -39,7 +39,7 @@ static OTF2_CallbackCode ev_leave(OTF2_LocationRef ref, OTF2_TimeStamp time, voi
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_collective_begin(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
+OTF2_CallbackCode ev_collective_begin(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                              OTF2_AttributeList *attributes)
 {
     EVENT_AT(a, ref);
@@ -47,7 +47,7 @@ static OTF2_CallbackCode ev_collective_begin(OTF2_LocationRef ref, OTF2_TimeStam
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_collective_end(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
+OTF2_CallbackCode ev_collective_end(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                            OTF2_AttributeList *attributes,
                                            OTF2_CollectiveOp op, OTF2_CommRef comm,
                                            uint32_t root, uint64_t sent, uint64_t received)

@@ -1,7 +1,9 @@
 # hooktrace-analyze: the OTF2 analyzer program (issue 6, docs/analyze.md).
 # A program of its own: links OTF2 and jansson, never libhooktrace or MPI.
 bin_PROGRAMS += hooktrace-analyze
-hooktrace_analyze_SOURCES = \
+hooktrace_analyze_SOURCES = src/analyze/launcher.c src/analyze/launcher.h \
+	$(HT_ANALYZE_SOURCES)
+HT_ANALYZE_SOURCES = \
 	src/analyze/main.c \
 	src/analyze/options.c src/analyze/options.h \
 	src/analyze/fail.c src/analyze/fail.h \
@@ -21,13 +23,34 @@ hooktrace_analyze_SOURCES = \
 	src/analyze/waitstate.c src/analyze/waitstate.h src/analyze/wait_pattern.h \
 	src/analyze/archive.c src/analyze/archive.h \
 	src/analyze/archive_events.h src/analyze/archive_waits.c \
+	src/analyze/archive_par.c src/analyze/archive_par.h src/analyze/archive_share.h \
 	src/analyze/progress.c src/analyze/progress.h \
 	src/analyze/output_file.c src/analyze/output_file.h \
 	src/analyze/report.h src/analyze/report_text.c src/analyze/report_json.c \
 	src/analyze/report_csv.c src/analyze/report_svg.c src/analyze/report_html.c
-hooktrace_analyze_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS) $(JANSSON_CFLAGS)
-hooktrace_analyze_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS)
-hooktrace_analyze_LDADD = $(OTF2_LIBS) $(JANSSON_LIBS) -lm
+hooktrace_analyze_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS) $(JANSSON_CFLAGS) \
+	-DHT_PKGLIBEXECDIR='"$(pkglibexecdir)"' -DHT_PRIMARY_MPI='"$(HT_MPI_FAMILY)"'
+hooktrace_analyze_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS) -pthread
+hooktrace_analyze_LDADD = $(OTF2_LIBS) $(JANSSON_LIBS) -lm -lpthread
+
+# hooktrace-analyze-mpi: the same program for mpirun (archive_mpi.c), one
+# per MPI: built here for the primary MPI and in mpi-NAME (by its `runtime`
+# target, Makefile.am) for the others; installed as
+# $(pkglibexecdir)/hooktrace-analyze-mpi-NAME, where hooktrace-analyze
+# finds it when a launcher started it (launcher.c).
+noinst_PROGRAMS += hooktrace-analyze-mpi
+hooktrace_analyze_mpi_SOURCES = $(HT_ANALYZE_SOURCES) \
+	src/analyze/archive_mpi.c src/analyze/archive_mpi.h
+hooktrace_analyze_mpi_CPPFLAGS = $(hooktrace_analyze_CPPFLAGS) $(MPI_CFLAGS) -DHT_ANALYZE_MPI
+hooktrace_analyze_mpi_CFLAGS = $(hooktrace_analyze_CFLAGS)
+hooktrace_analyze_mpi_LDADD = $(hooktrace_analyze_LDADD) $(MPI_LIBS)
+install-analyze-mpi: hooktrace-analyze-mpi$(EXEEXT)
+	$(MKDIR_P) "$(DESTDIR)$(pkglibexecdir)"
+	$(INSTALL_PROGRAM) hooktrace-analyze-mpi$(EXEEXT) \
+		"$(DESTDIR)$(pkglibexecdir)/hooktrace-analyze-mpi-$(HT_MPI_FAMILY)$(EXEEXT)"
+uninstall-analyze-mpi:
+	rm -f "$(DESTDIR)$(pkglibexecdir)/hooktrace-analyze-mpi-$(HT_MPI_FAMILY)$(EXEEXT)"
+.PHONY: install-analyze-mpi uninstall-analyze-mpi
 
 # --- benchmark (BENCHMARKS.md, "hooktrace-analyze") ----------------------------
 # `make bench-analyze` writes a synthetic archive of >= 10 million events,
@@ -45,10 +68,15 @@ bench_analyze_write_trace_LDADD = $(OTF2_LIBS)
 bench_analyze_read_loop_SOURCES = bench/analyze_read_loop.c
 bench_analyze_read_loop_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS)
 bench_analyze_read_loop_LDADD = $(OTF2_LIBS)
-EXTRA_DIST += bench/analyze_bench.py bench/analyze_ab.py
+EXTRA_DIST += bench/analyze_bench.py bench/analyze_ab.py bench/analyze_scaling.py
 
 BENCH_ANALYZE_ARGS =
 bench-analyze: hooktrace-analyze$(EXEEXT) bench/analyze_write_trace$(EXEEXT) \
 		bench/analyze_read_loop$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/analyze_bench.py --builddir $(top_builddir) $(BENCH_ANALYZE_ARGS)
-.PHONY: bench-analyze
+BENCH_ANALYZE_SCALING_ARGS =
+bench-analyze-scaling: hooktrace-analyze$(EXEEXT) hooktrace-analyze-mpi$(EXEEXT) \
+		bench/analyze_write_trace$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/analyze_scaling.py --builddir $(top_builddir) \
+		$(BENCH_ANALYZE_SCALING_ARGS)
+.PHONY: bench-analyze bench-analyze-scaling

@@ -2,6 +2,7 @@
  * any OTF2 archive (docs/analyze.md).
  *
  *   archive.c     OTF2 reader: definitions, then all events merged by time
+ *   archive_par.c the same events read by several threads, merged again
  *   rankmap.c     communicator rank -> world rank -> location (seed 003)
  *   translate.c   non-blocking records -> sends and receives in issue order
  *   match.c       FIFO per (sender, receiver, communicator, tag) (seed 004)
@@ -9,13 +10,23 @@
  *   waitstate.c   wait states (with locstate.c, collective.c, calltree.c)
  *   report_*.c    text, JSON, CSV, SVG and HTML outputs
  *
- * Links neither libhooktrace nor MPI. */
+ *   archive_mpi.c the same shares read by MPI ranks (hooktrace-analyze-mpi)
+ *   launcher.c    under mpirun, hooktrace-analyze becomes hooktrace-analyze-mpi
+ *
+ * Links neither libhooktrace nor MPI (hooktrace-analyze-mpi, the same
+ * program built with HT_ANALYZE_MPI, links MPI). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "analyze/analysis.h"
 #include "analyze/archive.h"
+#include "analyze/archive_par.h"
+#ifdef HT_ANALYZE_MPI
+#include "analyze/archive_mpi.h"
+#else
+#include "analyze/launcher.h"
+#endif
 #include "analyze/fail.h"
 #include "analyze/options.h"
 #include "analyze/report.h"
@@ -45,12 +56,21 @@ static int write_reports(const struct analysis *a, const struct options *opt)
     return status;
 }
 
-int main(int argc, char **argv)
+/* Under mpirun, only rank 0 writes (archive_mpi.h). */
+static void no_outputs(struct options *opt)
+{
+    opt->text_path = opt->json_path = opt->csv_path = opt->svg_path = opt->html_path = NULL;
+    opt->progress = 0;
+}
+
+static int analyze(int argc, char **argv, int rank)
 {
     struct options opt;
     int status;
     if (options_parse(argc, argv, &opt, &status))
         return status;
+    if (rank != 0)
+        no_outputs(&opt);
 
     char err[1024];
     char *anchor = archive_find_anchor(opt.archive, err, sizeof err);
@@ -72,7 +92,8 @@ int main(int argc, char **argv)
     struct analysis a;
     analysis_init(&a, opt.examples, csv);
     int progress = opt.progress >= 0 ? opt.progress : isatty(STDERR_FILENO);
-    if (archive_read(&a, anchor, progress, err, sizeof err) != 0) {
+    unsigned threads = opt.threads ? opt.threads : archive_default_threads();
+    if (archive_read(&a, anchor, progress, threads, err, sizeof err) != 0) {
         fail_message("%s", err);
         if (csv)
             csv_close(csv, 0, err, sizeof err);
@@ -94,4 +115,17 @@ int main(int argc, char **argv)
     analysis_free(&a);
     free(anchor);
     return status;
+}
+
+int main(int argc, char **argv)
+{
+#ifdef HT_ANALYZE_MPI
+    int rank = archive_mpi_init(&argc, &argv);
+    int status = analyze(argc, argv, rank);
+    archive_mpi_finish(status);
+    return status;
+#else
+    launcher_exec(argv);
+    return analyze(argc, argv, 0);
+#endif
 }

@@ -12,6 +12,7 @@
 
 #define DEFAULT_EXAMPLES 5
 #define MAX_EXAMPLES 1000000
+#define MAX_THREADS 1024
 
 static const char usage[] =
     "Usage: " ANALYZE_PROGRAM " [OPTION]... ARCHIVE\n"
@@ -38,6 +39,9 @@ static const char usage[] =
     "  -p, --progress       report progress on stderr (default: only when stderr\n"
     "                       is a terminal)\n"
     "      --no-progress    never report progress\n"
+    "      --threads=N      read the events with N threads (default: the CPUs\n"
+    "                       available, at most one per location; 1: serial).\n"
+    "                       The output does not depend on N.\n"
     "  -h, --help           print this help and exit\n"
     "  -V, --version        print the version and exit\n"
     "\n"
@@ -46,7 +50,7 @@ static const char usage[] =
     "not be read or an output could not be written, 2 bad command line.\n"
     "Every option and output field is described in docs/analyze.md.\n";
 
-enum { OPT_SVG_VALUE = 256, OPT_NO_PROGRESS, OPT_HTML };
+enum { OPT_SVG_VALUE = 256, OPT_NO_PROGRESS, OPT_HTML, OPT_THREADS };
 
 static const struct option long_options[] = {
     {"text", required_argument, NULL, 't'},
@@ -59,6 +63,7 @@ static const struct option long_options[] = {
     {"examples", required_argument, NULL, 'e'},
     {"progress", no_argument, NULL, 'p'},
     {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+    {"threads", required_argument, NULL, OPT_THREADS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -138,6 +143,12 @@ int options_parse(int argc, char **argv, struct options *opt, int *exit_status)
             break;
         case 'p': opt->progress = 1; break;
         case OPT_NO_PROGRESS: opt->progress = 0; break;
+        case OPT_THREADS:
+            if (parse_count(optarg, &opt->threads) != 0 || opt->threads < 1
+                || opt->threads > MAX_THREADS)
+                return usage_error(exit_status, "--threads: '%s' is not a number from 1 to 1024",
+                                   optarg);
+            break;
         case 'h':
             fputs(usage, stdout);
             *exit_status = 0;

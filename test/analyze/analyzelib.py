@@ -72,9 +72,17 @@ class Result:
         self.stderr = proc.stderr
 
 
+def threads_option():
+    """HT_ANALYZE_THREADS=N runs every analysis of the tests with
+    --threads N (CI runs the suite with 1 and 3, docs/analyze.md): the
+    same exact answers must come from the serial and the parallel read."""
+    threads = os.environ.get("HT_ANALYZE_THREADS")
+    return ["--threads", threads] if threads else []
+
+
 def run(args, cwd=None):
     """Runs hooktrace-analyze with args; returns its status and output."""
-    proc = subprocess.run(memcheck([ANALYZE] + list(args)), stdout=subprocess.PIPE,
+    proc = subprocess.run(memcheck([ANALYZE] + threads_option() + list(args)), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120,
                           cwd=cwd, env=_environment())
     return Result(proc)

@@ -20,7 +20,7 @@ test_analyze_hashmap_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test
 
 HT_ANALYZE_TESTS = test/analyze/hashmap_test test/analyze/nonblocking.py test/analyze/ranks.py \
 	test/analyze/warnings.py test/analyze/outputs.py test/analyze/malformed.py \
-	test/analyze/streaming.py test/analyze/waits.py \
-	test/analyze/clocks.py
+	test/analyze/streaming.py test/analyze/waits.py test/analyze/threads.py \
+	test/analyze/mpirun.py test/analyze/clocks.py
 TESTS += $(HT_ANALYZE_TESTS)
 EXTRA_DIST += test/analyze/analyzelib.py test/analyze/lsan.supp test/analyze/valgrind.supp $(filter %.py,$(HT_ANALYZE_TESTS))

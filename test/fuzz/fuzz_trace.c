@@ -163,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
     struct analysis a;
     analysis_init(&a, 2, NULL);
-    if (archive_read(&a, anchor, 0, err, sizeof err) == 0)
+    if (archive_read(&a, anchor, 0, 1, err, sizeof err) == 0)
         analysis_finish(&a);
     analysis_free(&a);
     return 0;

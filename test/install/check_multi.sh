@@ -169,5 +169,13 @@ if [ "$status" -ne 0 ] && grep -q "unknown MPI 'lam' (known: openmpi, mpich)" co
     ok "configure --with-mpi=openmpi,lam"
 else fail "configure --with-mpi=openmpi,lam" "status $status: $(cat conf3/out.txt)"; fi
 
+# hooktrace-analyze under mpirun execs its MPI's build of itself
+# (docs/analyze.md, "mpirun"): one per MPI in libexec.
+for m in openmpi mpich; do
+    if [ -x "$prefix/libexec/hooktrace/hooktrace-analyze-mpi-$m" ]; then
+        ok "libexec/hooktrace/hooktrace-analyze-mpi-$m"
+    else fail "libexec/hooktrace/hooktrace-analyze-mpi-$m" "not installed"; fi
+done
+
 echo "multi-MPI check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,29 @@
+/* Reading the events with several threads (--threads, docs/analyze.md).
+ *
+ * Each reader thread opens the archive with its own OTF2 reader (one
+ * reader is not thread-safe; several on one archive are), selects a share
+ * of the locations, and lets OTF2's global reader merge them.  It only
+ * decodes: every event becomes a small record in a bounded queue of
+ * batches.  The calling thread merges the queues by (time, location), the
+ * order OTF2's global reader uses for all locations together, and hands
+ * each record to the same callbacks the serial read uses.  The analysis
+ * therefore sees the events in the serial order, and its output is the
+ * serial output, byte for byte. */
+#ifndef HT_ANALYZE_ARCHIVE_PAR_H
+#define HT_ANALYZE_ARCHIVE_PAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/analysis.h"
+
+/* The events of the selected locations (indexes into the location list)
+ * with `threads` (2 or more) readers, after the definitions were read by
+ * the caller.  Returns 0, or -1 with a message in err as archive_read. */
+int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t *selected,
+                          unsigned threads, int show_progress, char *err, size_t errsize);
+
+/* The threads to use when not told: the CPUs this process may run on. */
+unsigned archive_default_threads(void);
+
+#endif

@@ -1,0 +1,83 @@
+"""mpirun -np N hooktrace-analyze: the ranks share the locations and rank 0
+alone writes, so the outputs (text on standard output, JSON, CSV, SVG,
+HTML) and the exit status are the serial read's byte for byte, under Open
+MPI's mpirun and MPICH's Hydra, with 2 and 3 ranks (and 5, more ranks than
+locations), on archives with wait states, unmatched messages, warnings,
+an idle location and 40 locations.  A launcher that is missing, or whose
+MPI has no hooktrace-analyze-mpi in this build, is skipped.
+docs/analyze.md, "mpirun"."""
+
+import os
+import shutil
+import subprocess
+
+from analyzelib import ANALYZE, BUILDDIR, check, check_eq, finish, scratch, write
+
+BENCH_WRITER = os.path.join(BUILDDIR, "bench", "analyze_write_trace")
+PRIMARY = {"ompi-c": "openmpi", "mpich": "mpich"}.get(os.environ.get("HT_MPI_NAME", ""), "")
+
+
+def launcher(family):
+    """(command prefix without -n, environment) or None."""
+    built = os.path.join(BUILDDIR, "hooktrace-analyze-mpi") if family == PRIMARY else \
+        os.path.join(BUILDDIR, "mpi-" + family, "hooktrace-analyze-mpi")
+    if not os.path.exists(built):
+        return None
+    env = dict(os.environ)
+    for k in list(env):  # not inside another launch
+        if k.startswith(("OMPI_", "PMI_", "PMIX_")):
+            del env[k]
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    if family == "openmpi":
+        exe = shutil.which("mpirun.openmpi")
+        env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                    "OMPI_MCA_btl": "self,vader"})
+        return ([exe, "--oversubscribe"], env) if exe else None
+    exe = shutil.which("mpiexec.hydra") or shutil.which("mpiexec.mpich")
+    return ([exe], env) if exe else None
+
+
+def outputs(prefix, directory, name, env=None):
+    out = scratch(name)
+    files = {k: os.path.join(out, "report." + k) for k in ("json", "csv", "svg", "html")}
+    proc = subprocess.run(prefix + [ANALYZE, "-e", "3", "--json", files["json"],
+                                    "--csv", files["csv"], "--svg", files["svg"],
+                                    "--html", files["html"], directory],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300, env=env)
+    got = {"status": proc.returncode, "txt": proc.stdout}
+    for k, path in files.items():
+        got[k] = b""
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                got[k] = f.read()
+    return got, proc.stderr
+
+
+ring40 = scratch("ring40")
+subprocess.run([BENCH_WRITER, ring40, "40", "250"], check=True, stdout=subprocess.DEVNULL)
+archives = [(s, write(s)) for s in ("late_sender", "collective_waits", "missing_receive",
+                                    "request_errors", "idle_thread")] + [("ring40", ring40)]
+
+ran = 0
+for family in ("openmpi", "mpich"):
+    found = launcher(family)
+    if not found:
+        print("SKIP: %s: no launcher or no hooktrace-analyze-mpi for it" % family)
+        continue
+    prefix, env = found
+    for name, directory in archives:
+        serial, _ = outputs([], directory, "%s-serial-%s" % (name, family), env=None)
+        check_eq(serial["status"], 0, "%s: serial exit status" % name)
+        check(serial["txt"].startswith(b"hooktrace-analyze: "), "%s: serial text report" % name)
+        for ranks in (2, 3, 5) if name == "late_sender" else (2, 3):
+            got, stderr = outputs(prefix + ["-n", str(ranks)], directory,
+                                  "%s-%s-%d" % (name, family, ranks), env=env)
+            ran += 1
+            for k in ("status", "txt", "json", "csv", "svg", "html"):
+                check(got[k] == serial[k], "%s -n %d (%s): %s differs from the serial run's%s"
+                      % (name, ranks, family, k, ": " + stderr.decode()[-500:] if stderr else ""))
+
+if ran == 0:
+    print("SKIP: no MPI launcher with its hooktrace-analyze-mpi")
+    raise SystemExit(77)
+finish()
