@@ -56,7 +56,8 @@ def outputs(prefix, directory, name, env=None):
 ring40 = scratch("ring40")
 subprocess.run([BENCH_WRITER, ring40, "40", "250"], check=True, stdout=subprocess.DEVNULL)
 archives = [(s, write(s)) for s in ("late_sender", "collective_waits", "missing_receive",
-                                    "request_errors", "idle_thread")] + [("ring40", ring40)]
+                                    "request_errors", "idle_thread", "clock_skewed",
+                                    "order_violations")] + [("ring40", ring40)]
 
 ran = 0
 for family in ("openmpi", "mpich"):

@@ -48,7 +48,8 @@ def compare(directory, name, threads):
 # threads than locations.
 for scenario in ("late_sender", "late_receiver", "collective_waits", "missing_receive",
                  "request_errors", "out_of_order", "cancelled", "wildcard", "communicators",
-                 "negative_duration", "idle_thread"):
+                 "negative_duration", "idle_thread", "clock_skewed", "clock_single_offset",
+                 "order_violations", "wait_edges"):
     compare(write(scenario), scenario, (2, 3, 8))
 
 # 8 ranks, about a million events: hundreds of batches per reader.
