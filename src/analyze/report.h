@@ -6,6 +6,7 @@
 #define HT_ANALYZE_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analyze/analysis.h"
 #include "analyze/options.h"
@@ -17,6 +18,9 @@ int report_svg(const struct analysis *a, const char *path, enum svg_value value,
                size_t errsize);
 /* One self-contained page: the wait states and the matrix. */
 int report_html(const struct analysis *a, const char *path, char *err, size_t errsize);
+/* s with <, >, & and " as entities, for HTML and SVG; ascii_only: control
+ * and non-ASCII bytes become '?'. */
+void report_markup_text(FILE *f, const char *s, int ascii_only);
 
 /* CSV: one line per matched message and per unmatched end. */
 struct csv_writer *csv_open(const char *path, char *err, size_t errsize);

@@ -9,17 +9,10 @@
 #include "analyze/output_file.h"
 #include "analyze/report.h"
 
+/* The page is UTF-8: names pass as they are. */
 static void html_text(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
+    report_markup_text(f, s, 0);
 }
 
 static const char style[] =

@@ -43,7 +43,7 @@ static void colour(double t, char out[8])
     snprintf(out, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
 }
 
-static void xml_text(FILE *f, const char *s)
+void report_markup_text(FILE *f, const char *s, int ascii_only)
 {
     for (; *s; s++) {
         switch (*s) {
@@ -52,10 +52,16 @@ static void xml_text(FILE *f, const char *s)
         case '&': fputs("&amp;", f); break;
         case '"': fputs("&quot;", f); break;
         default:
-            /* Control and non-ASCII bytes may not be valid XML/UTF-8. */
-            fputc((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x80 ? '?' : *s, f);
+            fputc(ascii_only && ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x80) ? '?' : *s,
+                  f);
         }
     }
+}
+
+/* Control and non-ASCII bytes may not be valid XML/UTF-8. */
+static void xml_text(FILE *f, const char *s)
+{
+    report_markup_text(f, s, 1);
 }
 
 /* One square: the sum over a block of ranks (a single pair when the

@@ -141,6 +141,29 @@ def analyze(directory, extra=()):
     return Analysis(result, doc, rows)
 
 
+def all_outputs(command, directory, name, kinds=("txt", "json", "csv", "svg", "html"),
+                env=None):
+    """Runs command (the analyzer, maybe behind a launcher) with an option
+    for each output kind into a new scratch folder; returns the process and
+    {kind: the file's bytes (b"" if not written)}."""
+    out = scratch(name)
+    options = {"txt": "--text", "json": "--json", "csv": "--csv", "svg": "--svg",
+               "html": "--html"}
+    files = {k: os.path.join(out, "report." + k) for k in kinds}
+    args = []
+    for k in kinds:
+        args += [options[k], files[k]]
+    proc = subprocess.run(command + ["-e", "3"] + args + [directory], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=600, env=env)
+    got = {}
+    for k, path in files.items():
+        got[k] = b""
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                got[k] = f.read()
+    return proc, got
+
+
 def check_warnings(analysis, expected, what):
     """expected: {kind: count} for the kinds that must be non-zero; every
     other kind must be zero, and the summary total must agree."""

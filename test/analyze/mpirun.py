@@ -11,7 +11,7 @@ import os
 import shutil
 import subprocess
 
-from analyzelib import ANALYZE, BUILDDIR, check, check_eq, finish, scratch, write
+from analyzelib import ANALYZE, BUILDDIR, all_outputs, check, check_eq, finish, scratch, write
 
 BENCH_WRITER = os.path.join(BUILDDIR, "bench", "analyze_write_trace")
 PRIMARY = {"ompi-c": "openmpi", "mpich": "mpich"}.get(os.environ.get("HT_MPI_NAME", ""), "")
@@ -38,18 +38,10 @@ def launcher(family):
 
 
 def outputs(prefix, directory, name, env=None):
-    out = scratch(name)
-    files = {k: os.path.join(out, "report." + k) for k in ("json", "csv", "svg", "html")}
-    proc = subprocess.run(prefix + [ANALYZE, "-e", "3", "--json", files["json"],
-                                    "--csv", files["csv"], "--svg", files["svg"],
-                                    "--html", files["html"], directory],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300, env=env)
-    got = {"status": proc.returncode, "txt": proc.stdout}
-    for k, path in files.items():
-        got[k] = b""
-        if os.path.exists(path):
-            with open(path, "rb") as f:
-                got[k] = f.read()
+    """The text report comes on stdout: what rank 0 alone must write."""
+    proc, got = all_outputs(prefix + [ANALYZE], directory, name, ("json", "csv", "svg", "html"),
+                            env)
+    got.update(status=proc.returncode, txt=proc.stdout)
     return got, proc.stderr
 
 

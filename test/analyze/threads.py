@@ -9,26 +9,17 @@ fewer locations than threads.  docs/analyze.md, "Threads"."""
 import os
 import subprocess
 
-from analyzelib import ANALYZE, BUILDDIR, check, check_eq, finish, memcheck, scratch, write
+from analyzelib import (ANALYZE, BUILDDIR, all_outputs, check, check_eq, finish, memcheck,
+                        scratch, write)
 
 BENCH_WRITER = os.path.join(BUILDDIR, "bench", "analyze_write_trace")
 
 
 def outputs(directory, threads, name):
     """Every output of one analysis, as bytes, with status and stderr."""
-    out = scratch("%s-%s" % (name, threads))
-    files = {k: os.path.join(out, "report." + k) for k in ("txt", "json", "csv", "svg", "html")}
-    proc = subprocess.run(memcheck([ANALYZE, "--threads", str(threads), "-e", "3",
-                                    "--text", files["txt"], "--json", files["json"],
-                                    "--csv", files["csv"], "--svg", files["svg"],
-                                    "--html", files["html"], directory]),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
-    got = {"status": proc.returncode, "stderr": proc.stderr}
-    for k, path in files.items():
-        got[k] = b""
-        if os.path.exists(path):
-            with open(path, "rb") as f:
-                got[k] = f.read()
+    proc, got = all_outputs(memcheck([ANALYZE, "--threads", str(threads)]), directory,
+                            "%s-%s" % (name, threads))
+    got.update(status=proc.returncode, stderr=proc.stderr)
     return got
 
 
