@@ -1,11 +1,13 @@
 """Planted wait states (test/mpi/wait_states.c) found by hooktrace-analyze
 in hooktrace's own trace of a real run on 4 ranks: one rank sleeps 40 ms
 before its part, 5 or 3 times per phase, and the others' waits appear at
-the planted pattern, rank and call path with the exact count.  Times: a
-sleep is never shorter than asked, but the waiting rank may itself be
-descheduled on a loaded machine and start waiting late, so each time must
-be at least 3/4 of the planted total and at most the planted total plus
-5 s.  The program's output is the same as without hooktrace.  The same
+the planted pattern, rank and call path.  A sleep is never shorter than
+asked, but the waiting rank may itself be descheduled on a loaded machine
+and start waiting late, or (descheduled longer than the sleep) not wait at
+all that time: so the count is from 1 to the planted number, and the time
+at least 3/4 of the sleep per wait counted and at most the planted total
+plus 5 s.  (The synthetic archives of test/analyze/waits.py check exact
+counts and ticks.)  The program's output is the same as without hooktrace.  The same
 again with the clock-skew test aid on (HOOKTRACE_CLOCK_SKEW_TEST)."""
 import json
 import os
@@ -55,11 +57,15 @@ def expect(label, waits, pattern, rank, function, routine, count):
     what = "%s: %s at rank %d, %s" % (label, pattern, rank, " > ".join(path))
     if not check(got is not None, "%s: found (wait states: %r)" % (what, sorted(waits))):
         return
-    check_eq(got[0], count, what + ": count")
+    # A waiting rank descheduled for longer than the planted sleep (4 ranks
+    # on 2 loaded CPUs) enters after the late one and waits nothing that
+    # time: each instance that waited must have waited about the sleep.
+    check(1 <= got[0] <= count, "%s: count %d, planted %d" % (what, got[0], count))
     planted = count * PLANTED_S
-    check(0.75 * planted <= got[1] <= planted + 5.0,
-          "%s: %.6f s, planted %.3f s (accepted %.3f to %.3f)"
-          % (what, got[1], planted, 0.75 * planted, planted + 5.0))
+    low = 0.75 * got[0] * PLANTED_S
+    check(low <= got[1] <= planted + 5.0,
+          "%s: %.6f s in %d waits, planted %.3f s (accepted %.3f to %.3f)"
+          % (what, got[1], got[0], planted, low, planted + 5.0))
 
 
 # Plain, and with ranks 1 and 3 on clocks of other nodes (50 ms behind and
