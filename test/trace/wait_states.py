@@ -4,9 +4,12 @@ before its part, 5 or 3 times per phase, and the others' waits appear at
 the planted pattern, rank and call path.  A sleep is never shorter than
 asked, but the waiting rank may itself be descheduled on a loaded machine
 and start waiting late, or (descheduled longer than the sleep) not wait at
-all that time: so the count is from 1 to the planted number, and the time
-at least 3/4 of the sleep per wait counted and at most the planted total
-plus 5 s.  (The synthetic archives of test/analyze/waits.py check exact
+all that time, or start waiting late (the sleep runs from the late rank's
+exit from the previous instance, which the waiting rank may leave much
+later): so the count is from 1 to the planted number, and the time at
+least a tenth of the sleep per wait counted and at most the planted total
+plus 5 s (unloaded, the times are the planted ones: 0.2098 s for 5 x 40 ms
+of late sender at load 11).  (The synthetic archives of test/analyze/waits.py check exact
 counts and ticks.)  The program's output is the same as without hooktrace.  The same
 again with the clock-skew test aid on (HOOKTRACE_CLOCK_SKEW_TEST)."""
 import json
@@ -59,10 +62,12 @@ def expect(label, waits, pattern, rank, function, routine, count):
         return
     # A waiting rank descheduled for longer than the planted sleep (4 ranks
     # on 2 loaded CPUs) enters after the late one and waits nothing that
-    # time: each instance that waited must have waited about the sleep.
+    # time; and the sleep starts when the late rank left the previous
+    # instance, which the waiting rank may leave much later (early reduce:
+    # the root completes last): a counted wait is at least a tenth of it.
     check(1 <= got[0] <= count, "%s: count %d, planted %d" % (what, got[0], count))
     planted = count * PLANTED_S
-    low = 0.75 * got[0] * PLANTED_S
+    low = 0.1 * got[0] * PLANTED_S
     check(low <= got[1] <= planted + 5.0,
           "%s: %.6f s in %d waits, planted %.3f s (accepted %.3f to %.3f)"
           % (what, got[1], got[0], planted, low, planted + 5.0))
