@@ -225,3 +225,6 @@ EXTRA_DIST += test/mpi_weak.sh
 # Fuzz targets, their seeds and valid anchors (docs/fuzzing.md): built and
 # run by scripts/fuzz.sh with clang's libFuzzer, not by `make check`.
 EXTRA_DIST += test/fuzz
+# Relative links and anchors of README.md, BENCHMARKS.md and docs/.
+TESTS += test/docs/links.py
+EXTRA_DIST += test/docs/links.py
