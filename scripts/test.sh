@@ -3,8 +3,11 @@
 #
 #   scripts/test.sh              the README's test command
 #   scripts/test.sh --no-deps    skip the apt-get step
+# Warnings are errors: the build uses -O2 -g -Wall -Wextra -Werror unless
+# HT_CFLAGS says otherwise (a newer compiler's new warning then fails the
+# test command; HT_CFLAGS='-O2 -g' builds without -Werror).
 # Environment: HT_BUILD_DIR (default _build/test), HT_CFLAGS, HT_LDFLAGS,
-# HT_CONFIGURE_ARGS: used by .ci/run for the -Werror and sanitizer builds;
+# HT_CONFIGURE_ARGS: used by .ci/run for the sanitizer and clang builds;
 # HT_TESTS: run only these tests (make check TESTS=...), as its clang stage;
 # HT_TESTS_SKIP: an extended regular expression: all tests but those it
 # matches (its -finstrument-functions stage).
@@ -13,6 +16,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 [ "${1:-}" = "--no-deps" ] || scripts/install-deps.sh
 build="$top/${HT_BUILD_DIR:-_build/test}"
+HT_CFLAGS=${HT_CFLAGS:--O2 -g -Wall -Wextra -Werror}
 echo "== building in $build ${HT_CFLAGS:+(CFLAGS=$HT_CFLAGS)}"
 [ -x configure ] || ./bootstrap >/dev/null 2>&1
 mkdir -p "$build"
