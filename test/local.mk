@@ -186,7 +186,7 @@ TESTS += test/integration/clang.py test/integration/clang_openmp.py
 EXTRA_DIST += test/integration/prefixlib.py test/programs/clang_inline.c test/programs/clang_inline.cpp \
 	test/programs/clang_openmp.c
 EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py test/integration/omplib.py \
-	test/integration/browser.py $(filter %.py,$(TESTS))
+	test/integration/browser.py test/integration/comparelib.py $(filter %.py,$(TESTS))
 
 # hooktrace-report --compare and --scaling (test/integration/compare.py): one
 # program built twice, the second with one more function (other addresses
