@@ -75,7 +75,8 @@ recv = {"messages_received": 8, "bytes_received": 8192}
 base = write_profile(h, "base", [
     (["main"], 1, 1.0, 0.295, {}), (["main", "work"], 4, 0.5, 0.5, {}),
     (["main", "tiny"], 100, 0.005, 0.005, {}), (["main", "MPI_Send"], 8, 0.2, 0.2, send),
-    (["main", "MPI_Recv"], 8, 0.0, 0.0, recv)], ranks=4)
+    (["main", "MPI_Recv"], 8, 0.0, 0.0, recv)], ranks=4,
+    metadata={"compiler": "gcc 12", "ranks": 4})
 new = write_profile(h, "new", [
     (["main"], 1, 1.05, 0.09, {}), (["main", "work"], 4, 0.6, 0.6, {}),
     (["main", "tiny"], 100, 0.05, 0.05, {}), (["main", "MPI_Send"], 16, 0.21, 0.21,
@@ -92,6 +93,8 @@ with open(gj) as f:
     g = json.load(f)
 check_matches(g, json.load(open(base)), json.load(open(new)), "hand-written summaries")
 check_eq((g["base"]["merged"], g["base"]["ranks"]), (True, 4), "a summary: merged, 4 ranks")
+check_eq((g["base"].get("metadata"), "metadata" in g["new"]), ({"compiler": "gcc 12", "ranks": 4}, False),
+         "the base profile's metadata carried over; none for a profile without")
 check_eq(g["gate"], {"fail_above": 1.1, "min_share": 0.01, "min_time_s": 0.001,
                      "threshold_s": 0.01, "slower": [["main", "work"]]}, "the gate's JSON")
 gb = {tuple(s["path"]): s for s in g["stacks"]}
@@ -123,6 +126,10 @@ if HAVE_CHROMIUM:
         check_eq([json.loads(tr.get("data-path")) for tr in page.find_all("tr", **{"class": "slower"})],
                  [["main", "work"]], "gate.html: the slower stack highlighted")
         check_eq(page.by_id("ht-gate").get("data-slower"), "1", "gate.html: one slower stack")
+        meta = page.find_all("tr", data_field="metadata")
+        check_eq([[div.text for div in td.find_all("div")] for td in meta[0].find_all("td")]
+                 if meta else None, [["compiler: gcc 12", "ranks: 4"], []],
+                 "gate.html: the metadata shown beside the base run")
 
 # --- bad input (1) and usage errors (2) ---------------------------------------
 missing = os.path.join(h, "missing.json")

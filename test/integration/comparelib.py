@@ -41,7 +41,7 @@ def fig(s, name):
     return s[name]
 
 
-def write_profile(directory, name, stacks, ranks=None, rank=None):
+def write_profile(directory, name, stacks, ranks=None, rank=None, metadata=None):
     """A profile file from [(path, calls, incl, excl, extra fields)]."""
     functions, index, out = [], {}, []
     ids = {}
@@ -61,6 +61,8 @@ def write_profile(directory, name, stacks, ranks=None, rank=None):
         doc["ranks"] = ranks
     if rank is not None:
         doc["rank"] = rank
+    if metadata is not None:
+        doc["metadata"] = metadata
     path = os.path.join(directory, name + ".json")
     with open(path, "w") as f:
         json.dump(doc, f)
