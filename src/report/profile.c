@@ -153,6 +153,14 @@ int ht_rp_load(struct ht_rp_profile *p, const char *path, const char *program)
     for (size_t i = 0; i < n; i++)
         json_decref(paths[i]);
     free(paths);
+    /* What the comparison needs is in p->stacks now (the names held by
+     * the paths): the parsed stacks, the function table and the MPI_T
+     * variables, most of the document's memory, go. */
+    json_object_del(p->doc, "stacks");
+    json_object_del(p->doc, "functions");
+    json_object_del(p->doc, "mpi_t");
+    json_object_del(p->doc, "comm_matrix");
+    json_object_del(p->doc, "coll_matrix");
     if (rc == 0)
         return 0;
 fail:
