@@ -121,6 +121,63 @@ static size_t gate(const struct row *rows, size_t n, const struct options *o, do
     return hits;
 }
 
+enum { CHANGED, NEW, VANISHED };
+static const char *const status_names[] = {"changed", "new", "vanished"};
+
+/* The page's rows per status: the JSON has them all, but a page of
+ * 100,000 rows takes a browser half a minute to open (BENCHMARKS.md,
+ * "Comparing runs"). */
+enum { PAGE_ROWS = 500 };
+
+static int status_of(const struct row *r)
+{
+    return !r->base ? NEW : !r->new ? VANISHED : CHANGED;
+}
+
+struct doc {
+    json_t *head; /* everything but "stacks" */
+    const struct row *rows;
+    size_t n;
+    double threshold;
+};
+
+/* The comparison, a stack at a time (one per line), never built whole:
+ * 100,000 stacks would cost hundreds of MB as jansson objects.  On the
+ * page, the first PAGE_ROWS of each status. */
+static int write_doc(FILE *f, const struct doc *d, bool page)
+{
+    char *head = json_dumps(d->head, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (!head)
+        return -1;
+    head[strlen(head) - 1] = '\0'; /* its closing brace: "stacks" follows */
+    int rc = ht_report_put(f, head, page) == 0 && fputs(",\n\"stacks\":[", f) != EOF ? 0 : -1;
+    free(head);
+    size_t shown[3] = {0, 0, 0};
+    const char *sep = "\n";
+    for (size_t i = 0; i < d->n && rc == 0; i++) {
+        if (page && shown[status_of(&d->rows[i])]++ >= PAGE_ROWS)
+            continue;
+        json_t *s = row_json(&d->rows[i], counted(&d->rows[i], d->threshold));
+        rc = s && fputs(sep, f) != EOF && ht_report_put_json(f, s, page) == 0 ? 0 : -1;
+        json_decref(s);
+        sep = ",\n";
+    }
+    return rc == 0 && fputs("\n]}\n", f) != EOF ? 0 : -1;
+}
+
+static int write_json(FILE *f, void *d)
+{
+    return write_doc(f, d, false);
+}
+
+static int write_page(FILE *f, void *d)
+{
+    return ht_report_compare_page_head(f) == 0 && write_doc(f, d, true) == 0 &&
+                   ht_report_compare_page_tail(f) == 0
+               ? 0
+               : -1;
+}
+
 static int parse(int argc, char **argv, struct options *o)
 {
     int files = 0, rc;
@@ -191,16 +248,19 @@ int ht_report_compare_main(int argc, char **argv)
     size_t n = 0;
     struct row *rows = match(&base, &new, &n);
     char *fallback = NULL;
-    json_t *doc = json_object(), *stacks = json_array(), *slower = json_array();
+    json_t *doc = json_object(), *slower = json_array(), *counts = json_object();
     status = HT_REPORT_BAD_INPUT;
-    if (!rows || !doc || !stacks || !slower) {
+    if (!rows || !doc || !slower || !counts) {
         fprintf(stderr, HT_REPORT_PROGRAM ": out of memory\n");
         goto out;
     }
     double threshold = fmax(o.min_share * base.total, o.min_time);
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(stacks, row_json(&rows[i], counted(&rows[i], threshold)));
     size_t hits = o.fail_above >= 0 ? gate(rows, n, &o, threshold, slower) : 0;
+    size_t count[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++)
+        count[status_of(&rows[i])]++;
+    for (int k = 0; k < 3; k++)
+        json_object_set_new(counts, status_names[k], json_integer((json_int_t)count[k]));
 
     json_object_set_new(doc, "kind", json_string("compare"));
     json_object_set_new(doc, "base", ht_rp_run_info(&base));
@@ -212,14 +272,15 @@ int ht_report_compare_main(int argc, char **argv)
     json_object_set_new(g, "threshold_s", json_real(threshold));
     json_object_set(g, "slower", slower);
     json_object_set_new(doc, "gate", g);
-    json_object_set(doc, "stacks", stacks);
+    json_object_set(doc, "counts", counts);
+    json_object_set_new(doc, "page_rows", json_integer(PAGE_ROWS));
+    struct doc d = {doc, rows, n, threshold};
 
-    if (o.json && ht_report_write_file(HT_REPORT_PROGRAM, o.json, ht_report_write_json, doc) != 0)
+    if (o.json && ht_report_write_file(HT_REPORT_PROGRAM, o.json, write_json, &d) != 0)
         goto out;
     if (!o.page && !o.json)
         o.page = fallback = default_page(o.files[1]);
-    if (o.page && ht_report_write_file(HT_REPORT_PROGRAM, o.page, ht_report_write_compare_page,
-                                       doc) != 0)
+    if (o.page && ht_report_write_file(HT_REPORT_PROGRAM, o.page, write_page, &d) != 0)
         goto out;
     status = HT_REPORT_OK;
     if (hits) {
@@ -231,7 +292,7 @@ int ht_report_compare_main(int argc, char **argv)
 out:
     free(fallback);
     free(rows);
-    json_decref(stacks);
+    json_decref(counts);
     json_decref(slower);
     json_decref(doc);
     ht_rp_free(&new);

@@ -58,25 +58,49 @@ int ht_report_write_json(FILE *f, void *data)
     return fputc('\n', f) == EOF ? -1 : 0;
 }
 
-/* Every '<' of the JSON becomes \u003c (only inside strings, where the
- * escape means the same), so no function name ends the page's <script>. */
-int ht_report_write_compare_page(FILE *f, void *data)
+int ht_report_put(FILE *f, const char *text, bool escape)
 {
-    char *text = json_dumps(data, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (!escape)
+        return fputs(text, f) == EOF ? -1 : 0;
+    for (const char *s = text; *s; s++) {
+        if (*s == '<' ? fputs("\\u003c", f) == EOF : putc(*s, f) == EOF)
+            return -1;
+    }
+    return 0;
+}
+
+int ht_report_put_json(FILE *f, const json_t *doc, bool escape)
+{
+    char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (!text) {
         errno = ENOMEM;
         return -1;
     }
-    int rc = -1;
-    if (fwrite(ht_compare_page_head, 1, ht_compare_page_head_len, f) != ht_compare_page_head_len)
-        goto out;
-    for (const char *s = text; *s; s++) {
-        if (*s == '<' ? fputs("\\u003c", f) == EOF : putc(*s, f) == EOF)
-            goto out;
-    }
-    if (fwrite(ht_compare_page_tail, 1, ht_compare_page_tail_len, f) == ht_compare_page_tail_len)
-        rc = 0;
-out:
+    int rc = ht_report_put(f, text, escape);
     free(text);
     return rc;
+}
+
+int ht_report_compare_page_head(FILE *f)
+{
+    return fwrite(ht_compare_page_head, 1, ht_compare_page_head_len, f) ==
+                   ht_compare_page_head_len
+               ? 0
+               : -1;
+}
+
+int ht_report_compare_page_tail(FILE *f)
+{
+    return fwrite(ht_compare_page_tail, 1, ht_compare_page_tail_len, f) ==
+                   ht_compare_page_tail_len
+               ? 0
+               : -1;
+}
+
+int ht_report_write_compare_page(FILE *f, void *data)
+{
+    return ht_report_compare_page_head(f) == 0 && ht_report_put_json(f, data, true) == 0 &&
+                   ht_report_compare_page_tail(f) == 0
+               ? 0
+               : -1;
 }

@@ -5,6 +5,7 @@
 #define HT_REPORT_PAGE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Calls write(f, ctx) on a temporary file beside out and renames it to out
@@ -16,5 +17,14 @@ int ht_report_write_file(const char *program, const char *out, int (*write)(FILE
 /* write() callbacks: ctx is a json_t *. */
 int ht_report_write_json(FILE *f, void *data);
 int ht_report_write_compare_page(FILE *f, void *data);
+
+/* Pieces of a page written a part at a time (compare.c); 0 or -1.  With
+ * escape, every '<' of text becomes \u003c: it only occurs inside JSON
+ * strings, where the escape means the same, so no function name can end
+ * the page's <script> element. */
+int ht_report_put(FILE *f, const char *text, bool escape);
+int ht_report_put_json(FILE *f, const json_t *doc, bool escape);
+int ht_report_compare_page_head(FILE *f);
+int ht_report_compare_page_tail(FILE *f);
 
 #endif

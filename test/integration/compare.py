@@ -56,6 +56,12 @@ check_eq(sorted(p for p, s in by_path.items() if s["status"] == "new"),
 check_eq([p for p, s in by_path.items() if s["status"] == "vanished"], [("main", "small_only")],
          "vanished stacks")
 check_eq(cmp["gate"]["fail_above"], None, "no gate asked")
+check_eq((cmp["counts"], cmp["page_rows"]), ({"changed": 4, "new": 2, "vanished": 1}, 500),
+         "counts per status; rows per status on the page")
+with open(json_path) as f:
+    lines = f.read().split("\n")
+check_eq([json.loads(line.rstrip(",")) for line in lines[2:-2]], cmp["stacks"],
+         "the JSON file: one stack per line")
 check_page(page_path, cmp, "compare_work cmp.html")
 
 # Default page name, no JSON: NEW.compare.html.
@@ -130,6 +136,27 @@ if HAVE_CHROMIUM:
         check_eq([[div.text for div in td.find_all("div")] for td in meta[0].find_all("td")]
                  if meta else None, [["compiler: gcc 12", "ranks: 4"], []],
                  "gate.html: the metadata shown beside the base run")
+
+# --- a page of many stacks: the first 500 of each status ----------------------
+many = write_profile(h, "many", [(["main"], 1, 1.0, 0.0, {})] +
+                     [(["main", "f%04d" % i], 1, 0.001 * (i + 1), 0.0, {}) for i in range(1200)])
+mj, mp = os.path.join(h, "many.cmp.json"), os.path.join(h, "many.cmp.html")
+check_eq(tool("--compare", base, many, "--json", mj, "-o", mp)[0], 0, "--compare of 1,200 new stacks")
+mdoc = json.load(open(mj))
+check_eq((mdoc["counts"]["new"], len([s for s in mdoc["stacks"] if s["status"] == "new"])),
+         (1200, 1200), "the JSON has all 1,200 new stacks")
+check_eq([s["path"][1] for s in mdoc["stacks"] if s["status"] == "new"][:2], ["f1199", "f1198"],
+         "new stacks, most time first")
+if HAVE_CHROMIUM:
+    page, errors, page_errors = browser.load(mp)
+    if page is not None:
+        browser.expect_no_errors(errors, page_errors, "many.cmp.html")
+        rows = page.by_id("ht-new").find_all("tr", data_path=None)
+        check_eq(len(rows), 500, "many.cmp.html: the first 500 new stacks")
+        check_eq([json.loads(tr.get("data-path"))[1] for tr in rows[:2]], ["f1199", "f1198"],
+                 "many.cmp.html: the most changed first")
+        check_eq(page.by_id("ht-new-section").find_all("p", data_total="1200") != [], True,
+                 "many.cmp.html: says 1,200 in all")
 
 # --- bad input (1) and usage errors (2) ---------------------------------------
 missing = os.path.join(h, "missing.json")

@@ -6,8 +6,6 @@
 (function () {
   "use strict";
 
-  // Rows shown per table; the JSON has them all.
-  var MAX_ROWS = 500;
   var COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
                 "#7f7f7f", "#bcbd22", "#17becf"];
 
@@ -111,7 +109,7 @@
      "calls base", "calls new", "messages base", "messages new", "bytes base", "bytes new"]
       .forEach(function (h) { head.appendChild(el("th", null, h)); });
     t.appendChild(head);
-    stacks.slice(0, MAX_ROWS).forEach(function (s) {
+    stacks.forEach(function (s) {
       var slower = gate.fail_above !== null && s.counted && typeof s.ratio === "number" &&
         s.ratio > gate.fail_above;
       var attrs = {"data-path": JSON.stringify(s.path), "data-status": s.status,
@@ -157,10 +155,13 @@
                  ["new", "ht-new", "New stacks", "Only in the new run, most time first."],
                  ["vanished", "ht-vanished", "Vanished stacks", "Only in the base run, most time first."]];
     parts.forEach(function (p) {
+      // The page holds the first page_rows stacks of each status; the
+      // JSON (--json) has them all.
       var rows = doc.stacks.filter(function (s) { return s.status === p[0]; });
-      var s = section(p[1] + "-section", p[2] + " (" + rows.length + ")", nav);
-      s.appendChild(el("p", {"class": "help"}, p[3] + (rows.length > MAX_ROWS ?
-        " The first " + MAX_ROWS + " are shown; the JSON (--json) has all " + rows.length + "." : "")));
+      var total = doc.counts[p[0]];
+      var s = section(p[1] + "-section", p[2] + " (" + total + ")", nav);
+      s.appendChild(el("p", {"class": "help", "data-total": total}, p[3] + (total > rows.length ?
+        " The first " + rows.length + " are shown; the JSON (--json) has all " + total + "." : "")));
       if (rows.length) s.appendChild(stackTable(p[1], rows, g));
       else s.appendChild(el("p", {"class": "note", id: p[1]}, "(none)"));
     });
