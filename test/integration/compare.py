@@ -137,6 +137,13 @@ if HAVE_CHROMIUM:
                  if meta else None, [["compiler: gcc 12", "ranks: 4"], []],
                  "gate.html: the metadata shown beside the base run")
 
+# A rank's own file (ranks and rank): not a summary.
+rank1 = write_profile(h, "rank1", [(["main"], 1, 0.5, 0.5, {})], ranks=4, rank=1)
+code, out, err = tool("--compare", rank1, rank1, "--json", "-")
+check_eq((code, err, [(json.loads(out)[k]["ranks"], json.loads(out)[k]["merged"])
+                      for k in ("base", "new")] if code == 0 else None),
+         (0, "", [(4, False), (4, False)]), "a rank's own file: 4 ranks, not merged")
+
 # --- a page of many stacks: the first 500 of each status ----------------------
 many = write_profile(h, "many", [(["main"], 1, 1.0, 0.0, {})] +
                      [(["main", "f%04d" % i], 1, 0.001 * (i + 1), 0.0, {}) for i in range(1200)])
