@@ -140,7 +140,8 @@ bench-coll: bench/mpi_calls_hooktrace$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/coll_cost.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' $(BENCH_COLL_ARGS)
 .PHONY: bench-coll
-EXTRA_DIST += bench/coll_cost.py bench/merge_model.py bench/stacks_cost.py bench/threads_memory.py
+EXTRA_DIST += bench/coll_cost.py bench/merge_model.py bench/stacks_cost.py bench/threads_memory.py \
+	bench/compare_cost.py
 
 # --- OpenMP: what the libgomp wrappers add per region and per task ---------
 # `make bench-openmp` builds bench/omp_regions.c without hooktrace and with
@@ -175,6 +176,11 @@ endif
 bench-stacks: libhooktrace.la
 	$(PYTHON3) $(srcdir)/bench/stacks_cost.py --builddir $(top_builddir) $(BENCH_STACKS_ARGS)
 .PHONY: bench-stacks
+
+# hooktrace-report --compare and --scaling on two profiles of 111,111 stacks.
+bench-compare: hooktrace-report
+	$(PYTHON3) $(srcdir)/bench/compare_cost.py --builddir $(top_builddir) $(BENCH_COMPARE_ARGS)
+.PHONY: bench-compare
 
 # --- Fortran against C: added cost per MPI call (see BENCHMARKS.md) ----------
 # `make bench-fortran` builds these and runs bench/fortran_cost.py, which

@@ -179,14 +179,27 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/config_input.py test/integration/config_patterns.py \
 	test/integration/lifecycle.py test/integration/files_safety.py test/integration/other_formats.py \
 	test/integration/hook_binding.py test/integration/report.py \
-	test/integration/signals_diff.py
+	test/integration/signals_diff.py test/integration/compare.py
 # Clang through the hooktrace command, compiled at test time (skipped
 # without clang): test/integration/clang.py, clang_openmp.py.
 TESTS += test/integration/clang.py test/integration/clang_openmp.py
 EXTRA_DIST += test/integration/prefixlib.py test/programs/clang_inline.c test/programs/clang_inline.cpp \
 	test/programs/clang_openmp.c
 EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py test/integration/omplib.py \
-	test/integration/browser.py $(filter %.py,$(TESTS))
+	test/integration/browser.py test/integration/comparelib.py $(filter %.py,$(TESTS))
+
+# hooktrace-report --compare and --scaling (test/integration/compare.py): one
+# program built twice, the second with one more function (other addresses
+# and stack IDs, the same call paths).
+check_PROGRAMS += test/programs/compare_work test/programs/compare_work_moved
+test_programs_compare_work_SOURCES = test/programs/compare_work.c
+test_programs_compare_work_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_compare_work_LDADD = libhooktrace.la
+test_programs_compare_work_LDFLAGS = $(HT_TEST_LINK)
+test_programs_compare_work_moved_SOURCES = test/programs/compare_work.c
+test_programs_compare_work_moved_CFLAGS = $(HT_TEST_CFLAGS) -DHT_MOVED
+test_programs_compare_work_moved_LDADD = libhooktrace.la
+test_programs_compare_work_moved_LDFLAGS = $(HT_TEST_LINK)
 
 # Counters (test/integration/counters.py): a program with its own PAPI
 # software-defined events, built where PAPI has the SDE library.

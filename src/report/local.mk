@@ -6,11 +6,13 @@
 # tree, at the exact versions web/package-lock.json pins.
 bin_PROGRAMS += hooktrace-report
 hooktrace_report_SOURCES = src/report/main.c src/output/html.c src/output/html.h \
-	src/output/html_page.h
-nodist_hooktrace_report_SOURCES = src/output/html_page.c
+	src/output/html_page.h src/report/cli.c src/report/cli.h src/report/profile.c \
+	src/report/profile.h src/report/compare.c src/report/scaling.c src/report/page.c \
+	src/report/page.h src/report/compare_page.h
+nodist_hooktrace_report_SOURCES = src/output/html_page.c src/report/compare_page.c
 hooktrace_report_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
 hooktrace_report_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS)
-hooktrace_report_LDADD = $(JANSSON_LIBS)
+hooktrace_report_LDADD = $(JANSSON_LIBS) -lm
 
 HT_REPORT_WEB = $(srcdir)/src/report/web
 HT_REPORT_NPM = src/report/npm
@@ -58,6 +60,21 @@ src/output/html_page.c: $(HT_REPORT_FETCHED) $(HT_REPORT_FILES) $(srcdir)/src/re
 endif
 BUILT_SOURCES += src/output/html_page.c
 CLEANFILES += src/output/html_page.c
+
+# The page of --compare and --scaling (docs/compare.md): no component from
+# npm, so it is made from the source tree alone.
+HT_COMPARE_FILES = $(HT_REPORT_WEB)/compare.html $(HT_REPORT_WEB)/compare.js
+EXTRA_DIST += $(HT_COMPARE_FILES)
+src/report/compare_page.c: $(HT_COMPARE_FILES) $(HT_REPORT_WEB)/errors.js \
+		$(HT_REPORT_WEB)/report.css $(srcdir)/src/report/embed.py
+	$(AM_V_GEN)$(MKDIR_P) src/report && $(PYTHON3) $(srcdir)/src/report/embed.py $@ \
+		$(HT_REPORT_WEB)/compare.html --symbol=ht_compare_page \
+		--header=report/compare_page.h \
+		APP_CSS=$(HT_REPORT_WEB)/report.css \
+		ERRORS_JS=$(HT_REPORT_WEB)/errors.js \
+		COMPARE_JS=$(HT_REPORT_WEB)/compare.js
+BUILT_SOURCES += src/report/compare_page.c
+CLEANFILES += src/report/compare_page.c
 
 clean-local: clean-report-npm
 clean-report-npm:

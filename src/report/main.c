@@ -3,36 +3,27 @@
  * JSON (src/output/html.c writes both).
  *
  *   hooktrace-report PROFILE.json [-o OUT.html]
+ *   hooktrace-report --compare BASE.json NEW.json ...   (compare.c)
+ *   hooktrace-report --scaling P1.json P2.json ...      (scaling.c)
  *
  * Exit status: 0 written; 1 the profile cannot be read, is not JSON or not
- * a hooktrace profile, or the page cannot be written; 2 usage error. */
+ * a hooktrace profile, or the page cannot be written; 2 usage error; 3
+ * --compare --fail-above R found a stack slower by more than R. */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "output/html.h"
+#include "report/cli.h"
+#include "report/page.h"
 
-#define PROGRAM "hooktrace-report"
-
-static const char usage[] =
-    "usage: " PROGRAM " PROFILE.json [-o OUT.html]\n"
-    "Writes the HTML report of a hooktrace profile: one file that opens offline\n"
-    "(flame graph, function table, communication matrix, time per rank).\n"
-    "  -o OUT.html   where to write it ('-': standard output); default: PROFILE\n"
-    "                with .json replaced by .html\n"
-    "  -h, --help    print this help and exit\n"
-    "Exit status: 0 written, 1 the profile cannot be read or the page written,\n"
-    "2 usage error.\n";
+#define PROGRAM HT_REPORT_PROGRAM
 
 static int usage_error(const char *what, const char *arg)
 {
-    fprintf(stderr, PROGRAM ": ");
-    fprintf(stderr, what, arg);
-    fprintf(stderr, "\n%s", usage);
-    return 2;
+    return ht_report_usage_error(what, arg);
 }
 
 /* Whether path holds a hooktrace profile; says why not on stderr.  The
@@ -73,57 +64,34 @@ static char *default_output(const char *in)
     return out;
 }
 
-/* Writes the page to a temporary file beside out, renamed into place when
- * complete, so that a reader never sees half a page. */
+static int write_report(FILE *f, void *json)
+{
+    return ht_output_html_write(f, json, NULL, NULL);
+}
+
+/* Through a temporary file beside out, renamed into place when complete,
+ * so that a reader never sees half a page. */
 static int write_page(FILE *json, const char *out)
 {
-    if (strcmp(out, "-") == 0) {
-        if (ht_output_html_write(stdout, json, NULL, NULL) != 0 || fflush(stdout) != 0) {
-            fprintf(stderr, PROGRAM ": cannot write the report to standard output: %s\n",
-                    strerror(errno));
-            return -1;
-        }
-        return 0;
-    }
-    size_t n = strlen(out) + 32;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        fprintf(stderr, PROGRAM ": out of memory\n");
-        return -1;
-    }
-    snprintf(tmp, n, "%s.tmp-%ld", out, (long)getpid());
-    FILE *f = fopen(tmp, "we");
-    int rc = -1, err = 0;
-    if (!f) {
-        err = errno;
-    } else {
-        rc = ht_output_html_write(f, json, NULL, NULL);
-        err = errno;
-        if (fclose(f) != 0 && rc == 0) {
-            rc = -1;
-            err = errno;
-        }
-        if (rc == 0 && rename(tmp, out) != 0) {
-            rc = -1;
-            err = errno;
-        }
-        if (rc != 0)
-            unlink(tmp);
-    }
-    if (rc != 0)
-        fprintf(stderr, PROGRAM ": cannot write %s: %s\n", out, strerror(err));
-    free(tmp);
-    return rc;
+    return ht_report_write_file(PROGRAM, out, write_report, json);
 }
 
 int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            fputs(usage, stdout);
+            fputs(ht_report_usage, stdout);
             return 0;
-        } else if (strcmp(argv[i], "-o") == 0) {
+        }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--compare") == 0)
+            return ht_report_compare_main(argc, argv);
+        if (strcmp(argv[i], "--scaling") == 0)
+            return ht_report_scaling_main(argc, argv);
+    }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0) {
             if (i + 1 >= argc)
                 return usage_error("-o needs a file name", NULL);
             out = argv[++i];

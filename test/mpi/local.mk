@@ -187,7 +187,7 @@ HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test
 	test/mpi/large.py test/mpi/cancel.py test/mpi/type_reuse.py test/mpi/coll_memo.py test/mpi/openmp.py \
 	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py \
 	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py \
-	test/mpi/threads_requests.py test/mpi/sessions.py test/mpi/abi_mismatch.py
+	test/mpi/threads_requests.py test/mpi/sessions.py test/mpi/abi_mismatch.py test/mpi/compare.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 # Built by abi_mismatch.py itself, with the other MPI's compiler wrappers.

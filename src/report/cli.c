@@ -1,0 +1,56 @@
+/* hooktrace-report's help and usage errors (cli.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "report/cli.h"
+
+const char ht_report_usage[] =
+    "usage: " HT_REPORT_PROGRAM " PROFILE.json [-o OUT.html]\n"
+    "       " HT_REPORT_PROGRAM " --compare BASE.json NEW.json [-o OUT.html] [--json OUT.json]\n"
+    "              [--fail-above R] [--min-share F] [--min-time S]\n"
+    "       " HT_REPORT_PROGRAM " --scaling P1.json P2.json... [-o OUT.html] [--json OUT.json]\n"
+    "              [--top N]\n"
+    "Writes the HTML report of a hooktrace profile: one file that opens offline\n"
+    "(flame graph, function table, communication matrix, time per rank).\n"
+    "  -o OUT.html   where to write it ('-': standard output); default: PROFILE\n"
+    "                with .json replaced by .html\n"
+    "  -h, --help    print this help and exit\n"
+    "--compare: the stacks of two runs matched by call path, sorted by the change\n"
+    "of their inclusive time (default page: NEW with .json replaced by\n"
+    ".compare.html):\n"
+    "  --json FILE      also the comparison as JSON ('-': standard output)\n"
+    "  --fail-above R   exit 3 if a counted stack's inclusive time grew by more\n"
+    "                   than R times (new/base > R); the stacks on stderr\n"
+    "  --min-share F    a stack counts if its base time is at least F of the base\n"
+    "                   run's total (default 0.01)\n"
+    "  --min-time S     and at least S seconds (default 0.001)\n"
+    "--scaling: time per stack against ranks, profiles of one program at\n"
+    "different rank counts (default page: scaling.html):\n"
+    "  --top N          the N stacks with the most time (default 10)\n"
+    "Exit status: 0 written, 1 a profile cannot be read or an output written,\n"
+    "2 usage error, 3 (--fail-above) a counted stack slowed by more than R.\n"
+    "docs/compare.md describes --compare and --scaling.\n";
+
+int ht_report_usage_error(const char *what, const char *arg)
+{
+    fprintf(stderr, HT_REPORT_PROGRAM ": ");
+    fprintf(stderr, what, arg);
+    fprintf(stderr, "\n%s", ht_report_usage);
+    return HT_REPORT_USAGE;
+}
+
+int ht_report_number(const char *option, const char *text, double min, double *value)
+{
+    char *end;
+    double v = text ? strtod(text, &end) : 0;
+    if (!text)
+        return ht_report_usage_error("%s needs a value", option);
+    if (end == text || *end != '\0' || !isfinite(v) || v < min) {
+        fprintf(stderr, HT_REPORT_PROGRAM ": %s: '%s' is not a number >= %g\n", option, text, min);
+        fprintf(stderr, "%s", ht_report_usage);
+        return HT_REPORT_USAGE;
+    }
+    *value = v;
+    return 0;
+}

@@ -1,0 +1,106 @@
+/* hooktrace-report's file writing (page.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/compare_page.h"
+#include "report/page.h"
+
+int ht_report_write_file(const char *program, const char *out, int (*write)(FILE *f, void *ctx),
+                         void *ctx)
+{
+    if (strcmp(out, "-") == 0) {
+        errno = 0;
+        if (write(stdout, ctx) != 0 || fflush(stdout) != 0) {
+            fprintf(stderr, "%s: cannot write to standard output: %s\n", program,
+                    strerror(errno ? errno : EIO));
+            return -1;
+        }
+        return 0;
+    }
+    size_t n = strlen(out) + 32;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        fprintf(stderr, "%s: out of memory\n", program);
+        return -1;
+    }
+    snprintf(tmp, n, "%s.tmp-%ld", out, (long)getpid());
+    FILE *f = fopen(tmp, "we");
+    int rc = -1, err = 0;
+    if (!f) {
+        err = errno;
+    } else {
+        errno = 0;
+        rc = write(f, ctx);
+        err = errno ? errno : EIO;
+        if (fclose(f) != 0 && rc == 0) {
+            rc = -1;
+            err = errno;
+        }
+        if (rc == 0 && rename(tmp, out) != 0) {
+            rc = -1;
+            err = errno;
+        }
+        if (rc != 0)
+            unlink(tmp);
+    }
+    if (rc != 0)
+        fprintf(stderr, "%s: cannot write %s: %s\n", program, out, strerror(err));
+    free(tmp);
+    return rc;
+}
+
+int ht_report_write_json(FILE *f, void *data)
+{
+    if (json_dumpf(data, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0)
+        return -1;
+    return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+int ht_report_put(FILE *f, const char *text, bool escape)
+{
+    if (!escape)
+        return fputs(text, f) == EOF ? -1 : 0;
+    for (const char *s = text; *s; s++) {
+        if (*s == '<' ? fputs("\\u003c", f) == EOF : putc(*s, f) == EOF)
+            return -1;
+    }
+    return 0;
+}
+
+int ht_report_put_json(FILE *f, const json_t *doc, bool escape)
+{
+    char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (!text) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int rc = ht_report_put(f, text, escape);
+    free(text);
+    return rc;
+}
+
+int ht_report_compare_page_head(FILE *f)
+{
+    return fwrite(ht_compare_page_head, 1, ht_compare_page_head_len, f) ==
+                   ht_compare_page_head_len
+               ? 0
+               : -1;
+}
+
+int ht_report_compare_page_tail(FILE *f)
+{
+    return fwrite(ht_compare_page_tail, 1, ht_compare_page_tail_len, f) ==
+                   ht_compare_page_tail_len
+               ? 0
+               : -1;
+}
+
+int ht_report_write_compare_page(FILE *f, void *data)
+{
+    return ht_report_compare_page_head(f) == 0 && ht_report_put_json(f, data, true) == 0 &&
+                   ht_report_compare_page_tail(f) == 0
+               ? 0
+               : -1;
+}
