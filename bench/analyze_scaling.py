@@ -81,7 +81,7 @@ def main():
                        "OMPI_MCA_btl": "self,vader"})
     launch = [args.launcher] + (["--oversubscribe"] if "openmpi" in os.path.realpath(
         args.launcher) or "orterun" in os.path.realpath(args.launcher) else [])
-    rt = ["chrt", "--rr", "10"] if args.realtime else []
+    rt = [shutil.which("chrt") or "/usr/bin/chrt", "--rr", "10"] if args.realtime else []
     configs = [("threads 1 (serial)", ["--threads", "1"], rt),
                ("threads 2", ["--threads", "2"], rt),
                ("mpirun -np 1", [], launch + ["-np", "1"]),
