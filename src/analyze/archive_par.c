@@ -501,7 +501,7 @@ static int merge_events(struct merge *m, struct analysis *a, int show_progress,
  * merge, and the scheduler gives each a slice of milliseconds: while a
  * reader is off its CPU the merge lives on what it has queued.  With 4
  * batches each (0.7 ms of the merge's work) the 3 threads of --threads 2
- * slept about 1500 times on the 2500 batches of the 10 M-event ring; with
+ * slept 900 to 2400 times on the 2500 batches of the 10 M-event ring; with
  * 32 (6 MB, 5 ms), about 100.  LOCAL_RING_BATCHES over all readers bounds
  * the memory whatever the number of threads. */
 static size_t local_batches(unsigned readers)
