@@ -12,7 +12,13 @@ process tree (wall clock); wait4() gives its CPU time and the peak RSS of
 its largest process (for mpirun: the largest rank or mpirun itself).  The
 ratio to the serial read is computed within each round; the report gives
 medians and ranges.  Every run's JSON must equal the serial run's.
-Standard library only."""
+
+With --realtime, the runs without a launcher (--threads 1 and 2) run under
+`chrt --rr 10`: on a machine shared with other work, the real-time class
+gives them the two CPUs as if idle (the kernel keeps 5 % for the rest);
+it needs root or CAP_SYS_NICE.  Round-robin slices (100 ms) are not the
+normal scheduler's, so this approximates an idle machine, it does not
+replace one.  Standard library only."""
 
 import argparse
 import os
@@ -31,11 +37,16 @@ from analyze_bench import timed_rss, write_archive  # noqa: E402
 def thread_cpu(argv):
     """Runs argv, sampling /proc/PID/task/*/stat every 5 ms: CPU seconds of
     the main thread and of all other threads together (the last sample of
-    each; a thread's last 5 ms can be missed)."""
+    each; a thread's last 5 ms can be missed), and the times a thread went
+    to sleep (voluntary context switches of all threads, from wait4)."""
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     tick = os.sysconf("SC_CLK_TCK")
     last = {}
-    while proc.poll() is None:
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            break
         try:
             for tid in os.listdir("/proc/%d/task" % proc.pid):
                 with open("/proc/%d/task/%s/stat" % (proc.pid, tid)) as f:
@@ -45,7 +56,7 @@ def thread_cpu(argv):
             pass
         time.sleep(0.005)
     main_s = last.get(proc.pid, 0.0)
-    return main_s, sum(v for k, v in last.items() if k != proc.pid)
+    return main_s, sum(v for k, v in last.items() if k != proc.pid), usage.ru_nvcsw
 
 
 def main():
@@ -58,6 +69,8 @@ def main():
                     help="rounds of runs on the 10000-rank model (a minute per run)")
     ap.add_argument("--launcher", default=shutil.which("mpirun.openmpi") or "mpirun")
     ap.add_argument("--keep", metavar="DIR", help="write the archives here and keep them")
+    ap.add_argument("--realtime", action="store_true",
+                    help="run --threads 1 and 2 under chrt --rr 10 (see above)")
     args = ap.parse_args()
 
     builddir = os.path.abspath(args.builddir)
@@ -68,8 +81,9 @@ def main():
                        "OMPI_MCA_btl": "self,vader"})
     launch = [args.launcher] + (["--oversubscribe"] if "openmpi" in os.path.realpath(
         args.launcher) or "orterun" in os.path.realpath(args.launcher) else [])
-    configs = [("threads 1 (serial)", ["--threads", "1"], []),
-               ("threads 2", ["--threads", "2"], []),
+    rt = [shutil.which("chrt") or "/usr/bin/chrt", "--rr", "10"] if args.realtime else []
+    configs = [("threads 1 (serial)", ["--threads", "1"], rt),
+               ("threads 2", ["--threads", "2"], rt),
                ("mpirun -np 1", [], launch + ["-np", "1"]),
                ("mpirun -np 2", [], launch + ["-np", "2"]),
                ("mpirun -np 4", [], launch + ["-np", "4"])]
@@ -127,7 +141,8 @@ def main():
     print()
     print("- machine: %s, %d CPUs; load average before %s, after %s; %.0f s"
           % (benchlib.cpu_model(), os.cpu_count(), load_before, load_after, time.time() - start))
-    print("- configurations rotated from round to round; launcher %s" % " ".join(launch))
+    print("- configurations rotated from round to round; launcher %s%s"
+          % (" ".join(launch), "; --threads 1 and 2 under chrt --rr 10" if args.realtime else ""))
     for name, (ranks, rounds, events, write_s, runs, rows, cpu) in results.items():
         print()
         print("### %d locations x %d rounds x 8 events = %d events (written in %.1f s), %d rounds"
@@ -148,15 +163,16 @@ def main():
               "idle CPUs, max(main, total / 2):" % runs)
         print()
         print("| run | main thread | reader threads | total | bound on 2 idle CPUs | "
-              "speed vs serial at that bound |")
-        print("|---|---:|---:|---:|---:|---:|")
-        serial_total = med([m + o for m, o in cpu[1]])
+              "speed vs serial at that bound | sleeps |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        serial_total = med([m + o for m, o, _ in cpu[1]])
         for t, samples in cpu.items():
-            main_s, other = med([m for m, _ in samples]), med([o for _, o in samples])
-            total = med([m + o for m, o in samples])
+            main_s, other = med([m for m, _, _ in samples]), med([o for _, o, _ in samples])
+            total = med([m + o for m, o, _ in samples])
             bound = max(main_s, total / 2)
-            print("| threads %d | %.2f s | %.2f s | %.2f s | %.2f s | %.2fx |"
-                  % (t, main_s, other, total, bound, serial_total / bound))
+            print("| threads %d | %.2f s | %.2f s | %.2f s | %.2f s | %.2fx | %d |"
+                  % (t, main_s, other, total, bound, serial_total / bound,
+                     med([z for _, _, z in samples])))
 
 
 if __name__ == "__main__":

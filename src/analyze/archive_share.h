@@ -12,10 +12,11 @@
 #include "analyze/archive_events.h"
 #include "analyze/rankmap.h"
 
-/* Records per batch and batches per reader: what is in flight between a
- * reader and the merge is at most BATCHES * BATCH_RECORDS records per
- * reader (about 0.9 MB), whatever the trace's length.  A batch is handed
- * over under a lock (or in one MPI message), once per 4096 events. */
+/* Records per batch and batches per MPI rank: what is in flight between a
+ * rank and the merge is at most BATCHES * BATCH_RECORDS records (about
+ * 0.8 MB), whatever the trace's length.  Reader threads have a longer
+ * ring (archive_par.c, local_batches).  A batch is handed over under a
+ * lock (or in one MPI message), once per 4096 events. */
 #define BATCH_RECORDS 4096u
 #define BATCHES 4u
 
@@ -74,11 +75,13 @@ struct reader {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    struct batch *batches; /* BATCHES of them, a ring */
+    struct batch *batches; /* nbatches of them, a ring */
+    uint32_t nbatches;
     /* Under lock: batches handed over, batches given back, no more will
      * come, the merge wants no more. */
     uint64_t published, released;
     int done, stop;
+    int reader_waits, merge_waits; /* asleep on cond */
     /* The reader's own until done. */
     struct batch *fill;
     uint64_t appended;
