@@ -8,7 +8,7 @@ bin_PROGRAMS += hooktrace-report
 hooktrace_report_SOURCES = src/report/main.c src/output/html.c src/output/html.h \
 	src/output/html_page.h
 nodist_hooktrace_report_SOURCES = src/output/html_page.c
-hooktrace_report_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
+hooktrace_report_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) $(HT_DOC_CPPFLAGS)
 hooktrace_report_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS)
 hooktrace_report_LDADD = $(JANSSON_LIBS)
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "output/html.h"
 
 #define PROGRAM "hooktrace-report"
@@ -24,8 +25,10 @@ static const char usage[] =
     "  -o OUT.html   where to write it ('-': standard output); default: PROFILE\n"
     "                with .json replaced by .html\n"
     "  -h, --help    print this help and exit\n"
+    "  --version     print the version and exit\n"
     "Exit status: 0 written, 1 the profile cannot be read or the page written,\n"
-    "2 usage error.\n";
+    "2 usage error.\n"
+    "More: hooktrace-report(1), " HT_DOCDIR "/docs/output.md\n";
 
 static int usage_error(const char *what, const char *arg)
 {
@@ -122,6 +125,9 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             fputs(usage, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--version") == 0) {
+            puts(PROGRAM " (hooktrace) " PACKAGE_VERSION);
             return 0;
         } else if (strcmp(argv[i], "-o") == 0) {
             if (i + 1 >= argc)
