@@ -200,11 +200,15 @@ hooktrace "$mpicxx" -O2 -c prog.cpp
 hooktrace "$mpifc" -O2 -c "$src/ring.f90" -o ring_f.o
 hooktrace "$mpicc" -O2 -fPIC -c "$src/ring.c" -o ring_pic.o
 "$mpicc" -O2 -c "$src/main.c" -o main_plain.o
+# -c with two sources, under -flto (the link-time compile's objects carry
+# the guard) and -pipe (left out: as would read the guard alone).
+hooktrace "$mpicc" -O2 -flto -pipe -c "$src/main.c" "$src/ring.c"
 ar rcs libring.a ring_pic.o
 "$mpicc" -shared ring_pic.o -o libring.so
 hooktrace "$mpicc" -S "$src/ring.c" -o ring.s
 hooktrace "$mpicc" -E "$src/ring.c" -o ring.i
 for l in "cxx:$mpicxx prog.o -o prog_cxx" "fortran:$mpifc ring_f.o -o ring_f" \
+         "lto:$mpicc -O2 -flto main.o ring.o -o ring_lto" \
          "static:$mpicc main_plain.o libring.a -o ring_static" \
          "shared:$mpicc main_plain.o -L. -lring -Wl,-rpath,$work/guard -o ring_shared"; do
     label=${l%%:*} cmd=${l#*:}
