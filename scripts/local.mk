@@ -12,3 +12,8 @@ CLEANFILES += $(HT_COMPILER_SCRIPTS)
 $(HT_COMPILER_SCRIPTS): hooktrace-%: $(srcdir)/scripts/hooktrace-compiler.in Makefile
 	$(AM_V_GEN)sed -e 's|@HT_COMPILER[@]|$*|g' -e 's|@bindir[@]|$(bindir)|g' \
 		$(srcdir)/scripts/hooktrace-compiler.in > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
+# The link guard the prefix adds to every object it compiles (docs/compile.md,
+# "A link step without the prefix"), beside the GCC plugin.
+hooktrace_guarddir = $(pkglibdir)
+dist_hooktrace_guard_DATA = scripts/link_guard.s scripts/link_guard.h

@@ -28,7 +28,7 @@ HT_ANALYZE_SOURCES = \
 	src/analyze/output_file.c src/analyze/output_file.h \
 	src/analyze/report.h src/analyze/report_text.c src/analyze/report_json.c \
 	src/analyze/report_csv.c src/analyze/report_svg.c src/analyze/report_html.c
-hooktrace_analyze_CPPFLAGS = $(AM_CPPFLAGS) $(OTF2_CFLAGS) $(JANSSON_CFLAGS) \
+hooktrace_analyze_CPPFLAGS = $(AM_CPPFLAGS) $(HT_DOC_CPPFLAGS) $(OTF2_CFLAGS) $(JANSSON_CFLAGS) \
 	-DHT_PKGLIBEXECDIR='"$(pkglibexecdir)"' -DHT_PRIMARY_MPI='"$(HT_MPI_FAMILY)"'
 hooktrace_analyze_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS) -pthread
 hooktrace_analyze_LDADD = $(OTF2_LIBS) $(JANSSON_LIBS) -lm -lpthread

@@ -48,7 +48,8 @@ static const char usage[] =
     "Units: bytes; seconds since the trace's clock offset; bytes/s.\n"
     "Exit status: 0 analysed (warnings do not change it), 1 the archive could\n"
     "not be read or an output could not be written, 2 bad command line.\n"
-    "Every option and output field is described in docs/analyze.md.\n";
+    "Every option and output field is described in hooktrace-analyze(1) and\n"
+    HT_DOCDIR "/docs/analyze.md.\n";
 
 enum { OPT_SVG_VALUE = 256, OPT_NO_PROGRESS, OPT_HTML, OPT_THREADS };
 

@@ -4,13 +4,25 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The autoconf header (PACKAGE_VERSION), not config/config.h beside this file. */
+#include <config.h>
+
 #include "config/config.h"
 
 static const char usage[] =
     "Usage: hooktrace-check-config FILE...\n"
     "Checks hooktrace config files: prints \"FILE: ok\" for each valid file and\n"
-    "exits 0, or prints what is wrong (file, line, key) and exits 1.\n"
-    "The options are described in docs/config.md.\n";
+    "exits 0, or prints every problem of each bad file (file, line, key; a JSON\n"
+    "syntax error ends the reading of its file) and exits 1.\n"
+    "  -h, --help    print this help and exit\n"
+    "  --version     print the version and exit\n"
+    "The options: hooktrace-config(5), and in detail " HT_DOCDIR "/docs/config.md\n";
+
+static void report(void *arg, const char *message)
+{
+    (void)arg;
+    fprintf(stderr, "hooktrace-check-config: %s\n", message);
+}
 
 int main(int argc, char **argv)
 {
@@ -24,6 +36,9 @@ int main(int argc, char **argv)
             options = 0;
         } else if (options && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
             fputs(usage, stdout);
+            return 0;
+        } else if (options && strcmp(a, "--version") == 0) {
+            puts("hooktrace-check-config (hooktrace) " PACKAGE_VERSION);
             return 0;
         } else if (options && a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "hooktrace-check-config: unknown option %s\n%s", a, usage);
@@ -40,14 +55,11 @@ int main(int argc, char **argv)
     int status = 0;
     for (int i = 0; i < nfiles; i++) {
         struct ht_config cfg;
-        char err[2048];
         ht_config_defaults(&cfg);
-        if (ht_config_load_file(argv[i], &cfg, err, sizeof err) == 0) {
+        if (ht_config_check_file(argv[i], &cfg, report, NULL) == 0)
             printf("%s: ok\n", argv[i]);
-        } else {
-            fprintf(stderr, "hooktrace-check-config: %s\n", err);
+        else
             status = 1;
-        }
         ht_config_free(&cfg);
     }
     return status;

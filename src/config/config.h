@@ -183,6 +183,12 @@ void ht_config_defaults(struct ht_config *cfg);
  * (naming the file, the line where known, the key, and for an unknown key
  * the valid keys) into err.  On success returns 0. */
 int ht_config_load_file(const char *path, struct ht_config *cfg, char *err, size_t errlen);
+/* ht_config_load_file that goes on after a problem (hooktrace-check-config):
+ * report gets every problem's message, each as ht_config_load_file writes
+ * its one, in file order (a syntax error ends reading: jansson parses no
+ * further).  Returns 0 when the file is valid, else -1. */
+int ht_config_check_file(const char *path, struct ht_config *cfg,
+                         void (*report)(void *arg, const char *message), void *arg);
 
 /* The start-up path: defaults, then HOOKTRACE_OFF, then the file named by
  * HOOKTRACE_CONFIG (if set).  HOOKTRACE_OFF=1 wins and skips the file.

@@ -90,6 +90,17 @@ int ht_config_fail_at(struct ht_config_load *ld, const char *fmt, ...)
     return -1;
 }
 
+bool ht_config_go_on(struct ht_config_load *ld)
+{
+    if (!ld->report)
+        return false;
+    if (ld->errlen && ld->err[0]) {
+        ld->report(ld->report_arg, ld->err);
+        ld->err[0] = '\0';
+    }
+    return true;
+}
+
 int ht_config_out_of_memory(struct ht_config_load *ld)
 {
     snprintf(ld->err, ld->errlen, "%s: out of memory while reading the config file", ld->file);
@@ -218,10 +229,12 @@ static int read_all(const char *path, char **text, size_t *len, char *why, size_
     return 0;
 }
 
-int ht_config_parse_text(const char *path, const char *text, size_t len, struct ht_config *cfg,
-                         char *err, size_t errlen)
+/* ht_config_parse_text, and with report, ht_config_check_file's reading. */
+static int parse_text(const char *path, const char *text, size_t len, struct ht_config *cfg,
+                      char *err, size_t errlen, void (*report)(void *, const char *), void *arg)
 {
-    struct ht_config_load ld = {.file = path, .cfg = cfg, .err = err, .errlen = errlen};
+    struct ht_config_load ld = {.file = path, .cfg = cfg, .err = err, .errlen = errlen,
+                                .report = report, .report_arg = arg};
     if (errlen)
         err[0] = '\0';
     json_error_t jerr;
@@ -234,6 +247,7 @@ int ht_config_parse_text(const char *path, const char *text, size_t len, struct 
             ht_config_appendf(err, errlen, &pos,
                               " (the file is empty; a config file with "
                               "every option at its default is {})");
+        ht_config_go_on(&ld);
         return -1;
     }
     ld.text = text;
@@ -261,11 +275,20 @@ int ht_config_parse_text(const char *path, const char *text, size_t len, struct 
         }
     }
     json_decref(root);
+    if (rc != 0)
+        ht_config_go_on(&ld); /* the last problem's message, if not yet given */
     return rc;
 }
 
-int ht_config_load(const char *path, const char *named_by, struct ht_config *cfg, char *err,
-                   size_t errlen)
+int ht_config_parse_text(const char *path, const char *text, size_t len, struct ht_config *cfg,
+                         char *err, size_t errlen)
+{
+    return parse_text(path, text, len, cfg, err, errlen, NULL, NULL);
+}
+
+/* ht_config_load, with report as in parse_text. */
+static int load(const char *path, const char *named_by, struct ht_config *cfg, char *err,
+                size_t errlen, void (*report)(void *, const char *), void *arg)
 {
     char *text = NULL;
     size_t len = 0;
@@ -281,11 +304,26 @@ int ht_config_load(const char *path, const char *named_by, struct ht_config *cfg
                      reason);
         else
             snprintf(err, errlen, "%s: cannot read the config file: %s", path, reason);
+        if (report)
+            report(arg, err);
         return -1;
     }
-    int rc = ht_config_parse_text(path, text, len, cfg, err, errlen);
+    int rc = parse_text(path, text, len, cfg, err, errlen, report, arg);
     free(text);
     return rc;
+}
+
+int ht_config_load(const char *path, const char *named_by, struct ht_config *cfg, char *err,
+                   size_t errlen)
+{
+    return load(path, named_by, cfg, err, errlen, NULL, NULL);
+}
+
+int ht_config_check_file(const char *path, struct ht_config *cfg,
+                         void (*report)(void *arg, const char *message), void *arg)
+{
+    char err[2048];
+    return load(path, NULL, cfg, err, sizeof err, report, arg);
 }
 
 int ht_config_load_file(const char *path, struct ht_config *cfg, char *err, size_t errlen)

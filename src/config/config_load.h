@@ -20,6 +20,11 @@ struct ht_config_load {
     size_t depth;
     char *err;
     size_t errlen;
+    /* NULL: the first problem ends reading (the runtime).  Else each
+     * problem's message goes here and reading goes on, so that
+     * hooktrace-check-config lists every problem of a file. */
+    void (*report)(void *arg, const char *message);
+    void *report_arg;
 };
 
 /* Checks the top-level object against the option tables and stores the
@@ -35,6 +40,10 @@ int ht_config_fail(struct ht_config_load *ld, const char *fmt, ...)
 int ht_config_fail_at(struct ht_config_load *ld, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int ht_config_out_of_memory(struct ht_config_load *ld);
+/* After a problem (its message in ld->err): whether reading goes on, which
+ * it does only with a report function, which has then been given the
+ * message (ld->err is empty again). */
+bool ht_config_go_on(struct ht_config_load *ld);
 
 /* The rules of string options beyond being a string (config_names.c);
  * each returns -1 after writing the message for the current path. */

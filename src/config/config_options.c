@@ -350,6 +350,7 @@ static int apply_rank_set(struct ht_config_load *ld, const struct opt *o, const 
         }
     } else if (json_is_array(v)) {
         size_t n = json_array_size(v);
+        int failed = 0;
         set.ranks = calloc(n ? n : 1, sizeof *set.ranks);
         if (!set.ranks)
             return ht_config_out_of_memory(ld);
@@ -364,6 +365,10 @@ static int apply_rank_set(struct ht_config_load *ld, const struct opt *o, const 
                                                  json_integer_value(e))
                              : ht_config_fail_at(ld, " must be a rank (an integer >= 0), not %s",
                                                  ht_config_type_name(e));
+                if (ht_config_go_on(ld)) { /* every bad rank, for the checker */
+                    failed = rc;
+                    continue;
+                }
                 ld->depth--;
                 free(set.ranks);
                 return rc;
@@ -371,6 +376,10 @@ static int apply_rank_set(struct ht_config_load *ld, const struct opt *o, const 
             set.ranks[set.count++] = (int)json_integer_value(e);
         }
         ld->depth--;
+        if (failed) {
+            free(set.ranks);
+            return failed;
+        }
     } else {
         return ht_config_wrong_type(ld, v, expected);
     }
@@ -399,13 +408,18 @@ static int apply_name_set(struct ht_config_load *ld, const struct opt *o, const 
         return ht_config_wrong_type(ld, v, expected);
 
     unsigned bits = 0;
-    int rc = 0;
+    int rc = 0, failed = 0;
     ld->path[ld->depth++] = (struct ht_config_path_step){.key = NULL, .index = 0};
     for (size_t i = 0; i < json_array_size(v) && rc == 0; i++) {
         ld->path[ld->depth - 1].index = i;
         const json_t *e = json_array_get(v, i);
         if (!json_is_string(e)) {
             rc = ht_config_fail_at(ld, " must be one of %s, not %s", list, ht_config_type_name(e));
+            if (ht_config_go_on(ld)) { /* every bad name, for the checker */
+                failed = rc;
+                rc = 0;
+                continue;
+            }
             break;
         }
         const char *name = json_string_value(e);
@@ -432,8 +446,14 @@ static int apply_name_set(struct ht_config_load *ld, const struct opt *o, const 
                                    q, closest);
         else
             rc = ht_config_fail_at(ld, " must be one of %s, not %s", list, q);
+        if (ht_config_go_on(ld)) {
+            failed = rc;
+            rc = 0;
+        }
     }
     ld->depth--;
+    if (rc == 0)
+        rc = failed;
     if (rc == 0)
         *(unsigned *)field(ld, o) = bits;
     return rc;
@@ -494,15 +514,19 @@ static int apply_section(struct ht_config_load *ld, const struct section *s, jso
         return ht_config_fail_at(ld, " is nested too deeply");
     /* jansson keeps object members in file order, so the first problem
      * reported is the first in the file. */
+    int failed = 0;
     json_object_foreach (obj, key, value) {
         ld->path[ld->depth++] = (struct ht_config_path_step){.key = key};
         const struct opt *o = find_opt(s, key);
         int rc = o ? apply_opt(ld, o, value) : unknown_key(ld, s, key);
         ld->depth--;
-        if (rc != 0)
-            return rc;
+        if (rc != 0) {
+            failed = rc;
+            if (!ht_config_go_on(ld))
+                return rc;
+        }
     }
-    return 0;
+    return failed;
 }
 
 int ht_config_apply_options(struct ht_config_load *ld, json_t *root)

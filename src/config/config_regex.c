@@ -97,7 +97,9 @@ int ht_config_apply_regex_list(struct ht_config_load *ld, struct ht_regex_list *
         }
     }
 
-    int rc = 0;
+    /* failed: a problem that hooktrace-check-config goes on after (every
+     * bad pattern of the list is reported); rc: one that ends the list. */
+    int rc = 0, failed = 0;
     ld->path[ld->depth++] = (struct ht_config_path_step){.key = NULL, .index = 0};
     for (size_t i = 0; i < n && rc == 0; i++) {
         ld->path[ld->depth - 1].index = i;
@@ -105,23 +107,29 @@ int ht_config_apply_regex_list(struct ht_config_load *ld, struct ht_regex_list *
         if (!json_is_string(e)) {
             rc = ht_config_fail_at(ld, " must be a string (a regular expression), not %s",
                                    ht_config_type_name(e));
-            break;
-        }
-        const char *pattern = json_string_value(e);
-        list.patterns[i] = strdup(pattern);
-        if (!list.patterns[i]) {
-            rc = ht_config_out_of_memory(ld);
-            break;
-        }
-        list.count = i + 1;
-        if (ht_pattern_is_plain(pattern)) {
-            if (ht_pattern_set_add(list.plain, list.patterns[i]) != 0)
+        } else {
+            const char *pattern = json_string_value(e);
+            list.patterns[i] = strdup(pattern);
+            if (!list.patterns[i]) {
                 rc = ht_config_out_of_memory(ld);
-            continue;
+                break;
+            }
+            list.count = i + 1;
+            if (ht_pattern_is_plain(pattern)) {
+                if (ht_pattern_set_add(list.plain, list.patterns[i]) != 0)
+                    rc = ht_config_out_of_memory(ld);
+                continue;
+            }
+            rc = compile_regex(ld, &list, pattern);
         }
-        rc = compile_regex(ld, &list, pattern);
+        if (rc != 0 && ht_config_go_on(ld)) {
+            failed = rc;
+            rc = 0;
+        }
     }
     ld->depth--;
+    if (rc == 0)
+        rc = failed;
 
     if (rc != 0) {
         ht_regex_list_free(&list);

@@ -13,6 +13,7 @@ libht_config_la_LIBADD = $(JANSSON_LIBS)
 # only, never libhooktrace.
 bin_PROGRAMS += hooktrace-check-config
 hooktrace_check_config_SOURCES = src/config/check_config_main.c
+hooktrace_check_config_CPPFLAGS = $(AM_CPPFLAGS) $(HT_DOC_CPPFLAGS)
 hooktrace_check_config_CFLAGS = $(HT_LIB_CFLAGS)
 hooktrace_check_config_LDADD = libht_config.la
 

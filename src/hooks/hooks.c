@@ -175,3 +175,13 @@ HT_EXPORT const char *hooktrace_version(void)
 {
     return PACKAGE_VERSION;
 }
+
+/* What every object compiled by the `hooktrace` prefix references (its
+ * guard, scripts/link_guard.s): a program whose link step does not go
+ * through the prefix then fails with "undefined reference to
+ * `hooktrace_link_with_the_hooktrace_prefix'" instead of binding libc's
+ * empty __cyg_profile_func_enter/exit and writing nothing.  Defined here,
+ * beside the hooks, so that in a static link the reference also pulls in the
+ * object that defines them. */
+HT_EXPORT const char hooktrace_link_with_the_hooktrace_prefix[] =
+    "link with the hooktrace prefix (docs/compile.md)";

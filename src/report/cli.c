@@ -16,6 +16,7 @@ const char ht_report_usage[] =
     "  -o OUT.html   where to write it ('-': standard output); default: PROFILE\n"
     "                with .json replaced by .html\n"
     "  -h, --help    print this help and exit\n"
+    "  --version     print the version and exit\n"
     "--compare: the stacks of two runs matched by call path, sorted by the change\n"
     "of their inclusive time (default page: NEW with .json replaced by\n"
     ".compare.html):\n"
@@ -30,7 +31,8 @@ const char ht_report_usage[] =
     "  --top N          the N stacks with the most time (default 10)\n"
     "Exit status: 0 written, 1 a profile cannot be read or an output written,\n"
     "2 usage error, 3 (--fail-above) a counted stack slowed by more than R.\n"
-    "docs/compare.md describes --compare and --scaling.\n";
+    "More: hooktrace-report(1), " HT_DOCDIR "/docs/output.md; --compare and\n"
+    "--scaling: " HT_DOCDIR "/docs/compare.md\n";
 
 int ht_report_usage_error(const char *what, const char *arg)
 {

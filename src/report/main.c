@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "output/html.h"
 #include "report/cli.h"
 #include "report/page.h"
@@ -82,6 +83,9 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             fputs(ht_report_usage, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--version") == 0) {
+            puts(PROGRAM " (hooktrace) " PACKAGE_VERSION);
             return 0;
         }
     for (int i = 1; i < argc; i++) {

@@ -22,6 +22,12 @@ src=$(ls -d "$work"/hooktrace-*/)
 [ -f "$src/src/report/vendor/d3-flame-graph/dist/d3-flamegraph.min.js" ] ||
     fail "the tarball has no src/report/vendor"
 ok "tarball carries the component"
+for f in man/hooktrace.1 man/hooktrace-report.1 man/hooktrace-check-config.1 \
+         man/hooktrace-analyze.1 man/hooktrace-score.1 hooktrace-config.5 \
+         man/config_man.py man/hooktrace-config.5.in scripts/link_guard.s scripts/link_guard.h; do
+    [ -f "$src/$f" ] || fail "the tarball has no $f"
+done
+ok "tarball carries the man pages and the link guard"
 
 mkdir "$work/build" && cd "$work/build"
 # npm is hidden from configure; the network is not needed.

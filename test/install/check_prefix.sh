@@ -154,6 +154,81 @@ else
     echo "oneword: FAIL no hooktrace-$mpicxx installed"; status=1
 fi
 
+# The link guard (docs/compile.md, "A link step without the prefix"): an
+# object compiled through the prefix references a symbol only libhooktrace
+# defines, so a link step without the prefix fails, naming it, instead of
+# building a program that writes no profile.
+guard_symbol=hooktrace_link_with_the_hooktrace_prefix
+# guard_failed LABEL LOG: the build whose output is LOG failed at the link,
+# with the linker's message naming the guard's symbol.
+guard_failed() {
+    if grep -q "undefined reference to \`$guard_symbol'" "$2"; then
+        echo "$1: ok (the link fails on $guard_symbol)"; passed=$((passed + 1))
+    else
+        echo "$1: FAIL the link did not fail on $guard_symbol: $(tail -n 5 "$2")"; status=1
+    fi
+}
+# CMake with the compile launcher only: fails; with the link launcher too
+# it builds (cmake_launcher above).
+mkdir -p "$work/cmake_compile_only/build" && cp "$src/main.c" "$src/ring.c" "$src/CMakeLists.txt" "$work/cmake_compile_only"
+if (cd "$work/cmake_compile_only/build" && CC=$mpicc cmake -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_C_COMPILER_LAUNCHER=hooktrace .. >/dev/null && make) >"$work/cmake_compile_only/make.out" 2>&1; then
+    echo "cmake_compile_only: FAIL built without the link launcher"; status=1
+else
+    guard_failed cmake_compile_only "$work/cmake_compile_only/make.out"
+fi
+# A makefile with its own LD: LD=mpicc fails; LD="hooktrace mpicc" builds
+# a program that writes the ring's profile.
+for variant in ld_plain ld_prefix; do
+    mkdir "$work/$variant" && cp "$src/main.c" "$src/ring.c" "$work/$variant"
+    cp "$src/Makefile.ld" "$work/$variant/Makefile"
+done
+if make -s -C "$work/ld_plain" CC="hooktrace $mpicc" CFLAGS=-O2 LD="$mpicc" >"$work/ld_plain/make.out" 2>&1; then
+    echo "ld_plain: FAIL built with LD=$mpicc"; status=1
+else
+    guard_failed ld_plain "$work/ld_plain/make.out"
+fi
+make -s -C "$work/ld_prefix" CC="hooktrace $mpicc" CFLAGS=-O2 LD="hooktrace $mpicc" >/dev/null
+run_ring "$work/ld_prefix" ./ring
+check_ring "$work/ld_prefix" instrumented
+# C++ and Fortran objects, a static and a shared library of instrumented
+# objects linked into a program without the prefix: each fails; through
+# the prefix each links.  (-S and -E write no object: no guard in them.)
+mkdir "$work/guard" && cd "$work/guard"
+printf 'int twice(int x) { return 2 * x; }\nint main() { return twice(0); }\n' > prog.cpp
+hooktrace "$mpicxx" -O2 -c prog.cpp
+hooktrace "$mpifc" -O2 -c "$src/ring.f90" -o ring_f.o
+hooktrace "$mpicc" -O2 -fPIC -c "$src/ring.c" -o ring_pic.o
+"$mpicc" -O2 -c "$src/main.c" -o main_plain.o
+# -c with two sources, under -flto (the link-time compile's objects carry
+# the guard) and -pipe (left out: as would read the guard alone).
+hooktrace "$mpicc" -O2 -flto -pipe -c "$src/main.c" "$src/ring.c"
+ar rcs libring.a ring_pic.o
+"$mpicc" -shared ring_pic.o -o libring.so
+hooktrace "$mpicc" -S "$src/ring.c" -o ring.s
+hooktrace "$mpicc" -E "$src/ring.c" -o ring.i
+for l in "cxx:$mpicxx prog.o -o prog_cxx" "fortran:$mpifc ring_f.o -o ring_f" \
+         "lto:$mpicc -O2 -flto main.o ring.o -o ring_lto" \
+         "static:$mpicc main_plain.o libring.a -o ring_static" \
+         "shared:$mpicc main_plain.o -L. -lring -Wl,-rpath,$work/guard -o ring_shared"; do
+    label=${l%%:*} cmd=${l#*:}
+    # shellcheck disable=SC2086 # cmd: a compiler and its arguments
+    if $cmd >"$label.out" 2>&1; then
+        echo "guard $label: FAIL linked without the prefix: $cmd"; status=1
+    else
+        guard_failed "guard $label" "$label.out"
+    fi
+    # shellcheck disable=SC2086
+    hooktrace $cmd >"$label.out" 2>&1 && passed=$((passed + 1)) ||
+        { echo "guard $label: FAIL hooktrace $cmd: $(cat "$label.out")"; status=1; }
+done
+if grep -q "$guard_symbol" ring.s ring.i; then
+    echo "guard: FAIL -S or -E output holds the guard"; status=1
+else
+    passed=$((passed + 1))
+fi
+cd "$top"
+
 # Options: --exclude-function (exchange's hooks left out: its MPI call is
 # main's child), --no-instrument (linked only: MPI calls alone).
 mkdir "$work/exclude" "$work/no_instrument"
@@ -164,7 +239,7 @@ hooktrace --no-instrument $mpicc -O2 "$src/main.c" "$src/ring.c" -o "$work/no_in
 run_ring "$work/no_instrument" ./ring
 check_ring "$work/no_instrument" mpi-only
 version=$(hooktrace --version)
-[ "$version" = "hooktrace $(sed -n 's/^PACKAGE_VERSION = //p' "$build/Makefile")" ] || { echo "FAIL: hooktrace --version: $version"; status=1; }
+[ "$version" = "hooktrace (hooktrace) $(sed -n 's/^PACKAGE_VERSION = //p' "$build/Makefile")" ] || { echo "FAIL: hooktrace --version: $version"; status=1; }
 hooktrace --help | grep -q -e "--no-instrument" || { echo "FAIL: hooktrace --help"; status=1; }
 hooktrace --help | grep -q -e "CXX=hooktrace-mpicxx" || { echo "FAIL: hooktrace --help names no one-word command"; status=1; }
 

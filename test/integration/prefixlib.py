@@ -1,8 +1,8 @@
 """The build tree laid out as an installed one, for tests that compile
 through the `hooktrace` command (scripts/hooktrace.in) as a user would:
 a temporary prefix whose bin/ holds copies of the built `hooktrace` and
-hooktrace-COMPILER scripts, its lib/ is the build's .libs and its include/
-the source tree's.  The command finds them relative to itself, as in a
+hooktrace-COMPILER scripts, its lib/ has the build's .libs and the link
+guard, and its include/ is the source tree's.  The command finds them relative to itself, as in a
 moved install (docs/compile.md), so nothing needs `make install`."""
 import atexit
 import os
@@ -43,7 +43,15 @@ class Prefix:
         for name in os.listdir(BUILDDIR):
             if name == "hooktrace" or (name.startswith("hooktrace-") and open_script(os.path.join(BUILDDIR, name))):
                 shutil.copy(os.path.join(BUILDDIR, name), self.bin)
-        os.symlink(os.path.join(BUILDDIR, ".libs"), place("libdir"))
+        # lib/: the build's libraries, and lib/hooktrace/ the link guard
+        # the command adds to the objects it compiles (docs/compile.md).
+        libdir = place("libdir")
+        os.makedirs(os.path.join(libdir, "hooktrace"))
+        libs = os.path.join(BUILDDIR, ".libs")
+        for name in os.listdir(libs):
+            os.symlink(os.path.join(libs, name), os.path.join(libdir, name))
+        for name in ("link_guard.s", "link_guard.h"):
+            os.symlink(os.path.join(SRCDIR, "scripts", name), os.path.join(libdir, "hooktrace", name))
         os.symlink(os.path.join(SRCDIR, "include"), place("includedir"))
         self.hooktrace = os.path.join(self.bin, "hooktrace")
 

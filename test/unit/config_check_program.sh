@@ -52,11 +52,23 @@ same "$out.1" "$files/full.json: ok"
 same "$out.2" "hooktrace-check-config: $files/bad_syntax.json:3:19: syntax error: '}' expected near '\"max_stack_depth\"'
 hooktrace-check-config: $files/bad_regex.json:5: \"exclude_functions\"[2]: invalid regular expression \"a(b\": Unmatched ( or \\("
 
+# Every problem of a file, in file order, each with its line and key (a
+# program run with the file stops at the first): a wrong type, an unknown key
+# in a section, a bad regular expression, a value out of range.
+run 1 "$files/bad_four.json" "$files/full.json"
+same "$out.1" "$files/full.json: ok"
+same "$out.2" "hooktrace-check-config: $files/bad_four.json:2: \"max_stack_depth\" must be an integer >= 1, not a string (write 512 without quotes)
+hooktrace-check-config: $files/bad_four.json:4: unknown key \"poll_btach\" in \"mpi\"; valid keys are: log_messages, log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch, rank_times_top (did you mean \"poll_batch\"?)
+hooktrace-check-config: $files/bad_four.json:5: \"exclude_functions\"[1]: invalid regular expression \"a(b\": Unmatched ( or \\(
+hooktrace-check-config: $files/bad_four.json:6: \"outputs.progress_after_ms\" must be an integer from 0 to 3600000, not -1"
+
 run 1 "$files/no-such-file.json"
 same "$out.2" "hooktrace-check-config: $files/no-such-file.json: cannot read the config file: No such file or directory"
 
 run 0 --help
 grep -q '^Usage: hooktrace-check-config FILE' "$out.1" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: --help" >&2; }
+run 0 --version
+grep -q -x 'hooktrace-check-config (hooktrace) [0-9][0-9.a-z-]*' "$out.1" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: --version: $(cat "$out.1")" >&2; }
 run 2
 same "$out.1" ""
 grep -q '^Usage: hooktrace-check-config FILE' "$out.2" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: usage on stderr" >&2; }

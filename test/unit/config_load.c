@@ -457,6 +457,83 @@ static void test_bad_regex(void)
                      "\"[z-a]\": Invalid range end"));
 }
 
+/* hooktrace-check-config's reading (ht_config_check_file): every problem,
+ * in file order, each message as the runtime's one; the runtime's reading
+ * of the same file still stops at the first. */
+struct messages {
+    int count;
+    char text[8][1024];
+};
+
+static void collect(void *arg, const char *message)
+{
+    struct messages *m = arg;
+    if (m->count < 8)
+        snprintf(m->text[m->count], sizeof m->text[0], "%s", message);
+    m->count++;
+}
+
+static void test_every_problem(void)
+{
+    char expected[1024];
+    const char *path = fixture("bad_four.json");
+    struct ht_config cfg;
+    char err[1024];
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), (uint64_t)-1);
+    snprintf(expected, sizeof expected,
+             "%s:2: \"max_stack_depth\" must be an integer >= 1, not a string (write 512 "
+             "without quotes)", path);
+    CHECK_STR(err, expected);
+    ht_config_free(&cfg);
+
+    struct messages m = {0};
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_check_file(path, &cfg, collect, &m), (uint64_t)-1);
+    ht_config_free(&cfg);
+    CHECK_EQ_U64(m.count, 4);
+    CHECK_STR(m.text[0], expected);
+    snprintf(expected, sizeof expected,
+             "%s:4: unknown key \"poll_btach\" in \"mpi\"; valid keys are: log_messages, "
+             "log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch, "
+             "rank_times_top (did you mean \"poll_batch\"?)", path);
+    CHECK_STR(m.text[1], expected);
+    snprintf(expected, sizeof expected,
+             "%s:5: \"exclude_functions\"[1]: invalid regular expression \"a(b\": Unmatched ( "
+             "or \\(", path);
+    CHECK_STR(m.text[2], expected);
+    snprintf(expected, sizeof expected,
+             "%s:6: \"outputs.progress_after_ms\" must be an integer from 0 to 3600000, not -1",
+             path);
+    CHECK_STR(m.text[3], expected);
+
+    /* Each bad element of a rank list and a regex list, in nested sections. */
+    const char *lists = tmp_file("lists.json", "{\"mpi\": {\"log_ranks\": [-1, 2, \"x\"]},\n"
+                                               " \"trace\": {\"exclude_functions\": [1, \"(\"]}}");
+    m.count = 0;
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_check_file(lists, &cfg, collect, &m), (uint64_t)-1);
+    ht_config_free(&cfg);
+    CHECK_EQ_U64(m.count, 4);
+    CHECK_STR(m.text[0], in_tmp("lists.json:1: \"mpi.log_ranks\"[0] must be a rank (an integer >= 0), not -1"));
+    CHECK_STR(m.text[1], in_tmp("lists.json:1: \"mpi.log_ranks\"[2] must be a rank (an integer >= 0), not a string"));
+    CHECK_STR(m.text[2], in_tmp("lists.json:2: \"trace.exclude_functions\"[0] must be a string (a regular expression), not an integer"));
+    CHECK_STR(m.text[3], in_tmp("lists.json:2: \"trace.exclude_functions\"[1]: invalid regular expression \"(\": Unmatched ( or \\("));
+
+    /* A syntax error ends the reading; a valid file gives no message. */
+    m.count = 0;
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_check_file(tmp_file("syntax.json", "{\"off\": tru, \"x\": 1}"), &cfg,
+                                      collect, &m), (uint64_t)-1);
+    ht_config_free(&cfg);
+    CHECK_EQ_U64(m.count, 1);
+    m.count = 0;
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_check_file(fixture("full.json"), &cfg, collect, &m), 0);
+    ht_config_free(&cfg);
+    CHECK_EQ_U64(m.count, 0);
+}
+
 static void test_locator(void)
 {
     /* The key's name inside a string value earlier in the file is not the key. */
@@ -583,6 +660,7 @@ int main(void)
     test_wrong_types();
     test_bad_values();
     test_bad_regex();
+    test_every_problem();
     test_locator();
     test_unreadable();
     test_edit_distance();
