@@ -121,6 +121,11 @@ test_programs_cxx_names_SOURCES = test/programs/cxx_names.cpp
 test_programs_cxx_names_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
 test_programs_cxx_names_LDADD = libhooktrace.la
 test_programs_cxx_names_LDFLAGS = $(HT_TEST_LINK)
+check_PROGRAMS += test/programs/cxx_long_names
+test_programs_cxx_long_names_SOURCES = test/programs/cxx_long_names.cpp
+test_programs_cxx_long_names_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
+test_programs_cxx_long_names_LDADD = libhooktrace.la
+test_programs_cxx_long_names_LDFLAGS = $(HT_TEST_LINK)
 if HAVE_FORTRAN
 check_PROGRAMS += test/programs/fortran_names
 test_programs_fortran_names_SOURCES = test/programs/fortran_names.f90
@@ -170,7 +175,8 @@ test_programs_dlclose_main_LDFLAGS = $(HT_TEST_LINK)
 
 TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
-	test/integration/exit_paths.py test/integration/names.py \
+	test/integration/exit_paths.py test/integration/names.py test/integration/log_names.py \
+	test/integration/metadata.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
 	test/integration/throttle_code.py \
 	test/integration/dlclose.py test/integration/paths.py \
