@@ -63,9 +63,9 @@ static int tree_init(struct tree *t, const struct ht_profile *p)
         const struct ht_stack *s = &p->stacks[i];
         if (s->parent < 0)
             continue;
-        if (s->depth > HT_HATCHET_MAX_DEPTH)
+        if (s->depth > HT_HATCHET_MAX_DEPTH) {
             t->cut[s->parent] += t->cut[i];
-        else if (s->depth < HT_HATCHET_MAX_DEPTH + 1) {
+        } else {
             t->next_sibling[i] = t->first_child[s->parent];
             t->first_child[s->parent] = (int)i;
         }

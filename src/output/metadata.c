@@ -9,6 +9,7 @@
 #include "config.h"
 #include "output/output.h"
 #include "output/output_mpi.h"
+#include "symbols/symbols.h"
 
 static json_t *string_or_null(const char *s)
 {
@@ -37,6 +38,21 @@ static void hosts_json(json_t *obj, const struct ht_run_info *run, const struct 
     json_object_set_new(obj, "host", json_string(run->meta->host));
     json_object_set_new(obj, "hosts", hosts);
     json_object_set_new(obj, "rank_hosts", of_rank);
+}
+
+/* The executable's compiler, read from its DWARF once per process and only
+ * by a process that writes a file: of 1,024 ranks, rank 0 and those in
+ * mpi.rank_files (the others' files are never written, and the DWARF of
+ * one executable read by every rank at once would load a shared file
+ * system for nothing).  The outputs are written by one thread. */
+static const char *compiler(const char *executable)
+{
+    static char *producer;
+    static bool read;
+    if (!read && executable && executable[0])
+        producer = ht_symbols_producer(executable);
+    read = true;
+    return producer;
 }
 
 json_t *ht_output_metadata_json(const struct ht_profile *p, const struct ht_run_info *run,
@@ -69,7 +85,7 @@ json_t *ht_output_metadata_json(const struct ht_profile *p, const struct ht_run_
     json_object_set_new(obj, "start_time_epoch_s", json_integer((json_int_t)run->start_time));
     hosts_json(obj, run, mpi);
     json_object_set_new(obj, "mpi_library", string_or_null(m->mpi_library));
-    json_object_set_new(obj, "compiler", string_or_null(m->compiler));
+    json_object_set_new(obj, "compiler", string_or_null(compiler(run->executable)));
     json_object_set_new(obj, "hooktrace_version", json_string(PACKAGE_VERSION));
     json_object_set_new(obj, "job_id", string_or_null(m->job_id));
     json_object_set_new(obj, "job_id_variable", string_or_null(m->job_id_variable));

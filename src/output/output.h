@@ -33,7 +33,6 @@ struct ht_run_metadata {
     int argc;
     char host[64];           /* this process's host name */
     const char *mpi_library; /* MPI_Get_library_version's first line; NULL: no MPI */
-    char *compiler;          /* the executable's DW_AT_producer; NULL: unknown */
     const char *job_id;      /* the launcher's job id; NULL: none */
     const char *job_id_variable; /* the variable it came from */
     const struct ht_config *config; /* the effective config */

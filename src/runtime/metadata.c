@@ -1,6 +1,7 @@
 /* The run's metadata for the profile (struct ht_run_metadata, output.h):
- * the arguments, the host, the MPI library, the compiler that built the
- * executable, the launcher's job id, the config.  Read once at shut-down,
+ * the arguments, the host, the MPI library, the launcher's job id, the
+ * config (the compiler is read by the outputs, only where a file is
+ * written: src/output/metadata.c).  Read once at shut-down,
  * so the hot path never sees any of it (docs/output.md, "metadata"). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,6 @@
 
 #include "runtime/metadata.h"
 #include "runtime/runtime.h"
-#include "symbols/symbols.h"
 
 /* /proc/self/cmdline: the arguments, each ended by a NUL. */
 static void read_arguments(struct ht_run_metadata *m, char **text)
@@ -62,8 +62,7 @@ static void job_id(struct ht_run_metadata *m)
     }
 }
 
-void ht_runtime_metadata(struct ht_run_metadata *m, char **args_text, const char *exe,
-                         const struct ht_config *cfg)
+void ht_runtime_metadata(struct ht_run_metadata *m, char **args_text, const struct ht_config *cfg)
 {
     memset(m, 0, sizeof *m);
     *args_text = NULL;
@@ -72,7 +71,6 @@ void ht_runtime_metadata(struct ht_run_metadata *m, char **args_text, const char
         m->host[0] = '\0';
     m->host[sizeof m->host - 1] = '\0';
     m->mpi_library = ht_world.initialized && ht_world.mpi_library[0] ? ht_world.mpi_library : NULL;
-    m->compiler = exe && exe[0] ? ht_symbols_producer(exe) : NULL;
     job_id(m);
     m->config = cfg;
 }
@@ -80,6 +78,5 @@ void ht_runtime_metadata(struct ht_run_metadata *m, char **args_text, const char
 void ht_runtime_metadata_free(struct ht_run_metadata *m, char *args_text)
 {
     free(m->argv);
-    free(m->compiler);
     free(args_text);
 }

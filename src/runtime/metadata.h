@@ -7,8 +7,7 @@
 
 /* Fills m; *args_text holds the arguments m->argv points into.  Both go to
  * ht_runtime_metadata_free. */
-void ht_runtime_metadata(struct ht_run_metadata *m, char **args_text, const char *exe,
-                         const struct ht_config *cfg);
+void ht_runtime_metadata(struct ht_run_metadata *m, char **args_text, const struct ht_config *cfg);
 void ht_runtime_metadata_free(struct ht_run_metadata *m, char *args_text);
 
 #endif
