@@ -19,7 +19,8 @@ check_eq(sorted(f for f in r.files() if f.endswith((".speedscope.json", ".hatche
           "control_0.hatchet.json", "control_0.speedscope.json",
           "control_1.hatchet.json", "control_1.speedscope.json"], "the files written")
 
-for what, p, prefix in (("summary", r.summary(), ""), ("rank 1", r.rank_profile(1), "_1")):
+for what, p, prefix in (("summary", r.summary(), ""), ("rank 0", r.rank_profile(0), "_0"),
+                        ("rank 1", r.rank_profile(1), "_1")):
     if p is None:
         continue
     scope = json.loads(r.text(prefix + ".speedscope.json"))
