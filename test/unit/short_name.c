@@ -17,8 +17,8 @@ int main(void)
     CHECK_STR(cut("double twice<double>(double)", 60), "double twice<double>(double)");
     CHECK_STR(cut("main", 8), "main");
     /* Step 1: return type and parameters. */
-    CHECK_STR(cut("ns::TypeTraits<double>::Scalar ns::compute<double, 4>(ns::Matrix<double, 4> const&)",
-                  40),
+    CHECK_STR(cut("ns::TypeTraits<double>::Scalar ns::compute<double, 4>"
+                  "(ns::Matrix<double, 4> const&)", 40),
               "ns::compute<double, 4>");
     CHECK_STR(cut("unsigned long long ns::Grid::cells_in_the_whole_grid(int, int) const", 40),
               "ns::Grid::cells_in_the_whole_grid");
@@ -40,8 +40,9 @@ int main(void)
                   40),
               "std::vector<...>::_M_realloc_insert<...>");
     /* Step 3: the tail from a "::", then the name's own tail. */
-    CHECK_STR(cut("numerics::detail::DiagonalAccumulatorForSquareMatrices<numerics::Matrix<double, 4> >"
-                  "::accumulate_entries_of_the_diagonal(numerics::Matrix<double, 4> const&)", 60),
+    CHECK_STR(cut("numerics::detail::DiagonalAccumulatorForSquareMatrices"
+                  "<numerics::Matrix<double, 4> >::accumulate_entries_of_the_diagonal"
+                  "(numerics::Matrix<double, 4> const&)", 60),
               "...::accumulate_entries_of_the_diagonal");
     CHECK_STR(cut("outer::middle::inner::function", 20), "...::inner::function");
     CHECK_STR(cut("a_c_function_name_that_is_far_too_long_for_any_column", 20),
