@@ -1,9 +1,9 @@
 # Unit tests of the hot-path modules (the symbols and config modules keep
 # theirs in their own local.mk).
 check_PROGRAMS += test/unit/callstack_tree test/unit/callstack_profile test/unit/clock_ticks \
-	test/unit/throttle_exclude test/unit/throttle_insn
+	test/unit/throttle_exclude test/unit/throttle_insn test/unit/short_name
 TESTS += test/unit/callstack_tree test/unit/callstack_profile test/unit/clock_ticks \
-	test/unit/throttle_exclude test/unit/throttle_insn
+	test/unit/throttle_exclude test/unit/throttle_insn test/unit/short_name
 EXTRA_DIST += test/unit/check.h
 
 test_unit_callstack_tree_SOURCES = test/unit/callstack_tree.c
@@ -13,6 +13,8 @@ test_unit_callstack_profile_LDADD = libht_callstack.la
 test_unit_clock_ticks_SOURCES = test/unit/clock_ticks.c src/common/clock.c
 test_unit_throttle_exclude_SOURCES = test/unit/throttle_exclude.c src/output/throttle.c
 test_unit_throttle_exclude_CPPFLAGS = $(HT_LIB_CPPFLAGS)
+test_unit_short_name_SOURCES = test/unit/short_name.c src/output/short_name.c
+test_unit_short_name_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 test_unit_throttle_insn_SOURCES = test/unit/throttle_insn.c src/throttle/insn.c
 test_unit_throttle_insn_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 
@@ -121,6 +123,11 @@ test_programs_cxx_names_SOURCES = test/programs/cxx_names.cpp
 test_programs_cxx_names_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
 test_programs_cxx_names_LDADD = libhooktrace.la
 test_programs_cxx_names_LDFLAGS = $(HT_TEST_LINK)
+check_PROGRAMS += test/programs/cxx_long_names
+test_programs_cxx_long_names_SOURCES = test/programs/cxx_long_names.cpp
+test_programs_cxx_long_names_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
+test_programs_cxx_long_names_LDADD = libhooktrace.la
+test_programs_cxx_long_names_LDFLAGS = $(HT_TEST_LINK)
 if HAVE_FORTRAN
 check_PROGRAMS += test/programs/fortran_names
 test_programs_fortran_names_SOURCES = test/programs/fortran_names.f90
@@ -170,7 +177,8 @@ test_programs_dlclose_main_LDFLAGS = $(HT_TEST_LINK)
 
 TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
-	test/integration/exit_paths.py test/integration/names.py \
+	test/integration/exit_paths.py test/integration/names.py test/integration/log_names.py \
+	test/integration/metadata.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
 	test/integration/throttle_code.py \
 	test/integration/dlclose.py test/integration/paths.py \

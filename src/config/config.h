@@ -219,6 +219,11 @@ extern const char *const ht_mpit_elements_names[];
 
 bool ht_rank_set_contains(const struct ht_rank_set *set, int rank);
 
+/* The config as a JSON object (jansson's, new reference), every option with
+ * its value after the file and the environment: what the run used
+ * (config_options.c; the profile's metadata.config, docs/output.md). */
+struct json_t *ht_config_json(const struct ht_config *cfg);
+
 void ht_config_free(struct ht_config *cfg);
 
 #endif

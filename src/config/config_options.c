@@ -533,3 +533,67 @@ int ht_config_apply_options(struct ht_config_load *ld, json_t *root)
 {
     return apply_section(ld, &top_section, root);
 }
+
+/* --- the effective config as JSON ------------------------------------------ */
+
+static json_t *section_json(const struct section *s, const struct ht_config *cfg)
+{
+    json_t *obj = json_object();
+    const char *base = (const char *)cfg;
+    for (const struct opt *o = s->opts; obj && o->key; o++) {
+        const void *field = base + o->offset;
+        json_t *v = NULL;
+        switch (o->kind) {
+        case OPT_BOOL: v = json_boolean(*(const bool *)field); break;
+        case OPT_STRING: {
+            const char *str = *(char *const *)field;
+            v = str ? json_string(str) : json_null();
+            break;
+        }
+        case OPT_UINT: v = json_integer(*(const unsigned *)field); break;
+        case OPT_UINT64: v = json_integer((json_int_t) * (const uint64_t *)field); break;
+        case OPT_ENUM: v = json_string(o->names[*(const int *)field]); break;
+        case OPT_REGEX_LIST: {
+            const struct ht_regex_list *l = field;
+            v = json_array();
+            for (size_t i = 0; i < l->count; i++)
+                json_array_append_new(v, json_string(l->patterns[i]));
+            break;
+        }
+        case OPT_RANK_SET: {
+            const struct ht_rank_set *r = field;
+            if (r->all) {
+                v = json_string("all");
+                break;
+            }
+            v = json_array();
+            for (size_t i = 0; i < r->count; i++)
+                json_array_append_new(v, json_integer(r->ranks[i]));
+            break;
+        }
+        case OPT_SECTION: v = section_json(o->section, cfg); break;
+        case OPT_NAME_SET: {
+            unsigned bits = *(const unsigned *)field;
+            v = json_array();
+            for (unsigned i = 0; o->names[i]; i++)
+                if (bits & (1u << i))
+                    json_array_append_new(v, json_string(o->names[i]));
+            break;
+        }
+        case OPT_STRING_LIST: {
+            const struct ht_string_list *l = field;
+            v = json_array();
+            for (unsigned i = 0; i < l->count; i++)
+                json_array_append_new(v, json_string(l->items[i]));
+            break;
+        }
+        }
+        json_object_set_new(obj, o->key, v ? v : json_null());
+    }
+    return obj;
+}
+
+json_t *ht_config_json(const struct ht_config *cfg)
+{
+    return section_json(&top_section, cfg);
+}

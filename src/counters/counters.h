@@ -11,6 +11,8 @@
 #define HT_COUNTERS_COUNTERS_H
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "callstack/thread.h"
 #include "config/config.h"
@@ -49,5 +51,22 @@ void ht_counters_left(struct ht_thread *t, struct ht_node *n);
 /* At shut-down, on the thread that writes the profile: the calls of its
  * own tree still in progress count up to now, as their time does. */
 void ht_counters_close_open(struct ht_thread *t);
+
+/* Whether this process speaks for the job: every rank of an MPI job sets
+ * up the same events on (as a rule) the same machines, so the launcher's
+ * rank 0 alone says what it dropped (counters start before MPI_Init, the
+ * launcher's variables are all there is); a process no launcher started
+ * speaks for itself.  Every rank's JSON still lists its own. */
+static inline bool ht_counters_speaks_for_job(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                       "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *rank = getenv(vars[i]);
+        if (rank && *rank)
+            return strcmp(rank, "0") == 0;
+    }
+    return true;
+}
 
 #endif

@@ -17,7 +17,8 @@ uint32_t ht_counters_setup(const struct ht_config *cfg)
     for (unsigned i = 0; i < cfg->counters.count; i++)
         info.unavailable[info.nunavailable++] =
             (struct ht_counter_unavailable){cfg->counters.items[i], "hooktrace was built without PAPI"};
-    fprintf(stderr, "hooktrace: counters: hooktrace was built without PAPI (configure "
+    if (ht_counters_speaks_for_job())
+        fprintf(stderr, "hooktrace: counters: hooktrace was built without PAPI (configure "
                     "--with-papi); the run goes on without counters\n");
     return 0;
 }

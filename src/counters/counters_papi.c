@@ -57,8 +57,15 @@ static void explain(const char *event, int rc, char *out, size_t size)
      * to the CPU component, the first. */
     const char *colon = strstr(event, "::");
     size_t plen = colon ? (size_t)(colon - event) : 0;
-    if (!colon && rc != PAPI_ECMP_DISABLED) { /* a bare name PAPI does not know */
-        snprintf(out, size, "no such event (PAPI: %s)", PAPI_strerror(rc));
+    if (!colon && rc != PAPI_ECMP_DISABLED) {
+        /* A preset PAPI knows has a code even where no counter of this
+         * machine can count it (a VM without a PMU); papi_avail lists what
+         * the machine has. */
+        int code;
+        if (rc == PAPI_ENOEVNT && PAPI_event_name_to_code(event, &code) == PAPI_OK)
+            snprintf(out, size, "exists but is not available on this machine (see papi_avail)");
+        else
+            snprintf(out, size, "unknown event (PAPI: %s)", PAPI_strerror(rc));
         return;
     }
     int ncomp = PAPI_num_components();
@@ -86,7 +93,8 @@ static void drop(const char *event, const char *reason)
     u->reason = strdup(reason);
     if (!u->reason)
         u->reason = "out of memory";
-    fprintf(stderr, "hooktrace: counter %s: %s; not counted\n", event, reason);
+    if (ht_counters_speaks_for_job())
+        fprintf(stderr, "hooktrace: counter %s: %s; not counted\n", event, reason);
 }
 
 /* HOOKTRACE_PAPI_DISABLE=perf_event,...: components PAPI is to leave off,
@@ -105,7 +113,8 @@ static void disable_components(void)
                 memcpy(name, p, n);
                 name[n] = '\0';
             }
-            if (!fits || PAPI_disable_component_by_name(name) != PAPI_OK)
+            if ((!fits || PAPI_disable_component_by_name(name) != PAPI_OK) &&
+                ht_counters_speaks_for_job())
                 fprintf(stderr, "hooktrace: HOOKTRACE_PAPI_DISABLE: PAPI has no component"
                                 " named %.*s\n", (int)n, p);
         }
@@ -192,8 +201,9 @@ uint32_t ht_counters_setup(const struct ht_config *cfg)
         PAPI_destroy_eventset(&combined);
     }
     if (nprocess > 0 && (rc = PAPI_start(process_set)) != PAPI_OK) {
-        fprintf(stderr, "hooktrace: counters: PAPI could not start the SDE events: %s; "
-                        "no counters\n", PAPI_strerror(rc));
+        if (ht_counters_speaks_for_job())
+            fprintf(stderr, "hooktrace: counters: PAPI could not start the SDE events: %s; "
+                            "no counters\n", PAPI_strerror(rc));
         info.nevents = nprocess = nthread = 0;
     }
     return info.nevents;

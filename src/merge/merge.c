@@ -84,6 +84,8 @@ static void describe_self(struct merge *m, const struct ht_run_info *run)
         i->ncomm = m->local.view.ncomm;
         i->ncoll = m->local.view.ncoll;
     }
+    if (run->meta)
+        memcpy(i->host, run->meta->host, sizeof i->host);
     if (!p)
         return;
     i->profiled = 1;

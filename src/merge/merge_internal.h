@@ -153,6 +153,7 @@ struct ht_merge_rank_info {
     uint64_t throttled_hook_calls, sites_patched, sites_unpatched, nested_hooks_declined;
     int64_t patch_refused_errno;
     double wall_seconds, overhead_seconds, time_excluded_at_root, hook_calls_avoided;
+    char host[64]; /* the profile's metadata.hosts */
 };
 
 /* Dense per-stack arrays: stride u64: calls and folded calls per thread,

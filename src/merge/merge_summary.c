@@ -102,7 +102,9 @@ static void fill_totals(struct summary *s, const struct ht_merge_result *r,
     for (int k = 0; k < r->nranks; k++) {
         const struct ht_merge_rank_info *i = &r->infos[k];
         s->ranks[k] = (struct ht_mpi_rank_summary){i->profiled != 0, i->nthreads, i->wall_seconds,
-                                                   i->instrumented_calls};
+                                                   i->instrumented_calls, ""};
+        memcpy(s->ranks[k].host, i->host, sizeof s->ranks[k].host);
+        s->ranks[k].host[sizeof s->ranks[k].host - 1] = '\0';
         p->instrumented_calls += i->instrumented_calls;
         p->folded_calls += i->folded_calls;
         p->mismatched_exits += i->mismatched_exits;

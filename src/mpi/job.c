@@ -45,6 +45,28 @@ static struct ht_mpit_values **pvar_slot(struct ht_node *node)
     return s ? &s->pvars : NULL;
 }
 
+/* The first line of MPI_Get_library_version's text, blanks collapsed, for
+ * the profile's metadata ("Open MPI v4.1.4, package: ...", "MPICH
+ * Version: 4.0"). */
+static void note_library_version(void)
+{
+    static char text[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0;
+    if (PMPI_Get_library_version(text, &n) != MPI_SUCCESS || n <= 0)
+        return;
+    text[sizeof text - 1] = '\0';
+    text[strcspn(text, "\n")] = '\0';
+    size_t o = 0;
+    for (const char *p = text; *p && o + 1 < sizeof ht_world.mpi_library; p++) {
+        char c = *p == '\t' ? ' ' : *p;
+        if (!(c == ' ' && (o == 0 || ht_world.mpi_library[o - 1] == ' ')))
+            ht_world.mpi_library[o++] = c;
+    }
+    while (o > 0 && ht_world.mpi_library[o - 1] == ' ')
+        o--;
+    ht_world.mpi_library[o] = '\0';
+}
+
 /* The job starts: job is every rank in world order, hooktrace's own
  * (own_comm: freed at the end) or MPI_COMM_WORLD itself; bind_comm what
  * MPI_T binds pvars to (mpit.h). */
@@ -72,6 +94,7 @@ static void job_start(MPI_Comm job, bool own_comm, int thread_level, MPI_Comm bi
     ht_trace_clock_sync(job, cfg->trace.enabled && !cfg->off, false);
     ht_world.have_comm = own_comm;
     ht_world.comm = job;
+    note_library_version();
     ht_world.initialized = true;
     if (ht_runtime_started()) {
         struct ht_mpit_setup mpit = {cfg, ht_mpi.thread_level, ht_world.rank, bind_comm,

@@ -73,9 +73,11 @@ void ht_output_logfile_counters(FILE *out, const struct ht_profile *p, const int
         return;
     int fw = (int)strlen("function");
     for (size_t i = 0; i < p->nstacks; i++) {
-        int n = (int)strlen(p->stacks[i].function->name);
+        char buf[NAME_MAX_WIDTH + 1];
+        int n = (int)strlen(ht_output_short_name(p->stacks[i].function->name, NAME_MAX_WIDTH,
+                                                 buf, sizeof buf));
         if (p->stacks[i].total.calls && n > fw)
-            fw = n > NAME_MAX_WIDTH ? NAME_MAX_WIDTH : n;
+            fw = n;
     }
     fprintf(out, "Counters, all threads%s (rows as in the profile table, sorted by %s;"
                  " incl: the stack and its callees, excl: the stack alone)\n\n",
@@ -102,7 +104,9 @@ void ht_output_logfile_counters(FILE *out, const struct ht_profile *p, const int
         const int64_t *c = s->total.counters;
         for (unsigned k = 0; k < K; k++)
             fprintf(out, "%16lld %16lld ", (long long)(c ? c[k] : 0), (long long)(c ? c[K + k] : 0));
-        fprintf(out, " %-*.*s  %8d\n", fw, NAME_MAX_WIDTH, s->function->name, s->id);
+        char name[NAME_MAX_WIDTH + 1];
+        fprintf(out, " %-*s  %8d\n", fw,
+                ht_output_short_name(s->function->name, NAME_MAX_WIDTH, name, sizeof name), s->id);
     }
     ht_output_log_left_out(out, left_out, rows->limit);
     fputc('\n', out);

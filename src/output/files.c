@@ -12,6 +12,7 @@
 #include "output/html.h"
 #include "output/naming.h"
 #include "output/output.h"
+#include "output/output_mpi.h"
 #include "output/room.h"
 #include "output/temporary.h"
 
@@ -165,13 +166,14 @@ static int write_folded(FILE *f, const void *ctx)
 static int write_speedscope(FILE *f, const void *ctx)
 {
     const struct outputs_ctx *c = ctx;
-    return ht_output_speedscope_write(f, c->profile, c->run) != 0 ? -2 : 0;
+    int summed_ranks = c->mpi && c->mpi->rank < 0 ? c->mpi->nranks : 0;
+    return ht_output_speedscope_write(f, c->profile, c->run, summed_ranks) != 0 ? -2 : 0;
 }
 
 static int write_hatchet(FILE *f, const void *ctx)
 {
     const struct outputs_ctx *c = ctx;
-    return ht_output_hatchet_write(f, c->profile) != 0 ? -2 : 0;
+    return ht_output_hatchet_write(f, c->profile, c->run, c->mpi) != 0 ? -2 : 0;
 }
 
 struct html_room {

@@ -115,6 +115,9 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     json_object_set_new(doc, "hooktrace_version", json_string(PACKAGE_VERSION));
     /* 2: functions listed once, stacks refer to them (docs/output.md). */
     json_object_set_new(doc, "format", json_integer(2));
+    json_t *meta = ht_output_metadata_json(p, run, mpi);
+    if (meta)
+        json_object_set_new(doc, "metadata", meta);
     if (run->partial) {
         json_t *partial = json_object();
         json_object_set_new(partial, "reason", json_string(run->partial->reason));

@@ -7,6 +7,8 @@ libht_output_la_SOURCES = \
 	src/output/temporary.c src/output/temporary.h \
 	src/output/sort.c \
 	src/output/logfile.c \
+	src/output/short_name.c \
+	src/output/metadata.c \
 	src/output/json.c \
 	src/output/folded.c \
 	src/output/function_index.h src/output/function_index.c \

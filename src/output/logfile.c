@@ -11,21 +11,19 @@
 
 #define NAME_COLUMN_MAX 60
 
+/* The width of name in a column, as print_name prints it. */
 static int name_width(const char *name)
 {
-    int n = (int)strlen(name);
-    return n > NAME_COLUMN_MAX ? NAME_COLUMN_MAX : n;
+    char buf[NAME_COLUMN_MAX + 1];
+    return (int)strlen(ht_output_short_name(name, NAME_COLUMN_MAX, buf, sizeof buf));
 }
 
 /* Long C++ names would push every other column off screen; the stack list
  * below the table has them in full. */
 static void print_name(FILE *out, const char *name, int width)
 {
-    int n = (int)strlen(name);
-    if (n <= NAME_COLUMN_MAX)
-        fprintf(out, "%-*s", width, name);
-    else
-        fprintf(out, "%.*s...%*s", NAME_COLUMN_MAX - 3, name, width - NAME_COLUMN_MAX, "");
+    char buf[NAME_COLUMN_MAX + 1];
+    fprintf(out, "%-*s", width, ht_output_short_name(name, NAME_COLUMN_MAX, buf, sizeof buf));
 }
 
 static const char *caller_name(const struct ht_profile *p, const struct ht_stack *s)

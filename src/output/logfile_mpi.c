@@ -33,10 +33,8 @@ static const char *average(char *buf, size_t size, uint64_t bytes, uint64_t mess
 
 static void print_function(FILE *out, const char *name)
 {
-    if (strlen(name) <= NAME_MAX_WIDTH)
-        fputs(name, out);
-    else
-        fprintf(out, "%.*s...", NAME_MAX_WIDTH - 3, name);
+    char buf[NAME_MAX_WIDTH + 1];
+    fputs(ht_output_short_name(name, NAME_MAX_WIDTH, buf, sizeof buf), out);
 }
 
 static void print_rank_list(FILE *out, const struct ht_rank_set *set)

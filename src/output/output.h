@@ -25,7 +25,21 @@ struct ht_partial {
     int errorcode;       /* MPI_Abort's */
 };
 
+/* What the profile's "metadata" object says of the run, for studies over
+ * many runs (Thicket, pandas; docs/output.md): gathered once at shut-down
+ * (src/runtime/metadata.c), never on the hot path. */
+struct ht_run_metadata {
+    char **argv; /* the command line's arguments, argc of them */
+    int argc;
+    char host[64];           /* this process's host name */
+    const char *mpi_library; /* MPI_Get_library_version's first line; NULL: no MPI */
+    const char *job_id;      /* the launcher's job id; NULL: none */
+    const char *job_id_variable; /* the variable it came from */
+    const struct ht_config *config; /* the effective config */
+};
+
 struct ht_run_info {
+    const struct ht_run_metadata *meta; /* NULL: no "metadata" object */
     const struct ht_partial *partial; /* NULL: the profile is complete */
     /* NULL, or why no MPI call was recorded: the program's MPI is not the
      * one libhooktrace was built for (src/mpi/abi.c), both named */
@@ -115,14 +129,17 @@ void ht_output_logfile(FILE *out, const struct ht_profile *profile,
 int ht_output_json_write(FILE *f, const struct ht_profile *profile, const struct ht_run_info *run,
                          const struct ht_mpi_view *mpi);
 void ht_output_folded(FILE *out, const struct ht_profile *profile);
-/* The speedscope file (speedscope.c) and Hatchet's literal tree
- * (hatchet.c), written by hand a piece at a time.  -1 if out of memory. */
+/* The speedscope file (speedscope.c) and Hatchet's JSON (hatchet.c),
+ * written by hand a piece at a time.  -1 if out of memory. */
+/* summed_ranks: the ranks an MPI summary's figures are summed over (0: one
+ * process's own profile). */
 int ht_output_speedscope_write(FILE *f, const struct ht_profile *profile,
-                               const struct ht_run_info *run);
+                               const struct ht_run_info *run, int summed_ranks);
 /* Nodes deeper than this are folded into their ancestor at this depth: the
  * readers recurse (hatchet.c). */
 #define HT_HATCHET_MAX_DEPTH 256
-int ht_output_hatchet_write(FILE *f, const struct ht_profile *profile);
+int ht_output_hatchet_write(FILE *f, const struct ht_profile *profile,
+                            const struct ht_run_info *run, const struct ht_mpi_view *mpi);
 
 /* The longest directory shared by the profile's source files that are not
  * the system's (source_root.c; docs/output.md, "source_root"), malloc'ed;
@@ -154,6 +171,17 @@ void ht_output_logfile_exclude(FILE *out, const struct ht_run_info *run);
 void ht_output_exclude_json(json_t *obj, const struct ht_run_info *run);
 /* Distinct functions (name, file, line) among the throttled stacks. */
 size_t ht_output_throttled_functions(const struct ht_profile *p);
+
+/* The "metadata" object of the JSON profile and the Hatchet file
+ * (metadata.c; docs/output.md); NULL without run->meta. */
+json_t *ht_output_metadata_json(const struct ht_profile *p, const struct ht_run_info *run,
+                                const struct ht_mpi_view *mpi);
+
+/* name if it has at most max characters, else a shorter form of it in buf
+ * (cap > max) that keeps the function's own name: return type, parameters,
+ * template arguments and leading qualifiers left out in turn
+ * (short_name.c; docs/output.md). */
+const char *ht_output_short_name(const char *name, size_t max, char *buf, size_t cap);
 
 /* Stack IDs of the profile ordered by the given column. */
 int *ht_output_sorted_ids(const struct ht_profile *profile, enum ht_sort_column column);

@@ -58,6 +58,7 @@ struct ht_mpi_rank_summary {
     int threads;
     double wall_seconds;
     uint64_t calls_recorded;
+    char host[64];      /* its host name ("": unknown) */
 };
 
 struct ht_mpi_view {

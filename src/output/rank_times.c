@@ -2,8 +2,6 @@
  * summary only): the JSON's "rank_time_stacks" and "rank_time_incl_s", and
  * the logfile's "Inclusive time per rank, top stacks" table (docs/output.md).
  * The report draws its per-rank bars from the JSON. */
-#include <string.h>
-
 #include "output/output.h"
 #include "output/output_mpi.h"
 
@@ -42,14 +40,12 @@ void ht_output_json_rank_times_stack(json_t *obj, const struct ht_stack *s,
     json_object_set_new(obj, "rank_time_incl_s", times);
 }
 
-/* The name in a column: cut to fit, with '~' saying it was cut. */
+/* The name in a column: its own tail kept when it is cut (short_name.c). */
 static void print_name_column(FILE *out, const char *name)
 {
-    size_t n = strlen(name);
-    if (n < COLUMN_WIDTH)
-        fprintf(out, " %*s", COLUMN_WIDTH - 1, name);
-    else
-        fprintf(out, " %.*s~", COLUMN_WIDTH - 2, name);
+    char buf[COLUMN_WIDTH];
+    fprintf(out, " %*s", COLUMN_WIDTH - 1,
+            ht_output_short_name(name, COLUMN_WIDTH - 1, buf, sizeof buf));
 }
 
 void ht_output_logfile_rank_times(FILE *out, const struct ht_profile *p,

@@ -1,6 +1,8 @@
 /* The speedscope file (https://www.speedscope.app/file-format-schema.json):
  * every distinct function once in shared.frames, then one "sampled"
- * profile per thread of the profile written.  Each stack the thread spent
+ * profile per thread of the profile written (in an MPI summary, per
+ * thread index summed over the ranks: the summary has no rank's own
+ * exclusive times; the rank files named in mpi.rank_files have them).  Each stack the thread spent
  * time in is one sample, its path of frame indices root first, weighted by
  * the thread's exclusive time there in seconds: the profile carries no
  * timeline, so this is the exact form (speedscope's left-heavy and sandwich
@@ -37,11 +39,15 @@ static void write_frame(FILE *f, const char *name, const char *file, unsigned li
     fputc('}', f);
 }
 
-static void write_profile_name(FILE *f, const struct ht_profile *p, int t)
+/* In an MPI summary a thread index stands for that thread of every rank,
+ * the figures summed: rank 0's tids and thread groups would misname it. */
+static void write_profile_name(FILE *f, const struct ht_profile *p, int t, int summed_ranks)
 {
     char name[512];
     const struct ht_thread_group *g = p->thread_groups ? &p->thread_groups[t] : NULL;
-    if (g && g->threads)
+    if (summed_ranks > 0)
+        snprintf(name, sizeof name, "thread %d, summed over %d ranks", t, summed_ranks);
+    else if (g && g->threads)
         snprintf(name, sizeof name, "thread %d (%llu threads of %s)", t,
                  (unsigned long long)g->threads, g->start_routine);
     else if (p->thread_tids && p->thread_tids[t])
@@ -54,14 +60,14 @@ static void write_profile_name(FILE *f, const struct ht_profile *p, int t)
 /* One thread's profile; false once the file system is nearly full. */
 static bool write_thread(FILE *f, const struct ht_profile *p, int t,
                          const struct ht_path_cutter *cutter, const int *frame_of,
-                         int elided_frame, struct ht_output_room *room)
+                         int elided_frame, int summed_ranks, struct ht_output_room *room)
 {
     double total = 0.0;
     for (size_t i = 0; i < p->nstacks; i++)
         if (p->stacks[i].per_thread[t].time_excl > 0.0)
             total += p->stacks[i].per_thread[t].time_excl;
     fputs("{\"type\":\"sampled\",\"name\":", f);
-    write_profile_name(f, p, t);
+    write_profile_name(f, p, t, summed_ranks);
     fprintf(f, ",\"unit\":\"seconds\",\"startValue\":0,\"endValue\":%.9g,\n   \"samples\":[", total);
     int path[SPEEDSCOPE_PATH_HEAD + SPEEDSCOPE_PATH_TAIL + 3];
     bool first = true, room_left = true;
@@ -99,7 +105,8 @@ static bool write_thread(FILE *f, const struct ht_profile *p, int t,
     return room_left;
 }
 
-int ht_output_speedscope_write(FILE *f, const struct ht_profile *p, const struct ht_run_info *run)
+int ht_output_speedscope_write(FILE *f, const struct ht_profile *p, const struct ht_run_info *run,
+                               int summed_ranks)
 {
     struct ht_function_index fi;
     struct ht_path_cutter cutter;
@@ -117,7 +124,11 @@ int ht_output_speedscope_write(FILE *f, const struct ht_profile *p, const struct
 
     fputs("{\"$schema\":\"" SPEEDSCOPE_SCHEMA "\",\n \"exporter\":\"hooktrace " PACKAGE_VERSION
           "\",\n \"name\":", f);
-    ht_output_json_string(f, run->command ? run->command : "hooktrace");
+    char title[4096];
+    const char *command = run->command ? run->command : "hooktrace";
+    if (summed_ranks > 0) /* the summary's threads are sums over ranks */
+        snprintf(title, sizeof title, "%s (%d ranks, summed)", command, summed_ranks);
+    ht_output_json_string(f, summed_ranks > 0 ? title : command);
     fputs(",\n \"activeProfileIndex\":0,\n \"shared\":{\"frames\":[", f);
     for (int k = 0; k < fi.count; k++) {
         fputs(k ? ",\n  " : "\n  ", f);
@@ -133,7 +144,7 @@ int ht_output_speedscope_write(FILE *f, const struct ht_profile *p, const struct
     bool room_left = true;
     for (int t = 0; t < p->nthreads && room_left; t++) {
         fputs(t ? ",\n  " : "\n  ", f);
-        room_left = write_thread(f, p, t, &cutter, frame_of, fi.count, &room);
+        room_left = write_thread(f, p, t, &cutter, frame_of, fi.count, summed_ranks, &room);
     }
     fputs("]}\n", f);
     ht_path_cutter_free(&cutter);

@@ -10,6 +10,7 @@
 
 #include "callstack/thread.h"
 #include "common/clock.h"
+#include "runtime/metadata.h"
 #include "runtime/progress.h"
 #include "counters/counters.h"
 #include "runtime/runtime.h"
@@ -59,6 +60,8 @@ struct local_profile {
     struct ht_profile profile;
     bool built;
     char *command;
+    struct ht_run_metadata meta;
+    char *args_text; /* what meta.argv points into */
     char exe[PATH_MAX];
     char basename[PATH_MAX];
     char rank0_json[PATH_MAX]; /* rank > 0 writing alone: rank 0's JSON */
@@ -75,6 +78,7 @@ static void local_free(struct local_profile *lp)
         ht_symbols_close(lp->symbols);
     free(lp->threads);
     free(lp->command);
+    ht_runtime_metadata_free(&lp->meta, lp->args_text);
 }
 
 /* Set before a partial profile is written (ht_runtime_finish_partial). */
@@ -139,7 +143,9 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
         snprintf(lp->basename, sizeof lp->basename, "%s%s", base, child);
     lp->command = read_command_line();
     double per_call = ht_overhead_seconds_per_call();
+    ht_runtime_metadata(&lp->meta, &lp->args_text, cfg);
     lp->run = (struct ht_run_info){
+        .meta = &lp->meta,
         .partial = partial,
         .mpi_not_recorded = ht_world.foreign ? ht_world.foreign_mpis : NULL,
         .command = lp->command ? lp->command : "(unknown)",

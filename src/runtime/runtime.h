@@ -51,6 +51,9 @@ struct ht_world {
     bool foreign;
     int launcher_rank;
     char foreign_mpis[512]; /* both MPIs, for the profile's header */
+    /* the first line of MPI_Get_library_version's text ("": none), for the
+     * profile's metadata */
+    char mpi_library[256];
 };
 extern struct ht_world ht_world;
 

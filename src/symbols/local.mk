@@ -16,6 +16,7 @@ libht_symbols_la_SOURCES = \
 	src/symbols/uninstrumented.c \
 	src/symbols/linkage_names.c \
 	src/symbols/build_marks.c \
+	src/symbols/producer.c \
 	src/symbols/strpool.c
 libht_symbols_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libht_symbols_la_CFLAGS = $(HT_LIB_CFLAGS)

@@ -118,4 +118,8 @@ struct ht_build_marks {
 };
 void ht_symbols_build_marks(struct ht_build_marks *out);
 
+/* The DW_AT_producer of the executable at path ("GNU C17 12.2.0 -g ..."),
+ * malloc'ed; NULL without DWARF (producer.c). */
+char *ht_symbols_producer(const char *path);
+
 #endif

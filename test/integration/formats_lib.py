@@ -39,19 +39,38 @@ def expected_samples(p):
     return result
 
 
-def hatchet_nodes(roots, what):
-    """{path: (calls, time (inc), time)} of the tree, without recursion."""
-    nodes, todo, deepest = {}, [(n, "", 1) for n in roots], 0
-    while todo:
-        node, prefix, depth = todo.pop()
-        deepest = max(deepest, depth)
-        check_eq(set(node), {"frame", "metrics", "children"}, what + "node keys")
-        check_eq(node["frame"]["type"], "function", what + "frame type")
-        path = prefix + node["frame"]["name"]
-        check(path not in nodes, what + "each path once: " + path)
-        m = node["metrics"]
-        nodes[path] = (m["calls"], m["time (inc)"], m["time"])
-        todo.extend((c, path + ";", depth + 1) for c in node["children"])
+def hatchet_nodes(doc, what):
+    """{path: (calls, time (inc), time)} of Hatchet's JSON (GraphFrame.to_json's
+    form), checking its essentials, without recursion; and the deepest path."""
+    check_eq([k for k in doc if k != "metadata"],
+             ["graph", "dataframe_indices", "dataframe", "inclusive_metrics",
+              "exclusive_metrics"], what + "top-level keys")
+    check_eq(doc["dataframe_indices"], ["node"], what + "indexed by node")
+    check_eq(doc["inclusive_metrics"], ["time (inc)"], what + "inclusive metrics")
+    check_eq(doc["exclusive_metrics"], ["time", "calls"], what + "exclusive metrics")
+    rows = {}
+    for row in doc["dataframe"]:
+        check(row["node"] not in rows, what + "one row per node: %s" % row["node"])
+        rows[row["node"]] = row
+    nodes, deepest = {}, 0
+    for graph in doc["graph"]:
+        children = set(c for n in graph.values() for c in n["children"])
+        roots = [int(k) for k in graph if int(k) not in children]
+        check_eq(len(roots), 1, what + "one root per graph")
+        todo = [(r, "", 1) for r in roots]
+        while todo:
+            nid, prefix, depth = todo.pop()
+            deepest = max(deepest, depth)
+            node = graph[str(nid)]
+            check_eq(set(node), {"data", "children"}, what + "node keys")
+            check_eq(node["data"]["type"], "function", what + "frame type")
+            path = prefix + node["data"]["name"]
+            check(path not in nodes, what + "each path once: " + path)
+            row = rows.get(nid, {})
+            check_eq(row.get("name"), node["data"]["name"], what + "the row names the node")
+            nodes[path] = (row.get("calls"), row.get("time (inc)"), row.get("time"))
+            todo.extend((c, path + ";", depth + 1) for c in node["children"])
+    check_eq(len(rows), len(nodes), what + "a row per node of the graph")
     return nodes, deepest
 
 
@@ -62,6 +81,10 @@ def expected_nodes(p):
 
 
 def thread_names(p):
-    """The speedscope profiles' names (a summary over ranks has no tids)."""
+    """The speedscope profiles' names: a summary over ranks says so, one
+    process's profile gives the tids."""
+    if "ranks" in p.doc and "rank" not in p.doc:
+        return ["thread %d, summed over %d ranks" % (t, p.doc["ranks"])
+                for t in range(p.doc["threads"])]
     return ["thread %d (tid %d)" % (t, tid) if tid else "thread %d" % t
             for t, tid in enumerate(p.doc["thread_tids"])]

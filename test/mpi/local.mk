@@ -19,6 +19,14 @@ test_mpi_lifecycle_mpi_plain_SOURCES = test/mpi/lifecycle_mpi.c
 test_mpi_lifecycle_mpi_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
 test_mpi_lifecycle_mpi_plain_LDADD = $(MPI_LIBS)
 
+# The profile's metadata (test/mpi/metadata.py) and PAPI's messages once per
+# job (test/mpi/counters_once.py).
+check_PROGRAMS += test/mpi/library_version
+test_mpi_library_version_SOURCES = test/mpi/library_version.c
+test_mpi_library_version_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_library_version_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_library_version_LDFLAGS = $(HT_TEST_LINK)
+
 check_PROGRAMS += test/mpi/p2p test/mpi/requests test/mpi/collectives test/mpi/rma \
 	test/mpi/control test/mpi/throttle_mpi \
 	test/mpi/p2p_plain test/mpi/requests_plain test/mpi/collectives_plain \
@@ -187,7 +195,8 @@ HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test
 	test/mpi/large.py test/mpi/cancel.py test/mpi/type_reuse.py test/mpi/coll_memo.py test/mpi/openmp.py \
 	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py \
 	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py \
-	test/mpi/threads_requests.py test/mpi/sessions.py test/mpi/abi_mismatch.py test/mpi/compare.py
+	test/mpi/threads_requests.py test/mpi/sessions.py test/mpi/abi_mismatch.py \
+	test/mpi/metadata.py test/mpi/counters_once.py test/mpi/compare.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 # Built by abi_mismatch.py itself, with the other MPI's compiler wrappers.

@@ -1,8 +1,9 @@
 """The speedscope and Hatchet files of an MPI run (test/mpi/control.c on 2
-ranks, rank 1 also writing its own files): the summary's hold the whole
-run's figures, one speedscope profile per thread index summed over ranks;
-rank 1's files hold rank 1's figures; each exactly as the JSON profile
-beside it."""
+ranks, each also writing its own files): the summary's hold the whole
+run's figures, one speedscope profile per thread index summed over ranks
+and named so; each rank's files hold its own figures; each exactly as the
+JSON profile beside it.  The summary's Hatchet rows carry per-rank arrays
+where the summary has one rank's figures, equal to each rank's own JSON."""
 import json
 
 from mpilib import *
@@ -11,16 +12,21 @@ from formats_lib import *
 require_launcher()
 N = 2
 r = mpirun(mpi_program("control"), N, config={"outputs": {"speedscope": True, "hatchet": True},
-                                              "mpi": {"rank_files": [1]}})
+                                              "mpi": {"rank_files": "all"}})
 check_status(r, 0, "control")
 check_eq(sorted(f for f in r.files() if f.endswith((".speedscope.json", ".hatchet.json"))),
          ["control.hatchet.json", "control.speedscope.json",
+          "control_0.hatchet.json", "control_0.speedscope.json",
           "control_1.hatchet.json", "control_1.speedscope.json"], "the files written")
 
-for what, p, prefix in (("summary", r.summary(), ""), ("rank 1", r.rank_profile(1), "_1")):
+for what, p, prefix in (("summary", r.summary(), ""), ("rank 0", r.rank_profile(0), "_0"),
+                        ("rank 1", r.rank_profile(1), "_1")):
     if p is None:
         continue
-    samples = speedscope_samples(json.loads(r.text(prefix + ".speedscope.json")), what + ": ")
+    scope = json.loads(r.text(prefix + ".speedscope.json"))
+    samples = speedscope_samples(scope, what + ": ")
+    check_eq(scope["name"], p.doc["command"] + (" (%d ranks, summed)" % N if not prefix else ""),
+             what + ": the file's name says whether it is a sum over ranks")
     names = thread_names(p)
     check_eq(list(samples), names, what + ": one speedscope profile per thread")
     expected = expected_samples(p)
@@ -32,4 +38,28 @@ for what, p, prefix in (("summary", r.summary(), ""), ("rank 1", r.rank_profile(
     check_eq(nodes.get("main", (0,))[0], calls, what + ": main's calls")
     check_eq(nodes.get("main;MPI_Finalize", (0,))[0], calls, what + ": MPI_Finalize calls")
 
+
+# Per rank: each summary row with per-rank arrays against each rank's JSON.
+summary, ranks = r.summary(), [r.rank_profile(k) for k in range(N)]
+if summary is not None and all(ranks):
+    doc = json.loads(r.text(".hatchet.json"))
+    ids = {s["id"]: s for s in summary.doc["stacks"]}
+    own = [{";".join(s["path"]): s for s in p.doc["stacks"]} for p in ranks]
+    with_figures = 0
+    for row in doc["dataframe"]:
+        path = ";".join(ids[row["node"]]["path"])
+        for key, field in (("calls per rank", "calls"), ("time (inc) per rank", "time_incl_s"),
+                           ("time per rank", "time_excl_s")):
+            if key not in row:
+                continue
+            with_figures += key == "calls per rank"
+            expected = [own[k][path][field] if path in own[k] else 0 for k in range(N)]
+            check_eq(row[key], expected, "hatchet %s: %s as each rank's JSON" % (path, key))
+    messages = sum(1 for s in summary.doc["stacks"]
+                   if s.get("messages_sent", 0) or s.get("messages_received", 0))
+    check_eq(with_figures, messages, "per-rank figures on every stack that moved messages")
+    check(messages > 0, "control moves messages")
+    top = summary.doc.get("rank_time_stacks", [])
+    check(all("time (inc) per rank" in r2 for r2 in doc["dataframe"] if r2["node"] in top),
+          "the top stacks' rows have their per-rank inclusive times")
 finish()
