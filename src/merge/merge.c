@@ -166,7 +166,7 @@ static void gatherv(struct merge *m, const void *send, int count, void *recv, si
 }
 
 /* Steps 4 and 5; false on every rank if the reduction failed anywhere. */
-static bool reduce_and_gather(struct merge *m, unsigned rank_times_top)
+static bool reduce_and_gather(struct merge *m, const struct ht_mpi_config *config)
 {
     struct ht_merge_reduce_input in = {
         .comm = m->comm,
@@ -190,12 +190,13 @@ static bool reduce_and_gather(struct merge *m, unsigned rank_times_top)
         .size = m->size,
         .profile = in.profile,
         .gid_of = m->gid_of,
-        .top = rank_times_top,
+        .top = config->rank_times_top,
         .max = m->max,
         .nstacks = m->global.set.count,
     };
     ht_merge_rank_times(&top, &m->rank_times);
-    struct ht_merge_rank_profiles_input few = {m->comm, m->rank, m->size, in.profile, m->gid_of};
+    struct ht_merge_rank_profiles_input few = {m->comm, m->rank, m->size, in.profile, m->gid_of,
+                                               config->rank_profiles_all};
     ht_merge_rank_profiles(&few, &m->rank_profiles);
     int nfig = m->have_local ? (int)m->info.nfigures : 0;
     int ncell = m->have_local ? (int)(m->info.ncomm + m->info.ncoll) : 0;
@@ -280,7 +281,7 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
         PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, m.comm);
         failed = any_bad != 0;
     }
-    if (!failed && !reduce_and_gather(&m, config->mpi.rank_times_top))
+    if (!failed && !reduce_and_gather(&m, &config->mpi))
         failed = true;
     if (!failed) {
         struct ht_mpit_stacks stacks = {&m.global.own, m.global.own_ids, m.global.nstacks,

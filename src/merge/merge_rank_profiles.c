@@ -2,10 +2,11 @@
  * rank 0, for the HTML report's rank selector (docs/output.md, "HTML
  * report"): the summary's "rank_profiles".
  *
- * Every rank, when the job has at most HT_RANK_PROFILES_ALL ranks; else the
- * slowest, the median and the fastest rank by their recorded time (the
- * inclusive time of their root stacks, summed over threads), so that the
- * summary of a 10,000-rank job grows by three ranks' stacks, not 10,000.
+ * Every rank, when the job has at most mpi.rank_profiles_all ranks (16);
+ * else the slowest, the median and the fastest rank by their recorded time
+ * (the inclusive time of their root stacks, summed over threads), so that
+ * the summary of a 10,000-rank job grows by three ranks' stacks, not
+ * 10,000; none with mpi.rank_profiles_all 0.
  * Each chosen rank sends one row per stack it entered: its global ID,
  * calls and inclusive and exclusive seconds, summed over its threads (its
  * own file's figures for the same path).
@@ -22,6 +23,8 @@
 #include <string.h>
 
 #include "merge/merge_internal.h"
+
+#define MAX_ALL HT_CONFIG_MAX_RANK_PROFILES_ALL
 
 static const char *const why_few[3] = {"slowest", "median", "fastest"};
 
@@ -52,9 +55,11 @@ static int by_gid(const void *a, const void *b)
 }
 
 /* Rank 0: the ranks chosen, into chosen[]; their number. */
-static int choose(const double *times, int size, int32_t *chosen, int *order)
+static int choose(const double *times, int size, unsigned all, int32_t *chosen, int *order)
 {
-    if (size <= HT_RANK_PROFILES_ALL) {
+    if (all == 0)
+        return 0;
+    if ((unsigned)size <= all || size <= 3) {
         for (int r = 0; r < size; r++)
             chosen[r] = r;
         return size;
@@ -64,7 +69,7 @@ static int choose(const double *times, int size, int32_t *chosen, int *order)
     sort_times = times;
     qsort(order, (size_t)size, sizeof *order, by_time_then_rank);
     chosen[0] = order[0];
-    chosen[1] = order[size / 2];
+    chosen[1] = order[size / 2]; /* order: the slowest first */
     chosen[2] = order[size - 1];
     return 3;
 }
@@ -124,12 +129,15 @@ void ht_merge_rank_profiles(const struct ht_merge_rank_profiles_input *in,
     double my_time = recorded_time(in->gid_of ? in->profile : NULL);
     PMPI_Gather(&my_time, 1, MPI_DOUBLE, times, 1, MPI_DOUBLE, 0, in->comm);
     /* [0]: how many; then the ranks */
-    int32_t message[1 + HT_RANK_PROFILES_ALL];
+    int32_t message[1 + MAX_ALL];
     memset(message, 0, sizeof message);
     if (root)
-        message[0] = choose(times, in->size, message + 1, order);
-    PMPI_Bcast(message, 1 + HT_RANK_PROFILES_ALL, MPI_INT32_T, 0, in->comm);
-    int nchosen = message[0] > 0 && message[0] <= HT_RANK_PROFILES_ALL ? message[0] : 0;
+        message[0] = choose(times, in->size, in->all < MAX_ALL ? in->all : MAX_ALL, message + 1,
+                            order);
+    PMPI_Bcast(message, 1 + MAX_ALL, MPI_INT32_T, 0, in->comm);
+    int nchosen = message[0] > 0 && message[0] <= (int32_t)MAX_ALL ? message[0] : 0;
+    if (nchosen == 0)
+        goto out; /* every rank alike: rank 0 said so */
     bool chosen = false;
     for (int j = 0; j < nchosen; j++)
         chosen = chosen || message[1 + j] == in->rank;
@@ -165,7 +173,7 @@ void ht_merge_rank_profiles(const struct ht_merge_rank_profiles_input *in,
         int r = message[1 + j];
         struct ht_mpi_rank_profile *rp = &out->ranks[j];
         rp->rank = r;
-        rp->why = in->size <= HT_RANK_PROFILES_ALL ? "every rank" : why_few[j];
+        rp->why = nchosen == in->size ? "every rank" : why_few[j];
         rp->time_incl = times[r];
         rp->first = (size_t)displs[r] / sizeof *out->rows;
         rp->count = (size_t)counts[r] / sizeof *out->rows;

@@ -53,9 +53,8 @@ struct ht_mpi_rank_times {
 };
 
 /* The whole profile of a few ranks, for the HTML report's rank selector
- * (the summary's "rank_profiles"): every rank up to HT_RANK_PROFILES_ALL
+ * (the summary's "rank_profiles"): every rank up to mpi.rank_profiles_all
  * ranks, else the slowest, the median and the fastest (merge_rank_profiles.c). */
-#define HT_RANK_PROFILES_ALL 16
 struct ht_mpi_rank_row {
     int32_t stack, unused;      /* the summary's stack ID */
     uint64_t calls;             /* the rank's, summed over its threads */

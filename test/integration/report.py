@@ -162,7 +162,8 @@ page, errors, page_errors = browser.load(r.path(".html"), probe=True)
 if page is not None:
     browser.expect_no_errors(errors, page_errors, "basic.html")
     browser.check_menu(page, ["ht-flame-section", "ht-functions-section"], "basic.html")
-    check(page.by_id("ht-view").get("hidden") is not None, "basic.html: no rank selector")
+    view = page.by_id("ht-view")
+    check(view is not None and view.get("hidden") is not None, "basic.html: no rank selector")
     body = page.find_all("body")[0]
     shown = int(page.by_id("ht-flame-note").get("data-shown"))
     check_eq(shown + int(page.by_id("ht-flame-note").get("data-left-out")), len(doc["stacks"]),
@@ -170,6 +171,30 @@ if page is not None:
     check(shown > 1, "basic.html: %d frames in the flame graph" % shown)
     check_eq((int(body.get("data-probe-rects")), int(body.get("data-probe-drawn"))),
              (shown + 1, shown + 1), "basic.html: every frame drawn at the load event")
+
+# the filter on odd JSON: a left-out member first and last, strings holding
+# JSON's punctuation, keys longer than the filter holds or with escapes,
+# nesting deeper than it follows (32): what is not left out stays as it was
+odd = {"mpi_t": {"cvars": [{"name": "}{][,:\"\\<", "value": [1, {"a": "]"}]}]}}
+odd.update(doc)
+odd["command"] = 'prog "}{][,:\\<" --x'
+odd["k" * 100] = {"mpi_t": ["kept: not at the top"], "stacks": []}
+odd['quo"te'] = {"mpi_t": 1}
+deep = {"mpi_t": "kept"}
+for _ in range(40):
+    deep = [deep, {"x": 1}]
+odd["deep"] = deep
+odd["uninstrumented"] = {"names": ["a}b", "c]d"]}
+odd["thread_tids"] = [1, 2]
+path = os.path.join(r.directory, "odd.json")
+with open(path, "w") as f:
+    json.dump(odd, f, indent=3)
+check_eq(tool(path), (0, "", ""), "hooktrace-report odd.json")
+text = browser.embedded(os.path.join(r.directory, "odd.html"))
+check_eq(json.loads(text) if text else None, browser.lean(odd),
+         "odd.html embeds the profile but the members left out")
+check_eq(list(json.loads(text))[:2] if text else None, list(browser.lean(odd))[:2],
+         "odd.html: the first member kept comes first")
 
 # counters (made up: the page shows what the JSON says, PAPI or not)
 events = ["PAPI_TOT_INS", "PAPI_TOT_CYC"]

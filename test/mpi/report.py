@@ -274,6 +274,50 @@ for fragment, rank in (("rank=2", 2), ("rank=slowest", slowest)):
     check_eq((note.get("data-view"), int(note.get("data-shown")) + int(note.get("data-left-out"))),
              (str(rank), len(own["stacks"])), "#%s: the flame graph has rank %d's stacks" % (fragment, rank))
 
+# mpi.rank_profiles_all 3, below the 4 ranks: the slowest, the median and
+# the fastest rank, each its own file's; 0: none, and no selector
+r3 = mpirun(mpi_program("report_mpi"), N, config={"mpi": {"rank_files": "all", "rank_profiles_all": 3}})
+check_status(r3, 0, "report_mpi, rank_profiles_all 3")
+with open(r3.path(".json")) as f:
+    doc3 = json.load(f)
+few = doc3.get("rank_profiles", [])
+check_eq([rp["why"] for rp in few], ["slowest", "median", "fastest"], "rank_profiles_all 3: why")
+check_eq(len(set(rp["rank"] for rp in few)), 3, "rank_profiles_all 3: three ranks")
+times = [rp["time_incl_s"] for rp in few]
+check_eq(times, sorted(times, reverse=True), "rank_profiles_all 3: slowest, median, fastest by time")
+paths3 = {}
+names3 = [doc3["functions"][st["function_index"]]["name"] for st in doc3["stacks"]]
+for st in doc3["stacks"]:
+    paths3[st["id"]] = (paths3[st["parent"]] if st["parent"] >= 0 else ()) + (names3[st["id"]],)
+for rp in few:
+    with open(r3.path("_%d.json" % rp["rank"])) as f:
+        own = json.load(f)
+    onames = [own["functions"][st["function_index"]]["name"] for st in own["stacks"]]
+    opaths = {}
+    for st in own["stacks"]:
+        opaths[st["id"]] = (opaths[st["parent"]] if st["parent"] >= 0 else ()) + (onames[st["id"]],)
+    check_eq([(paths3[row[0]], row[1], row[2], row[3]) for row in rp["stacks"]],
+             [(opaths[st["id"]], st["calls"], st["time_incl_s"], st["time_excl_s"]) for st in own["stacks"]],
+             "rank_profiles_all 3: the %s rank's stacks are its own file's" % rp["why"])
+page, errors, page_errors = browser.load(r3.path(".html"), "rank=" + str(few[1]["rank"]) if few else "")
+if page is not None and few:
+    browser.expect_no_errors(errors, page_errors, "rank_profiles_all 3")
+    check_eq([o.get("value") for o in page.by_id("ht-rank").find_all("option")],
+             ["all", "slowest"] + [str(rp["rank"]) for rp in few], "rank_profiles_all 3: the choices")
+    check_eq(page.by_id("ht-functions").get("data-view"), str(few[1]["rank"]),
+             "rank_profiles_all 3: #rank= the median rank")
+    with open(r3.path("_%d.json" % few[1]["rank"])) as f:
+        check_eq(page_function_rows(page), own_function_rows(json.load(f)),
+                 "rank_profiles_all 3: the median rank's table is its own JSON's")
+r0 = mpirun(mpi_program("report_mpi"), N, config={"mpi": {"rank_profiles_all": 0}})
+check_status(r0, 0, "report_mpi, rank_profiles_all 0")
+with open(r0.path(".json")) as f:
+    check("rank_profiles" not in json.load(f), "rank_profiles_all 0: no rank_profiles")
+page, errors, page_errors = browser.load(r0.path(".html"))
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "rank_profiles_all 0")
+    check(page.by_id("ht-view").get("hidden") is not None, "rank_profiles_all 0: no rank selector")
+
 # hooktrace-report on the same JSON: the same page
 out = os.path.join(r.directory, "again.html")
 proc = subprocess.run([REPORT_TOOL, r.path(".json"), "-o", out], stdout=subprocess.PIPE,
