@@ -216,13 +216,18 @@ if page is not None:
              "counted.html: the events listed")
 
 # a 300-character C++ name, in a 1280-pixel window
-long_name = ("ns::Expression<" + ", ".join("ns::Op<std::vector<double>, %d>" % i for i in range(20)))[:291]
+# (no space to wrap at), on a stack of the function table and of the
+# time-per-rank bars (min, avg, max made up)
+long_name = ("ns::Expression<" + ",".join("ns::Op<std::vector<double>,%d>" % i for i in range(20)))[:291]
 long_name += ">::eval()"
 check_eq(len(long_name), 300, "the long name has 300 characters")
 named = dict(doc)
 named["functions"] = [dict(fn) for fn in doc["functions"]]
 leaf = doc["stacks"][-1]["function_index"]
 named["functions"][leaf]["name"] = long_name
+named["stacks"] = [dict(st, imbalance={"min_s": 0.0, "min_rank": 1, "avg_s": st["time_incl_s"] / 2,
+                                       "max_s": st["time_incl_s"], "max_rank": 0})
+                   for st in doc["stacks"]]
 path = os.path.join(r.directory, "long_name.json")
 with open(path, "w") as f:
     json.dump(named, f)
@@ -239,6 +244,13 @@ if page is not None:
     cell = row[0].find_all("td", **{"class": "name"})[0] if row else None
     check_eq(cell.get("title") if cell else None, long_name, "the long name's cell: its title is the name")
     check_eq(cell.text if cell else None, long_name, "the long name's cell: its text is the name")
+    bars = [g for g in page.by_id("ht-rank-times").find_all("div", data_stack=None)
+            if g.get("data-function") == long_name]
+    stacks_of_leaf = sum(1 for st in doc["stacks"] if st["function_index"] == leaf)
+    check_eq(len(bars), stacks_of_leaf, "the long name's %d stacks have their time-per-rank bars"
+             % stacks_of_leaf)
+    check_eq([h.text for g in bars for h in g.find_all("h4")], [long_name] * stacks_of_leaf,
+             "the bars' heading is the long name (cut by CSS only)")
 
 # --- outputs.html false ------------------------------------------------------
 r = run(program("basic"), config={"outputs": {"html": False}})
