@@ -216,8 +216,7 @@
       flameChart.resetZoom();
       settleFlame(box);
     });
-    // after the chart's own handler of a click on a frame (a zoom)
-    box.addEventListener("click", function () { settleFlame(box); });
+    box.addEventListener("click", function () { settleFlame(box); }); // after the chart's zoom
   }
 
   // --- function table ----------------------------------------------------------
@@ -527,15 +526,12 @@
 
   // --- the rank selector ------------------------------------------------------
 
-  function viewName(view) {
-    return view.rank_view !== undefined ? String(view.rank_view) : "all";
-  }
+  function viewName(view) { return view.rank_view !== undefined ? String(view.rank_view) : "all"; }
 
   // One rank's profile as a document the flame graph and the table read:
   // the summary's stacks that rank entered, with its own figures.
   function rankView(doc, rp) {
-    var byId = new Map();
-    var stacks = rp.stacks.map(function (row) {
+    var byId = new Map(), stacks = rp.stacks.map(function (row) {
       var s = doc.stacks[row[0]];
       var own = {id: row[0], parent: s.parent, function_index: s.function_index, "function": s["function"],
                  calls: row[1], time_incl_s: row[2], time_excl_s: row[3]};
@@ -552,12 +548,8 @@
     if (!profiles.length || !doc.stacks.length) return;
     box.hidden = false;
     var select = document.getElementById("ht-rank");
-    var slowest = profiles.reduce(function (a, b) {
-      return b.time_incl_s > a.time_incl_s ? b : a;
-    });
-    function option(value, label) {
-      select.appendChild(el("option", {value: value, "data-rank": value}, label));
-    }
+    var slowest = profiles.reduce(function (a, b) { return b.time_incl_s > a.time_incl_s ? b : a; });
+    function option(value, label) { select.appendChild(el("option", {value: value}, label)); }
     option("all", "all ranks, summed");
     option("slowest", "the slowest rank (rank " + slowest.rank + ")");
     profiles.forEach(function (rp) {
@@ -575,8 +567,7 @@
       drawFlame(view);
     }
     select.addEventListener("change", function () { choose(select.value); });
-    var wanted = hashParams().rank;
-    if (wanted) choose(wanted);
+    if (hashParams().rank) choose(hashParams().rank);
   }
 
   // The menu: a link per section shown, none to a section left empty.
