@@ -50,11 +50,17 @@ struct ht_mpi_config {
     unsigned poll_batch;          /* default 1: requests checked per poll */
     unsigned rank_times_top;      /* default 16: stacks whose inclusive time the
                                      summary lists for every rank; 0: none */
+    unsigned rank_profiles_all;   /* default 16: up to this many ranks the summary
+                                     holds every rank's profile (the report's rank
+                                     selector), beyond it three ranks'; 0: none */
 };
 
 /* The most stacks mpi.rank_times_top may ask for: the merge step sends
  * their IDs in one fixed-size broadcast (src/merge/merge_rank_times.c). */
 #define HT_CONFIG_MAX_RANK_TIMES_TOP 256u
+/* The most ranks mpi.rank_profiles_all may ask for, for the same reason
+ * (src/merge/merge_rank_profiles.c). */
+#define HT_CONFIG_MAX_RANK_PROFILES_ALL 256u
 
 /* Trace mode (docs/trace.md): an OTF2 archive of every call and message. */
 struct ht_trace_config {

@@ -92,6 +92,11 @@ static const struct opt mpi_opts[] = {
      .offset = FIELD(mpi.rank_times_top),
      .min = 0,
      .max = HT_CONFIG_MAX_RANK_TIMES_TOP},
+    {.key = "rank_profiles_all",
+     .kind = OPT_UINT,
+     .offset = FIELD(mpi.rank_profiles_all),
+     .min = 0,
+     .max = HT_CONFIG_MAX_RANK_PROFILES_ALL},
     {.key = NULL},
 };
 static const struct section mpi_section = {"mpi", mpi_opts};

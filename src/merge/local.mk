@@ -4,7 +4,7 @@ noinst_LTLIBRARIES += libht_merge.la
 libht_merge_la_SOURCES = \
 	src/merge/merge.h src/merge/peers.h src/merge/merge.c src/merge/merge_internal.h \
 	src/merge/merge_paths.c src/merge/merge_tree.c src/merge/merge_local.c src/merge/merge_reduce.c \
-	src/merge/merge_rank_times.c \
+	src/merge/merge_rank_times.c src/merge/merge_rank_profiles.c \
 	src/merge/sparse_rows.c \
 	src/merge/merge_summary.c src/merge/names.h src/merge/names.c \
 	src/merge/mpit_merge.h src/merge/mpit_merge.c

@@ -14,7 +14,8 @@
  *      (merge_reduce.c: no rank but 0 holds anything for a stack it never
  *      visited), and rank 0 broadcasts whether that worked; then every
  *      rank's inclusive time on the top K of them goes to rank 0 (one
- *      broadcast of their IDs, one PMPI_Gather: merge_rank_times.c);
+ *      broadcast of their IDs, one PMPI_Gather: merge_rank_times.c), and
+ *      the whole profile of a few ranks (merge_rank_profiles.c);
  *   5. PMPI_Gatherv brings rank 0 the per-rank figures of the stacks that
  *      moved messages, and each rank's nonzero matrix cells;
  *   6. every stack's MPI_T performance-variable figures over the ranks
@@ -57,6 +58,7 @@ struct merge {
     size_t nfigures, ncells;
     struct ht_mpit_output mpit; /* MPI_T figures over ranks: rank 0 */
     struct ht_mpi_rank_times rank_times; /* the top stacks per rank: rank 0 */
+    struct ht_mpi_rank_profiles rank_profiles; /* a few ranks' stacks: rank 0 */
 };
 
 /* The counter events every rank kept (src/counters): one config, so the
@@ -166,7 +168,7 @@ static void gatherv(struct merge *m, const void *send, int count, void *recv, si
 }
 
 /* Steps 4 and 5; false on every rank if the reduction failed anywhere. */
-static bool reduce_and_gather(struct merge *m, unsigned rank_times_top)
+static bool reduce_and_gather(struct merge *m, const struct ht_mpi_config *config)
 {
     struct ht_merge_reduce_input in = {
         .comm = m->comm,
@@ -190,11 +192,14 @@ static bool reduce_and_gather(struct merge *m, unsigned rank_times_top)
         .size = m->size,
         .profile = in.profile,
         .gid_of = m->gid_of,
-        .top = rank_times_top,
+        .top = config->rank_times_top,
         .max = m->max,
         .nstacks = m->global.set.count,
     };
     ht_merge_rank_times(&top, &m->rank_times);
+    struct ht_merge_rank_profiles_input few = {m->comm, m->rank, m->size, in.profile, m->gid_of,
+                                               config->rank_profiles_all};
+    ht_merge_rank_profiles(&few, &m->rank_profiles);
     int nfig = m->have_local ? (int)m->info.nfigures : 0;
     int ncell = m->have_local ? (int)(m->info.ncomm + m->info.ncoll) : 0;
     gatherv(m, m->have_local ? m->local.figures : NULL, nfig, m->figures, sizeof *m->figures, 0);
@@ -218,6 +223,7 @@ static void merge_free(struct merge *m)
     free(m->cells);
     ht_mpit_output_free(&m->mpit);
     ht_mpi_rank_times_free(&m->rank_times);
+    ht_mpi_rank_profiles_free(&m->rank_profiles);
 }
 
 static void write_own(const struct ht_merge_rank *me, bool failed)
@@ -277,7 +283,7 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
         PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, m.comm);
         failed = any_bad != 0;
     }
-    if (!failed && !reduce_and_gather(&m, config->mpi.rank_times_top))
+    if (!failed && !reduce_and_gather(&m, &config->mpi))
         failed = true;
     if (!failed) {
         struct ht_mpit_stacks stacks = {&m.global.own, m.global.own_ids, m.global.nstacks,
@@ -299,6 +305,7 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
                 .ncells = m.ncells,
                 .mpit = &m.mpit.view,
                 .rank_times = &m.rank_times,
+                .rank_profiles = &m.rank_profiles,
             };
             ht_merge_write_summary(&r, profile, run, config, basename);
         }

@@ -9,6 +9,7 @@
  *                    of the communication matrices
  *   merge_reduce.c   every stack's sums and spread over the ranks
  *   merge_rank_times.c  every rank's inclusive time on the top K stacks
+ *   merge_rank_profiles.c  the whole profile of a few ranks (the report's selector)
  *   merge_summary.c  on rank 0: the merged profile and view, written
  */
 #ifndef HT_MERGE_MERGE_INTERNAL_H
@@ -235,6 +236,23 @@ struct ht_merge_rank_times_input {
 void ht_merge_rank_times(const struct ht_merge_rank_times_input *in, struct ht_mpi_rank_times *out);
 void ht_mpi_rank_times_free(struct ht_mpi_rank_times *t);
 
+/* --- merge_rank_profiles.c ------------------------------------------------ */
+
+struct ht_merge_rank_profiles_input {
+    MPI_Comm comm;
+    int rank, size;
+    const struct ht_profile *profile;     /* NULL: this rank has no stack */
+    const int *gid_of;                    /* [profile->nstacks] */
+    unsigned all;                         /* mpi.rank_profiles_all (read on rank 0) */
+};
+
+/* Collective over comm (merge_rank_profiles.c says which): rank 0 gets in
+ * out the chosen ranks' rows; out stays empty elsewhere, and on rank 0 if
+ * it ran out of memory. */
+void ht_merge_rank_profiles(const struct ht_merge_rank_profiles_input *in,
+                            struct ht_mpi_rank_profiles *out);
+void ht_mpi_rank_profiles_free(struct ht_mpi_rank_profiles *t);
+
 /* Everything rank 0 has after the reductions and gathers. */
 struct ht_merge_result {
     const struct ht_global_paths *global;
@@ -250,6 +268,7 @@ struct ht_merge_result {
     size_t ncells;
     const struct ht_mpit_view *mpit;          /* MPI_T figures over ranks (mpit_merge.c) */
     const struct ht_mpi_rank_times *rank_times; /* the top stacks per rank, or NULL */
+    const struct ht_mpi_rank_profiles *rank_profiles; /* a few ranks' stacks, or NULL */
 };
 
 /* On rank 0: builds the merged profile and view and writes them. */

@@ -215,6 +215,7 @@ void ht_merge_write_summary(const struct ht_merge_result *r, const struct ht_pro
     s.view.coll = s.coll;
     s.view.mpit = r->mpit;
     s.view.rank_times = r->rank_times;
+    s.view.rank_profiles = r->rank_profiles;
     ht_output_write_all_mpi(&s.profile, &s.run, config, basename, &s.view);
     summary_free(&s);
 }

@@ -263,6 +263,8 @@ int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_ru
         if (rc == 0)
             rc = write_members(f, tail, true);
         json_decref(tail);
+        if (rc == 0)
+            rc = ht_output_json_rank_profiles(f, mpi, DUMP_FLAGS | JSON_COMPACT);
     }
     if (rc == 0)
         fputs("\n}\n", f);

@@ -52,6 +52,26 @@ struct ht_mpi_rank_times {
     int32_t *row_of;  /* [nstacks]: j with stacks[j] the stack, or -1 */
 };
 
+/* The whole profile of a few ranks, for the HTML report's rank selector
+ * (the summary's "rank_profiles"): every rank up to mpi.rank_profiles_all
+ * ranks, else the slowest, the median and the fastest (merge_rank_profiles.c). */
+struct ht_mpi_rank_row {
+    int32_t stack, unused;      /* the summary's stack ID */
+    uint64_t calls;             /* the rank's, summed over its threads */
+    double time_incl, time_excl;
+};
+struct ht_mpi_rank_profile {
+    int rank;
+    const char *why;            /* "every rank", "slowest", "median", "fastest" */
+    double time_incl;           /* its recorded time: its root stacks' inclusive time */
+    size_t first, count;        /* its rows: rows[first .. first + count), by stack ID */
+};
+struct ht_mpi_rank_profiles {
+    size_t count;               /* ranks; 0: none */
+    struct ht_mpi_rank_profile *ranks;
+    struct ht_mpi_rank_row *rows;
+};
+
 /* What rank 0 knows about each rank for the per-rank table. */
 struct ht_mpi_rank_summary {
     bool profiled;      /* false: the rank could not build a profile */
@@ -78,6 +98,7 @@ struct ht_mpi_view {
     bool merge_failed;       /* the summary could not be built (the per-rank view) */
     const struct ht_mpit_view *mpit; /* MPI_T (output_mpit.h), or NULL */
     const struct ht_mpi_rank_times *rank_times; /* (summary) or NULL: none */
+    const struct ht_mpi_rank_profiles *rank_profiles; /* (summary) or NULL: none */
 };
 
 /* Whether a stack moved any message. */
@@ -107,6 +128,9 @@ void ht_output_json_rank_times_stack(json_t *obj, const struct ht_stack *s,
                                      const struct ht_mpi_view *mpi);
 void ht_output_logfile_rank_times(FILE *out, const struct ht_profile *p,
                                   const struct ht_mpi_view *mpi, const struct ht_log_rows *rows);
+/* The summary's "rank_profiles" (rank_times.c), after the matrices: one
+ * line per rank.  Nothing without mpi->rank_profiles.  0, or -1. */
+int ht_output_json_rank_profiles(FILE *f, const struct ht_mpi_view *mpi, size_t json_flags);
 
 /* Bandwidth in MB/s (10^6 bytes per second, 4 significant digits) into
  * buf: "0" if no bytes moved, "-" if bytes moved in no measurable time. */

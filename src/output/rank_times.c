@@ -90,3 +90,34 @@ void ht_output_logfile_rank_times(FILE *out, const struct ht_profile *p,
         fputc('\n', out);
     }
 }
+
+/* One rank per line, its stacks as [id, calls, inclusive, exclusive]
+ * arrays: a fraction of the size of objects, and never built whole. */
+int ht_output_json_rank_profiles(FILE *f, const struct ht_mpi_view *mpi, size_t json_flags)
+{
+    const struct ht_mpi_rank_profiles *t = mpi->rank_profiles;
+    if (!t || !t->count)
+        return 0;
+    fputs(",\n \"rank_profiles\": [", f);
+    int rc = 0;
+    for (size_t j = 0; rc == 0 && j < t->count; j++) {
+        const struct ht_mpi_rank_profile *rp = &t->ranks[j];
+        json_t *time = json_real(rp->time_incl);
+        fprintf(f, "%s\n  {\"rank\": %d, \"why\": \"%s\", \"time_incl_s\": ", j ? "," : "",
+                rp->rank, rp->why);
+        rc = time && json_dumpf(time, f, json_flags | JSON_ENCODE_ANY) == 0 ? 0 : -1;
+        json_decref(time);
+        fputs(", \"stacks\": [", f);
+        for (size_t i = 0; rc == 0 && i < rp->count; i++) {
+            const struct ht_mpi_rank_row *row = &t->rows[rp->first + i];
+            json_t *a = json_pack("[iIff]", (int)row->stack, (json_int_t)row->calls,
+                                  row->time_incl, row->time_excl);
+            fputs(i ? "," : "", f);
+            rc = a && json_dumpf(a, f, json_flags) == 0 ? 0 : -1;
+            json_decref(a);
+        }
+        fputs("]}", f);
+    }
+    fputs("]", f);
+    return rc;
+}

@@ -101,16 +101,42 @@ def parse_dom(text):
     return p.root
 
 
-def load(path, fragment=""):
-    """Loads the page at path (with #fragment) in headless chromium.
+# What a page holds at its load event, written into <body data-probe-*>
+# attributes by a script load(probe=True) adds to a copy of the page (the
+# dumped DOM is the one after chromium's virtual time budget, when every
+# transition has ended): the frames of the flame graph and how many of them
+# are drawn (a width), and the page's width against the window's.
+PROBE = """<script>
+window.addEventListener("load", function () {
+  var b = document.body, se = document.scrollingElement;
+  var rects = document.querySelectorAll("#ht-flame svg g rect"), drawn = 0;
+  rects.forEach(function (r) { if (parseFloat(r.getAttribute("width")) > 0) drawn++; });
+  b.setAttribute("data-probe-rects", rects.length);
+  b.setAttribute("data-probe-drawn", drawn);
+  b.setAttribute("data-probe-scroll-width", se.scrollWidth);
+  b.setAttribute("data-probe-client-width", se.clientWidth);
+});
+</script>
+"""
+
+
+def load(path, fragment="", width=1200, probe=False):
+    """Loads the page at path (with #fragment) in headless chromium, in a
+    window `width` pixels wide; with probe, a copy with PROBE added.
     Returns (document, chromium's error lines, the page's #ht-errors text);
     document is None if chromium failed."""
     exe = chromium()
+    if probe:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        path = path + ".probe.html"
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace("</body>", PROBE + "</body>"))
     profile_dir = tempfile.mkdtemp(prefix="hooktrace-chromium-")
     url = "file://" + os.path.abspath(path) + (("#" + fragment) if fragment else "")
     cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
            "--user-data-dir=" + profile_dir, "--virtual-time-budget=5000",
-           "--window-size=1200,900", "--enable-logging=stderr", "--v=0", "--dump-dom", url]
+           "--window-size=%d,900" % width, "--enable-logging=stderr", "--v=0", "--dump-dom", url]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             universal_newlines=True, start_new_session=True)
     try:
@@ -134,6 +160,50 @@ def load(path, fragment=""):
     check(box is not None, "the page has #ht-errors")
     check(doc.find_all("body", data_ht_ready="1") != [], "the page's script ran to its end")
     return doc, errors, box.text if box is not None else ""
+
+
+# The members the page leaves out of the profile it embeds (src/output/html.c).
+LEFT_OUT = {"": ("mpi_t", "thread_tids", "thread_groups", "uninstrumented"),
+            "throttle": ("exclude_symbols", "exclude_function_list"),
+            "functions[]": ("file", "line"), "stacks[]": ("threads", "ranks", "pvars")}
+
+
+def lean(doc):
+    """The profile as the page embeds it."""
+    out = {k: v for k, v in doc.items() if k not in LEFT_OUT[""]}
+    if isinstance(out.get("throttle"), dict):
+        out["throttle"] = {k: v for k, v in out["throttle"].items() if k not in LEFT_OUT["throttle"]}
+    for field in ("functions", "stacks"):
+        if isinstance(out.get(field), list):
+            out[field] = [{k: v for k, v in e.items() if k not in LEFT_OUT[field + "[]"]}
+                          for e in out[field]]
+    return out
+
+
+def embedded(path):
+    """The profile JSON embedded in the page at path, as text."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    start = text.find('<script type="application/json" id="ht-profile">')
+    return text[start:].split(">", 1)[1].split("</script>", 1)[0] if start >= 0 else ""
+
+
+def menu(page):
+    """The page's menu: the section ids its links point to, in order."""
+    nav = page.by_id("ht-nav")
+    return [a.get("href").lstrip("#") for a in nav.find_all("a")] if nav is not None else None
+
+
+def shown_sections(page):
+    """The ids of the page's sections that are not hidden, in order."""
+    return [s.get("id") for s in page.find_all("section") if s.get("hidden") is None]
+
+
+def check_menu(page, expected, what):
+    """The menu links exactly the sections expected, which are the ones
+    shown (hidden: those with nothing to show)."""
+    check_eq(shown_sections(page), expected, "%s: the sections shown" % what)
+    check_eq(menu(page), expected, "%s: a menu entry per section shown, none else" % what)
 
 
 def expect_no_errors(errors, page_errors, what):

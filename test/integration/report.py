@@ -4,8 +4,14 @@ headless chromium: C++ names with '<' and a name holding "</script>" stay
 text and leave the page whole; throttled functions are listed; the summary
 notes a partial profile; outputs.html false writes none; and
 hooktrace-report's errors (missing file, not JSON, not a hooktrace
-profile, usage) give exact messages and exit statuses.  Skipped (77)
-without chromium."""
+profile, usage) give exact messages and exit statuses.
+
+The lean page (issue 27): a serial run's page is at most 200 KB and embeds
+exactly the members it shows; its menu links exactly the sections shown,
+with and without throttled functions and counters; a 300-character C++
+name is cut in its cell, whole in the cell's title, and the page has no
+horizontal scrollbar in a 1280-pixel window; the flame graph is drawn at
+the load event already.  Skipped (77) without chromium."""
 import json
 import os
 import subprocess
@@ -51,8 +57,9 @@ page_text = r.text(".html")
 start = page_text.find('<script type="application/json" id="ht-profile">')
 embedded = page_text[start:].split(">", 1)[1].split("</script>", 1)[0] if start >= 0 else ""
 check("<" not in embedded, "cxx_names.html: every '<' of the embedded JSON escaped")
-check(json.loads(embedded) == doc if embedded else False,
-      "cxx_names.html: the embedded JSON, up to its </script>, is the profile")
+check(json.loads(embedded) == browser.lean(doc) if embedded else False,
+      "cxx_names.html: the embedded JSON, up to its </script>, is the profile but the members"
+      " the page does not show")
 page, errors, page_errors = browser.load(r.path(".html"))
 if page is not None:
     browser.expect_no_errors(errors, page_errors, "cxx_names.html")
@@ -119,6 +126,8 @@ if page is not None:
                     for tr in rows), throttled, "the page lists the throttled stacks and their calls")
     check_eq([tr.get("data-calls") for tr in rows], ["1001"] * 7,
              "each throttled stack recorded 1001 calls")
+    browser.check_menu(page, ["ht-flame-section", "ht-functions-section", "ht-throttled-section"],
+                       "throttle.html")
 
 # --- a partial profile is said so ------------------------------------------
 r = run(program("basic"))
@@ -137,6 +146,111 @@ if page is not None:
              "the partial note")
     check_eq(table_calls(page), json_calls(doc), "basic: the JSON's calls")
     check_eq(table_calls(page).get("leaf"), 1303, "basic: calls of leaf")
+
+# --- the lean page: size, members, menu, long names, first paint -------------
+r = run(program("basic"))
+doc = json.loads(r.text(".json"))
+size = os.path.getsize(r.path(".html"))
+check(size <= 200 * 1024, "basic.html is %d bytes, at most 200 KB" % size)
+lean = json.loads(browser.embedded(r.path(".html")))
+check_eq(lean, browser.lean(doc), "basic.html embeds the profile but the members it does not show")
+check_eq(sorted(set(doc) - set(lean)), ["thread_groups", "thread_tids", "uninstrumented"],
+         "basic.html: the top-level members left out")
+check_eq(sorted(set(doc["stacks"][0]) - set(lean["stacks"][0])), ["threads"],
+         "basic.html: a stack's members left out")
+page, errors, page_errors = browser.load(r.path(".html"), probe=True)
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "basic.html")
+    browser.check_menu(page, ["ht-flame-section", "ht-functions-section"], "basic.html")
+    view = page.by_id("ht-view")
+    check(view is not None and view.get("hidden") is not None, "basic.html: no rank selector")
+    body = page.find_all("body")[0]
+    shown = int(page.by_id("ht-flame-note").get("data-shown"))
+    check_eq(shown + int(page.by_id("ht-flame-note").get("data-left-out")), len(doc["stacks"]),
+             "basic.html: the flame graph's stacks shown and left out")
+    check(shown > 1, "basic.html: %d frames in the flame graph" % shown)
+    check_eq((int(body.get("data-probe-rects")), int(body.get("data-probe-drawn"))),
+             (shown + 1, shown + 1), "basic.html: every frame drawn at the load event")
+
+# the filter on odd JSON: a left-out member first and last, strings holding
+# JSON's punctuation, keys longer than the filter holds or with escapes,
+# nesting deeper than it follows (32): what is not left out stays as it was
+odd = {"mpi_t": {"cvars": [{"name": "}{][,:\"\\<", "value": [1, {"a": "]"}]}]}}
+odd.update(doc)
+odd["command"] = 'prog "}{][,:\\<" --x'
+odd["k" * 100] = {"mpi_t": ["kept: not at the top"], "stacks": []}
+odd['quo"te'] = {"mpi_t": 1}
+deep = {"mpi_t": "kept"}
+for _ in range(40):
+    deep = [deep, {"x": 1}]
+odd["deep"] = deep
+odd["uninstrumented"] = {"names": ["a}b", "c]d"]}
+odd["thread_tids"] = [1, 2]
+path = os.path.join(r.directory, "odd.json")
+with open(path, "w") as f:
+    json.dump(odd, f, indent=3)
+check_eq(tool(path), (0, "", ""), "hooktrace-report odd.json")
+text = browser.embedded(os.path.join(r.directory, "odd.html"))
+check_eq(json.loads(text) if text else None, browser.lean(odd),
+         "odd.html embeds the profile but the members left out")
+check_eq(list(json.loads(text))[:2] if text else None, list(browser.lean(odd))[:2],
+         "odd.html: the first member kept comes first")
+
+# counters (made up: the page shows what the JSON says, PAPI or not)
+events = ["PAPI_TOT_INS", "PAPI_TOT_CYC"]
+counted = dict(doc)
+counted["counters"] = {"events": events, "papi_version": "7.0.0.0",
+                       "unavailable": [{"event": "PAPI_L3_TCM", "reason": "not available here"}]}
+counted["stacks"] = [dict(st, counters={e: {"incl": 10 * (st["id"] + 1), "excl": st["id"] + 1}
+                                        for e in events}) for st in doc["stacks"]]
+path = os.path.join(r.directory, "counted.json")
+with open(path, "w") as f:
+    json.dump(counted, f)
+check_eq(tool(path), (0, "", ""), "hooktrace-report counted.json")
+page, errors, page_errors = browser.load(os.path.join(r.directory, "counted.html"))
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "counted.html")
+    browser.check_menu(page, ["ht-flame-section", "ht-functions-section", "ht-counters-section"],
+                       "counted.html")
+    check_eq([li.get("data-event") for li in page.by_id("ht-counter-events").find_all("li")], events,
+             "counted.html: the events listed")
+
+# a 300-character C++ name, in a 1280-pixel window
+# (no space to wrap at), on a stack of the function table and of the
+# time-per-rank bars (min, avg, max made up)
+long_name = ("ns::Expression<" + ",".join("ns::Op<std::vector<double>,%d>" % i for i in range(20)))[:291]
+long_name += ">::eval()"
+check_eq(len(long_name), 300, "the long name has 300 characters")
+named = dict(doc)
+named["functions"] = [dict(fn) for fn in doc["functions"]]
+leaf = doc["stacks"][-1]["function_index"]
+named["functions"][leaf]["name"] = long_name
+named["stacks"] = [dict(st, imbalance={"min_s": 0.0, "min_rank": 1, "avg_s": st["time_incl_s"] / 2,
+                                       "max_s": st["time_incl_s"], "max_rank": 0})
+                   for st in doc["stacks"]]
+path = os.path.join(r.directory, "long_name.json")
+with open(path, "w") as f:
+    json.dump(named, f)
+check_eq(tool(path), (0, "", ""), "hooktrace-report long_name.json")
+page, errors, page_errors = browser.load(os.path.join(r.directory, "long_name.html"), width=1280,
+                                         probe=True)
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "long_name.html")
+    body = page.find_all("body")[0]
+    scroll, client = int(body.get("data-probe-scroll-width")), int(body.get("data-probe-client-width"))
+    check(scroll <= client, "long_name.html: no horizontal scrollbar at 1280 px (scrollWidth %d,"
+          " clientWidth %d)" % (scroll, client))
+    row = page.by_id("ht-functions").find_all("tr", data_function=long_name)
+    cell = row[0].find_all("td", **{"class": "name"})[0] if row else None
+    check_eq(cell.get("title") if cell else None, long_name, "the long name's cell: its title is the name")
+    check_eq(cell.text if cell else None, long_name, "the long name's cell: its text is the name")
+    bars = [g for g in page.by_id("ht-rank-times").find_all("div", data_stack=None)
+            if g.get("data-function") == long_name]
+    stacks_of_leaf = sum(1 for st in doc["stacks"] if st["function_index"] == leaf)
+    check_eq(len(bars), stacks_of_leaf, "the long name's %d stacks have their time-per-rank bars"
+             % stacks_of_leaf)
+    check_eq([h.text for g in bars for h in g.find_all("h4")], [long_name] * stacks_of_leaf,
+             "the bars' heading is the long name (cut by CSS only)")
 
 # --- outputs.html false ------------------------------------------------------
 r = run(program("basic"), config={"outputs": {"html": False}})

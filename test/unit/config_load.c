@@ -173,7 +173,7 @@ static void test_unknown_keys(void)
     CHECK_CONTAINS(load_error("mpi.json", "{\"mpi\": {\"log_mesages\": true}}"),
                    "unknown key \"log_mesages\" in \"mpi\"; valid keys are: log_messages, "
                    "log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch, "
-                   "rank_times_top (did you mean "
+                   "rank_times_top, rank_profiles_all (did you mean "
                    "\"log_messages\"?)");
     CHECK_CONTAINS(load_error("trace.json", "{\"trace\": {\"enable\": true}}"),
                    "unknown key \"enable\" in \"trace\"; valid keys are: enabled, folder, name, "

@@ -23,6 +23,16 @@
     return e;
   }
 
+  // A name in a table cell: cut to the column by CSS (text-overflow), the
+  // whole name on hover (title) and in the text the tests read.
+  function nameCell(name, attrs) {
+    var td = el("td", attrs);
+    td.className = "name";
+    td.title = name;
+    td.appendChild(el("span", null, name));
+    return td;
+  }
+
   function seconds(s) {
     if (typeof s !== "number") return "";
     if (s === 0) return "0 s";
@@ -113,13 +123,14 @@
   // A stack's parent has a smaller ID, so one pass in ID order builds it.
   function flameTree(doc) {
     var total = rootTime(doc), cutoff = total * FLAME_MIN_FRACTION;
-    var nodes = new Array(doc.stacks.length), roots = [], shown = 0;
-    doc.stacks.forEach(function (s, id) {
+    var nodes = new Map(), roots = [], shown = 0;
+    doc.stacks.forEach(function (s, index) {
+      var id = s.id !== undefined ? s.id : index;
       if (s.time_incl_s < cutoff) return;
-      var parent = s.parent >= 0 ? nodes[s.parent] : null;
+      var parent = s.parent >= 0 ? nodes.get(s.parent) : null;
       if (s.parent >= 0 && !parent) return; // under a stack left out
       var node = {name: functionName(doc, s), value: s.time_incl_s, id: id, children: []};
-      nodes[id] = node;
+      nodes.set(id, node);
       shown++;
       (parent ? parent.children : roots).push(node);
     });
@@ -130,7 +141,7 @@
   // event, so that counters are read per call stack and not only per function.
   function frameLabel(doc, node) {
     var text = node.name + ": " + seconds(node.value) + " inclusive";
-    var s = node.id >= 0 ? doc.stacks[node.id] : null;
+    var s = node.id >= 0 ? doc.byId(node.id) : null;
     if (!s) return text;
     text += ", " + seconds(s.time_excl_s) + " exclusive, " + count(s.calls) + " calls";
     counterEvents(doc).forEach(function (e) {
@@ -140,46 +151,72 @@
     return text;
   }
 
-  function renderFlame(doc) {
+  // The chart draws its frames' widths and labels in a d3 transition, that
+  // is after the load event, even with no duration: set them at once, so
+  // that the graph is there at first paint (a screenshot, a slow machine).
+  function settleFlame(box) {
+    Array.prototype.forEach.call(box.querySelectorAll("svg g"), function (g) {
+      var rect = g.querySelector("rect"), label = g.querySelector("foreignObject div");
+      if (rect && g.getAttribute("width") !== null) rect.setAttribute("width", g.getAttribute("width"));
+      if (label && !label.textContent) label.textContent = g.getAttribute("name");
+    });
+  }
+
+  var flameChart = null;
+
+  // Draws the flame graph of a view: the merged profile or one rank's.
+  function drawFlame(view) {
     var box = document.getElementById("ht-flame");
-    var built = flameTree(doc);
-    var left = doc.stacks.length - built.shown;
+    box.textContent = "";
+    var built = flameTree(view);
+    var left = view.stacks.length - built.shown;
     var note = document.getElementById("ht-flame-note");
     note.setAttribute("data-shown", built.shown);
     note.setAttribute("data-left-out", left);
-    if (left > 0)
-      note.textContent = built.shown + " of " + doc.stacks.length + " stacks shown: those under " +
-        (FLAME_MIN_FRACTION * 100) + "% of the total inclusive time are left out (the table below has all).";
+    note.setAttribute("data-view", viewName(view));
+    note.textContent = left > 0 ? built.shown + " of " + view.stacks.length + " stacks shown: those under " +
+      (FLAME_MIN_FRACTION * 100) + "% of the total inclusive time are left out (the table below has all)." : "";
     var width = Math.max(400, box.clientWidth || 960);
-    var chart = flamegraph() // the d3-flame-graph bundle's global
+    flameChart = flamegraph() // the d3-flame-graph bundle's global
       .width(width)
       .cellHeight(18)
-      .transitionDuration(250)
+      .transitionDuration(0)
       .minFrameSize(1)
       .sort(true)
       .title("")
-      .label(function (d) { return frameLabel(doc, d.data); })
+      .label(function (d) { return frameLabel(view, d.data); })
       .setSearchHandler(function (results, sum, total) {
         var out = document.getElementById("ht-search-result");
         out.setAttribute("data-matches", results.length);
         out.textContent = results.length ? results.length + " frames match, " +
           (total > 0 ? (100 * sum / total).toFixed(1) : "0") + "% of the time" : "";
       });
-    d3.select(box).datum(built.tree).call(chart);
+    d3.select(box).datum(built.tree).call(flameChart);
+    settleFlame(box);
     var search = document.getElementById("ht-search");
+    if (search.value) flameChart.search(search.value);
+  }
+
+  function renderFlame(doc) {
+    var box = document.getElementById("ht-flame");
+    if (!doc.stacks.length) {
+      document.getElementById("ht-flame-section").hidden = true;
+      return;
+    }
+    var search = document.getElementById("ht-search");
+    var wanted = hashParams().search;
+    if (wanted) search.value = wanted;
+    drawFlame(doc);
     search.addEventListener("input", function () {
-      if (search.value) chart.search(search.value);
-      else chart.clear();
+      if (search.value) flameChart.search(search.value);
+      else flameChart.clear();
       if (!search.value) document.getElementById("ht-search-result").textContent = "";
     });
     document.getElementById("ht-reset").addEventListener("click", function () {
-      chart.resetZoom();
+      flameChart.resetZoom();
+      settleFlame(box);
     });
-    var wanted = hashParams().search;
-    if (wanted) {
-      search.value = wanted;
-      chart.search(wanted);
-    }
+    box.addEventListener("click", function () { settleFlame(box); }); // after the chart's zoom
   }
 
   // --- function table ----------------------------------------------------------
@@ -200,7 +237,8 @@
   function functionRows(doc) {
     var events = counterEvents(doc);
     var rows = new Map(), path = [], names = [], onPath = new Map();
-    doc.stacks.forEach(function (s, id) {
+    doc.stacks.forEach(function (s, index) {
+      var id = s.id !== undefined ? s.id : index;
       var name = functionName(doc, s);
       while (path.length && path[path.length - 1] !== s.parent) {
         path.pop();
@@ -237,6 +275,12 @@
   function renderFunctions(doc) {
     var events = counterEvents(doc);
     var table = document.getElementById("ht-functions");
+    if (!doc.stacks.length) {
+      document.getElementById("ht-functions-section").hidden = true;
+      return;
+    }
+    table.tHead.textContent = "";
+    table.setAttribute("data-view", viewName(doc));
     var columns = [
       {key: "name", label: "function", get: function (r) { return r.name; }, text: true},
       {key: "stacks", label: "stacks", get: function (r) { return r.stacks; }, show: count},
@@ -283,19 +327,22 @@
         columns.forEach(function (c) {
           var v = c.get(r);
           // a counter's cell carries its exact figure, as the other columns' rows do
-          tr.appendChild(el("td", {"class": c.text ? "name" : "num", "data-event": c.event || null,
+          tr.appendChild(c.text ? nameCell(v) :
+                         el("td", {"class": "num", "data-event": c.event || null,
                                    "data-kind": c.kind || null, "data-value": c.event ? v : null},
-                            c.text ? v : c.show(v)));
+                            c.show(v)));
         });
         body.appendChild(tr);
       });
       table.replaceChild(body, table.tBodies[0]);
     }
 
+    // a rank chosen later keeps the order the table has
     var params = hashParams();
-    var key = params.sort || "incl";
-    var order = params.order === "ascending" ? "ascending" : key === "name" && !params.order ?
-      "ascending" : "descending";
+    var key = table.getAttribute("data-sorted") || params.sort || "incl";
+    var order = table.getAttribute("data-order") ||
+      (params.order === "ascending" ? "ascending" : key === "name" && !params.order ?
+       "ascending" : "descending");
     sortBy(key, order);
   }
 
@@ -343,7 +390,7 @@
       }
       body.appendChild(tr);
     }
-    box.appendChild(table);
+    box.appendChild(el("div", {"class": "scroll"})).appendChild(table);
     box.appendChild(el("p", {"class": "help"},
                        "Cell: messages from the row's rank to the column's; colour: bytes (log scale, max " +
                        bytes(max) + "). Hover for exact figures."));
@@ -439,10 +486,10 @@
       var s = doc.stacks[id];
       var tr = el("tr", {"data-stack": id, "data-function": functionName(doc, s), "data-calls": s.calls});
       tr.appendChild(el("td", {"class": "num"}, id));
-      tr.appendChild(el("td", {"class": "name"}, functionName(doc, s)));
+      tr.appendChild(nameCell(functionName(doc, s)));
       tr.appendChild(el("td", {"class": "num"}, count(s.calls)));
       tr.appendChild(el("td", {"class": "num"}, seconds(s.time_incl_s)));
-      tr.appendChild(el("td", {"class": "name"}, stackPath(doc, id)));
+      tr.appendChild(nameCell(stackPath(doc, id)));
       body.appendChild(tr);
     });
     box.appendChild(table);
@@ -477,14 +524,70 @@
     }
   }
 
+  // --- the rank selector ------------------------------------------------------
+
+  function viewName(view) { return view.rank_view !== undefined ? String(view.rank_view) : "all"; }
+
+  // One rank's profile as a document the flame graph and the table read:
+  // the summary's stacks that rank entered, with its own figures.
+  function rankView(doc, rp) {
+    var byId = new Map(), stacks = rp.stacks.map(function (row) {
+      var s = doc.stacks[row[0]];
+      var own = {id: row[0], parent: s.parent, function_index: s.function_index, "function": s["function"],
+                 calls: row[1], time_incl_s: row[2], time_excl_s: row[3]};
+      byId.set(own.id, own);
+      return own;
+    });
+    return {functions: doc.functions, stacks: stacks, rank_view: rp.rank,
+            byId: function (id) { return byId.get(id); }};
+  }
+
+  function renderRankSelector(doc) {
+    var profiles = Array.isArray(doc.rank_profiles) ? doc.rank_profiles : [];
+    var box = document.getElementById("ht-view");
+    if (!profiles.length || !doc.stacks.length) return;
+    box.hidden = false;
+    var select = document.getElementById("ht-rank");
+    var slowest = profiles.reduce(function (a, b) { return b.time_incl_s > a.time_incl_s ? b : a; });
+    function option(value, label) { select.appendChild(el("option", {value: value}, label)); }
+    option("all", "all ranks, summed");
+    option("slowest", "the slowest rank (rank " + slowest.rank + ")");
+    profiles.forEach(function (rp) {
+      option(String(rp.rank), "rank " + rp.rank + (rp.why !== "every rank" ? " (" + rp.why + ")" : "") +
+             ": " + seconds(rp.time_incl_s));
+    });
+    if (profiles[0].why !== "every rank")
+      box.appendChild(el("span", {"class": "help"}, " Of " + doc.ranks +
+                         " ranks the profile holds the slowest, the median and the fastest."));
+    function choose(value) {
+      var rp = value === "slowest" ? slowest : profiles.find(function (p) { return String(p.rank) === value; });
+      select.value = rp ? value : "all";
+      var view = rp ? rankView(doc, rp) : doc;
+      renderFunctions(view);
+      drawFlame(view);
+    }
+    select.addEventListener("change", function () { choose(select.value); });
+    if (hashParams().rank) choose(hashParams().rank);
+  }
+
+  // The menu: a link per section shown, none to a section left empty.
+  function renderNav() {
+    var nav = document.getElementById("ht-nav");
+    Array.prototype.forEach.call(document.querySelectorAll("body > section"), function (section) {
+      if (!section.hidden)
+        nav.appendChild(el("a", {href: "#" + section.id}, section.getAttribute("data-menu")));
+    });
+  }
+
   // --- main --------------------------------------------------------------------
 
   var doc = JSON.parse(document.getElementById("ht-profile").textContent);
   if (!Array.isArray(doc.stacks)) throw new Error("the embedded profile has no stacks");
+  doc.byId = function (id) { return doc.stacks[id]; };
   // Each part on its own: one that fails (reported in #ht-errors) leaves
   // the others.
   [renderSummary, renderFunctions, renderMatrices, renderRankTimes, renderThrottled,
-   renderCounters, renderFlame].forEach(function (part) {
+   renderCounters, renderFlame, renderRankSelector, renderNav].forEach(function (part) {
     try {
       part(doc);
     } catch (e) {
