@@ -550,11 +550,7 @@ static json_t *section_json(const struct section *s, const struct ht_config *cfg
         json_t *v = NULL;
         switch (o->kind) {
         case OPT_BOOL: v = json_boolean(*(const bool *)field); break;
-        case OPT_STRING: {
-            const char *str = *(char *const *)field;
-            v = str ? json_string(str) : json_null();
-            break;
-        }
+        case OPT_STRING: v = *(char *const *)field ? json_string(*(char *const *)field) : json_null(); break;
         case OPT_UINT: v = json_integer(*(const unsigned *)field); break;
         case OPT_UINT64: v = json_integer((json_int_t) * (const uint64_t *)field); break;
         case OPT_ENUM: v = json_string(o->names[*(const int *)field]); break;
@@ -567,12 +563,8 @@ static json_t *section_json(const struct section *s, const struct ht_config *cfg
         }
         case OPT_RANK_SET: {
             const struct ht_rank_set *r = field;
-            if (r->all) {
-                v = json_string("all");
-                break;
-            }
-            v = json_array();
-            for (size_t i = 0; i < r->count; i++)
+            v = r->all ? json_string("all") : json_array();
+            for (size_t i = 0; !r->all && i < r->count; i++)
                 json_array_append_new(v, json_integer(r->ranks[i]));
             break;
         }

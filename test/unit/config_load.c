@@ -496,7 +496,7 @@ static void test_every_problem(void)
     snprintf(expected, sizeof expected,
              "%s:4: unknown key \"poll_btach\" in \"mpi\"; valid keys are: log_messages, "
              "log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch, "
-             "rank_times_top (did you mean \"poll_batch\"?)", path);
+             "rank_times_top, rank_profiles_all (did you mean \"poll_batch\"?)", path);
     CHECK_STR(m.text[1], expected);
     snprintf(expected, sizeof expected,
              "%s:5: \"exclude_functions\"[1]: invalid regular expression \"a(b\": Unmatched ( "
