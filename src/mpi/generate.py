@@ -110,7 +110,12 @@ KINDS = {
     "request_free": dict(pre=CLAIM_ONE, after=RELEASE,
                          take="ht_mpi_take_request(&call, ht_handle)",
                          post="ht_mpi_on_request_free(&call, ht_handle);"),
-    "cancel": dict(post="ht_mpi_on_cancel(&call, *request);"),
+    # Marked before the call: MPI may complete a cancelled receive inside
+    # MPI_Cancel, and the owner's poll (another thread's, under MULTIPLE)
+    # must not see it complete unmarked and count it as a message.  A mark
+    # on a request the cancel does not reach only makes its completion ask
+    # MPI_Test_cancelled.
+    "cancel": dict(pre="ht_mpi_on_cancel(&call, *request);"),
 }
 
 

@@ -26,7 +26,9 @@
  *   request, inactive, for its next MPI_Start.
  *
  * MPI_Start and MPI_Cancel free nothing: they change the owner's entry in
- * place, under its lock. */
+ * place, under its lock.  MPI_Cancel does so before PMPI_Cancel, which
+ * completes an unmatched receive at once: the owner's poll must not find
+ * it complete and not yet marked, and count it as a message. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -20,6 +20,7 @@
 #define N_FREE 10
 #define N_PERSISTENT 6
 #define N_SENDER 10
+#define N_CANCEL_MANY 20000
 #define TAG_NEVER 77
 #define TAG_CANCEL_UNMATCHED 78
 #define TAG_CANCEL_LATE 79
@@ -288,6 +289,29 @@ NOINLINE static void post_cancel(void)
     run_on_completer(complete_cancel);
 }
 
+/* Receives posted here, never matched, cancelled then waited by the
+ * completer, one at a time while main polls: MPICH completes a cancelled
+ * receive inside MPI_Cancel, and a poll by main between that and the
+ * cancel's bookkeeping once counted it as a message, of the size a stale
+ * status held. */
+NOINLINE static void complete_cancel_one(void)
+{
+    MPI_Status st;
+    int cancelled = 0;
+    MPI_Cancel(&reqs[0]);
+    MPI_Wait(&reqs[0], &st);
+    MPI_Test_cancelled(&st, &cancelled);
+    EXPECT(cancelled);
+}
+
+NOINLINE static void post_cancel_many(void)
+{
+    for (int k = 0; k < N_CANCEL_MANY; k++) {
+        MPI_Irecv(buf[0], 8, MPI_BYTE, 1, TAG_CANCEL_UNMATCHED, MPI_COMM_WORLD, &reqs[0]);
+        run_on_completer(complete_cancel_one);
+    }
+}
+
 /* A persistent receive made here; started alternately here and on the
  * completer, and completed on the other thread. */
 NOINLINE static void start_persistent(void)
@@ -371,6 +395,7 @@ int main(int argc, char **argv)
         post_mixed();
         post_free();
         post_cancel();
+        post_cancel_many();
         post_persistent();
         wait_sender();
         pthread_mutex_lock(&lock);
