@@ -5,6 +5,8 @@
 # library can be built and tested against both.  npm fetches the HTML
 # report's flame-graph component at build time (src/report/web, pinned by
 # its package-lock.json); the report's tests load it in chromium, headless.
+# man-db: the install check renders the man pages (test/install/check_tools.sh);
+# a minimal Debian image has no man.
 set -e
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -18,7 +20,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libmpich-dev mpich \
     libotf2-trace-dev otf2-tools \
     libpapi-dev papi-tools \
-    python3 valgrind \
+    python3 valgrind man-db \
     chromium >/dev/null
 # Clang and LLVM's OpenMP runtime: `hooktrace clang`, its tests, and CI's
 # clang stage (docs/compile.md).
