@@ -4,7 +4,6 @@
 #include <inttypes.h>
 #include <otf2/otf2.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,20 +437,29 @@ static int merge_events(struct merge *m, struct analysis *a, int show_progress,
     const struct reader *failed = NULL;
     int runaway = 0;
     for (;;) {
+        /* The earliest record, and the earliest of the other readers':
+         * the run up to that one is replayed without looking again. */
         int best = -1;
-        const struct record *next = NULL;
+        const struct record *next = NULL, *second = NULL;
         for (unsigned k = 0; k < m->n; k++) {
             if (!m->current[k])
                 continue;
             const struct record *e = &m->current[k]->records[m->at[k]];
             if (!next || before(e, next))
-                best = (int)k, next = e;
+                best = (int)k, second = next, next = e;
+            else if (!second || before(e, second))
+                second = e;
         }
         if (best < 0)
             break;
-        replay(a, next);
-        events++;
-        if (++m->at[best] == m->current[best]->n) {
+        const struct batch *b = m->current[best];
+        uint32_t at = m->at[best];
+        do {
+            replay(a, &b->records[at++]);
+            events++;
+        } while (at < b->n && events < boundary && (!second || before(&b->records[at], second)));
+        m->at[best] = at;
+        if (at == b->n) {
             m->current[best] = m->readers[best].next(&m->readers[best], 1, &events);
             m->at[best] = 0;
             if (!m->current[best] && m->readers[best].end.failure == READER_READ) {
@@ -585,13 +593,4 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
     free(shares);
     free(readers);
     return status;
-}
-
-unsigned archive_default_threads(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return (unsigned)CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1;
 }

@@ -23,7 +23,4 @@
 int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t *selected,
                           unsigned threads, int show_progress, char *err, size_t errsize);
 
-/* The threads to use when not told: the CPUs this process may run on. */
-unsigned archive_default_threads(void);
-
 #endif

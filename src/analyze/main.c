@@ -15,6 +15,8 @@
  *
  * Links neither libhooktrace nor MPI (hooktrace-analyze-mpi, the same
  * program built with HT_ANALYZE_MPI, links MPI). */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -30,6 +32,16 @@
 #include "analyze/fail.h"
 #include "analyze/options.h"
 #include "analyze/report.h"
+
+/* The reader threads when not told: the CPUs this process may run on. */
+static unsigned default_threads(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
 
 /* Writes the reports asked for; every failure is reported, the first one
  * decides the status. */
@@ -92,7 +104,7 @@ static int analyze(int argc, char **argv, int rank)
     struct analysis a;
     analysis_init(&a, opt.examples, csv);
     int progress = opt.progress >= 0 ? opt.progress : isatty(STDERR_FILENO);
-    unsigned threads = opt.threads ? opt.threads : archive_default_threads();
+    unsigned threads = opt.threads ? opt.threads : default_threads();
     if (archive_read(&a, anchor, progress, threads, err, sizeof err) != 0) {
         fail_message("%s", err);
         if (csv)

@@ -19,6 +19,7 @@ void match_init(struct matcher *m, struct pool *endpoints, match_callback *on_me
     m->on_message = on_message;
     m->context = context;
     m->waiting_sends = m->waiting_receives = 0;
+    m->empty_queues = 0;
 }
 
 void match_free(struct matcher *m)
@@ -39,12 +40,40 @@ static inline uint64_t key_channel(uint32_t comm, uint32_t tag)
     return (uint64_t)comm << 32 | tag;
 }
 
+/* An emptied queue stays in the table: the next message on its key (the
+ * same pair, communicator and tag, as in most codes' loops) finds it
+ * instead of inserting a new one and removing it again, two table
+ * operations per message.  Codes that use a new tag per message leave
+ * empty queues behind; once there are more than MATCH_EMPTY_QUEUES_KEPT and
+ * more than non-empty ones, the table is rebuilt without them (amortised
+ * O(1) per message, memory bounded by twice the queues in use). */
+#define MATCH_EMPTY_QUEUES_KEPT 4096u
+
+static void drop_empty_queues(struct matcher *m)
+{
+    struct hashmap kept;
+    hashmap_init(&kept);
+    for (size_t i = 0; i < hashmap_capacity(&m->queues); i++) {
+        const struct hashmap_slot *s = &m->queues.slots[i];
+        struct match_queue *q = s->value;
+        if (!q)
+            continue;
+        if (q->head)
+            hashmap_put(&kept, s->k1, s->k2, q);
+        else
+            pool_free(&m->queue_pool, q);
+    }
+    hashmap_free(&m->queues);
+    m->queues = kept;
+    m->empty_queues = 0;
+}
+
 /* e arrives; opposite-side ends of the same key wait in the queue, if any. */
 static void arrive(struct matcher *m, struct endpoint *e, uint32_t sender, uint32_t receiver)
 {
     uint64_t k1 = key_pair(sender, receiver), k2 = key_channel(e->comm, e->tag);
     struct match_queue *q = hashmap_get(&m->queues, k1, k2);
-    if (q && q->holds_sends != e->is_send) {
+    if (q && q->head && q->holds_sends != e->is_send) {
         struct endpoint *other = q->head;
         q->head = other->next;
         if (e->is_send) {
@@ -56,13 +85,16 @@ static void arrive(struct matcher *m, struct endpoint *e, uint32_t sender, uint3
         }
         pool_free(m->endpoints, other);
         pool_free(m->endpoints, e);
-        if (!q->head) {
-            hashmap_remove(&m->queues, k1, k2);
-            pool_free(&m->queue_pool, q);
-        }
+        if (!q->head && ++m->empty_queues > MATCH_EMPTY_QUEUES_KEPT
+            && m->empty_queues > m->queues.count - m->empty_queues)
+            drop_empty_queues(m);
         return;
     }
-    if (!q) {
+    if (q && !q->head) {
+        m->empty_queues--;
+        q->tail = NULL;
+        q->holds_sends = e->is_send;
+    } else if (!q) {
         q = pool_alloc(&m->queue_pool);
         q->head = q->tail = NULL;
         q->sender = sender;

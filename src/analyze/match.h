@@ -27,6 +27,7 @@ struct matcher {
     match_callback *on_message;
     void *context;
     uint64_t waiting_sends, waiting_receives; /* in queues now */
+    size_t empty_queues;                      /* kept in queues (match.c) */
 };
 
 void match_init(struct matcher *m, struct pool *endpoints, match_callback *on_message,

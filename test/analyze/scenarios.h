@@ -27,6 +27,7 @@ void scenario_clock(const char *dir);
 void scenario_no_clock(const char *dir);
 void scenario_empty(const char *dir);
 void scenario_ring(const char *dir);
+void scenario_tags(const char *dir);
 
 /* scenarios_waits.c: wait states */
 void scenario_late_sender(const char *dir);

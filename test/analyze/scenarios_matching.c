@@ -109,3 +109,33 @@ void scenario_ring(const char *dir)
     }
     tw_close(tw);
 }
+
+/* A new tag per message, as codes that tag by iteration do: 8 ranks in a
+ * ring, 20000 rounds.  In round k each rank sends tag k to r + 1 (10 + r
+ * bytes) and receives tag k - 3 from r - 1, so three messages per pair
+ * wait at any time and every match empties its queue for good.  The last
+ * three rounds' messages are never received (24 unmatched sends); rank 0
+ * also receives tag 1000000 that nobody sent (one unmatched receive).
+ * Matched: 8 * 19997 messages, pair r -> r + 1 carrying 19997 * (10 + r)
+ * bytes; every message takes 3 rounds of 100 ns plus 20 ns. */
+void scenario_tags(const char *dir)
+{
+    enum { RANKS = 8, ROUNDS = 20000, LAG = 3 };
+    struct tw *tw = tw_create(dir, RANKS);
+    uint64_t loc[RANKS];
+    for (uint32_t r = 0; r < RANKS; r++)
+        loc[r] = tw_rank_location(tw, r);
+    for (uint64_t k = 0; k < ROUNDS; k++) {
+        uint64_t t = 1000 + k * 100;
+        for (uint32_t r = 0; r < RANKS; r++) {
+            uint32_t next = (r + 1) % RANKS, prev = (r + RANKS - 1) % RANKS;
+            tw_enter(tw, loc[r], t);
+            tw_send(tw, loc[r], t + 10, next, TW_COMM_WORLD, (uint32_t)k, 10 + r);
+            if (k >= LAG)
+                tw_recv(tw, loc[r], t + 30, prev, TW_COMM_WORLD, (uint32_t)(k - LAG), 10 + prev);
+            tw_leave(tw, loc[r], t + 60);
+        }
+    }
+    tw_recv(tw, loc[0], 1000 + ROUNDS * 100, RANKS - 1, TW_COMM_WORLD, 1000000, 5);
+    tw_close(tw);
+}

@@ -25,6 +25,7 @@ static const struct {
     {"no_clock", scenario_no_clock},
     {"empty", scenario_empty},
     {"ring", scenario_ring},
+    {"tags", scenario_tags},
     {"late_sender", scenario_late_sender},
     {"late_receiver", scenario_late_receiver},
     {"collective_waits", scenario_collective_waits},
