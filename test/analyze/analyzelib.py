@@ -74,7 +74,8 @@ class Result:
 
 def threads_option():
     """HT_ANALYZE_THREADS=N runs every analysis of the tests with
-    --threads N (CI runs the suite with 1 and 3, docs/analyze.md): the
+    --threads N (CI runs the suite with 1 and with the default, one per
+    CPU; docs/analyze.md): the
     same exact answers must come from the serial and the parallel read."""
     threads = os.environ.get("HT_ANALYZE_THREADS")
     return ["--threads", threads] if threads else []
