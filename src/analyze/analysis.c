@@ -28,7 +28,8 @@ static void describe(char *buf, size_t size, const struct endpoint *any_end, uin
              ", tag %" PRIu32, sender, receiver, any_end->comm, any_end->tag);
 }
 
-static void matched(struct analysis *a, const struct endpoint *s, const struct endpoint *r)
+static void matched(struct analysis *a, const struct endpoint *s, const struct endpoint *r,
+                    void **pair)
 {
     struct summary *sum = &a->summary;
     int64_t duration = (int64_t)(r->time - s->time);
@@ -68,7 +69,11 @@ static void matched(struct analysis *a, const struct endpoint *s, const struct e
                      "%s: %" PRIu64 " bytes sent at %.9f s, %" PRIu64 " bytes received", what,
                      s->bytes, trace_seconds(&a->clock, s->time), r->bytes);
     }
-    matrix_add(&a->matrix, s->self, r->self, s->bytes, duration);
+    /* The matcher keeps the pair's cell with the key's queue: one table
+     * look-up per queue, not per message. */
+    if (!*pair)
+        *pair = matrix_cell(&a->matrix, s->self, r->self);
+    matrix_cell_add(*pair, s->bytes, duration);
     waits_message(&a->waits, s, r);
 }
 
@@ -78,12 +83,13 @@ static void stamp(void *context, const struct rankmap_location *loc, struct endp
     waits_stamp(&((struct analysis *)context)->waits, loc, e, completion);
 }
 
-static void on_message(void *context, const struct endpoint *s, const struct endpoint *r)
+static void on_message(void *context, const struct endpoint *s, const struct endpoint *r,
+                       void **pair)
 {
     struct analysis *a = context;
     char what[128];
     if (s && r) {
-        matched(a, s, r);
+        matched(a, s, r, pair);
     } else if (s) {
         a->summary.unmatched_sends++;
         a->summary.unmatched_send_bytes += s->bytes;

@@ -57,144 +57,6 @@ static int publish_local(struct reader *r, int last)
     return stop ? -1 : 0;
 }
 
-static inline struct record *append(struct reader *r, enum record_type type, uint64_t location,
-                                    uint64_t time)
-{
-    if (r->fill->n == BATCH_RECORDS && r->publish(r, 0) != 0)
-        return NULL;
-    struct record *e = &r->fill->records[r->fill->n++];
-    e->type = (uint8_t)type;
-    e->location = location;
-    e->time = time;
-    r->appended++;
-    return e;
-}
-
-#define RECORD(type)                                     \
-    (void)attributes;                                    \
-    struct record *e = append(ud, type, ref, time);      \
-    if (!e)                                              \
-        return OTF2_CALLBACK_INTERRUPT
-
-static OTF2_CallbackCode rec_send(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
-                                  OTF2_AttributeList *attributes, uint32_t receiver,
-                                  OTF2_CommRef comm, uint32_t tag, uint64_t length)
-{
-    RECORD(REC_SEND);
-    e->peer = receiver, e->comm = comm, e->tag = tag, e->length = length;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode rec_isend(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
-                                   OTF2_AttributeList *attributes, uint32_t receiver,
-                                   OTF2_CommRef comm, uint32_t tag, uint64_t length,
-                                   uint64_t request)
-{
-    RECORD(REC_ISEND);
-    e->peer = receiver, e->comm = comm, e->tag = tag, e->length = length, e->request = request;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode rec_isend_complete(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
-                                            OTF2_AttributeList *attributes, uint64_t request)
-{
-    RECORD(REC_ISEND_COMPLETE);
-    e->request = request;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode rec_recv(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
-                                  OTF2_AttributeList *attributes, uint32_t sender,
-                                  OTF2_CommRef comm, uint32_t tag, uint64_t length)
-{
-    RECORD(REC_RECV);
-    e->peer = sender, e->comm = comm, e->tag = tag, e->length = length;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode rec_irecv_request(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
-                                           OTF2_AttributeList *attributes, uint64_t request)
-{
-    RECORD(REC_IRECV_REQUEST);
-    e->request = request;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode rec_irecv(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
-                                   OTF2_AttributeList *attributes, uint32_t sender,
-                                   OTF2_CommRef comm, uint32_t tag, uint64_t length,
-                                   uint64_t request)
-{
-    RECORD(REC_IRECV);
-    e->peer = sender, e->comm = comm, e->tag = tag, e->length = length, e->request = request;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode rec_cancelled(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
-                                       OTF2_AttributeList *attributes, uint64_t request)
-{
-    RECORD(REC_CANCELLED);
-    e->request = request;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode rec_enter(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
-                                   OTF2_AttributeList *attributes, OTF2_RegionRef region)
-{
-    RECORD(REC_ENTER);
-    e->peer = region;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode rec_leave(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
-                                   OTF2_AttributeList *attributes, OTF2_RegionRef region)
-{
-    RECORD(REC_LEAVE);
-    e->peer = region;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode rec_collective_begin(OTF2_LocationRef ref, OTF2_TimeStamp time,
-                                              void *ud, OTF2_AttributeList *attributes)
-{
-    RECORD(REC_COLLECTIVE_BEGIN);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode rec_collective_end(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
-                                            OTF2_AttributeList *attributes, OTF2_CollectiveOp op,
-                                            OTF2_CommRef comm, uint32_t root, uint64_t sent,
-                                            uint64_t received)
-{
-    RECORD(REC_COLLECTIVE_END);
-    e->op = op, e->comm = comm, e->peer = root, e->length = sent, e->request = received;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-/* The records the serial read has callbacks for (archive.c,
- * archive_waits.c): a new one there needs its twin here and in replay(). */
-static OTF2_ErrorCode register_records(OTF2_Reader *reader, OTF2_GlobalEvtReader *events,
-                                       struct reader *r)
-{
-    OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
-    if (!cb)
-        fail_out_of_memory();
-    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, rec_send);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, rec_isend);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, rec_isend_complete);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, rec_recv);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, rec_irecv_request);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, rec_irecv);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, rec_cancelled);
-    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, rec_enter);
-    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, rec_leave);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, rec_collective_begin);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, rec_collective_end);
-    OTF2_ErrorCode rc = OTF2_Reader_RegisterGlobalEvtCallbacks(reader, events, cb, r);
-    OTF2_GlobalEvtReaderCallbacks_Delete(cb);
-    return rc;
-}
-
 static void setup_failed(struct reader *r, const char *doing, OTF2_ErrorCode rc)
 {
     r->end.failure = READER_SETUP;
@@ -254,7 +116,7 @@ static void read_events(OTF2_Reader *reader, struct reader *r)
         setup_failed(r, "cannot set up the event reader", OTF2_SUCCESS);
         return;
     }
-    OTF2_ErrorCode rc = register_records(reader, events, r);
+    OTF2_ErrorCode rc = archive_register_records(reader, events, r);
     uint64_t n = READ_CHUNK;
     while (rc == OTF2_SUCCESS && n == READ_CHUNK) {
         n = 0;
@@ -388,11 +250,17 @@ static inline int before(const struct record *x, const struct record *y)
     return x->time < y->time || (x->time == y->time && x->location < y->location);
 }
 
+/* A reader's records not yet replayed: [at, end) of its current batch;
+ * at is NULL once the reader is done. */
+struct cursor {
+    const struct record *at, *end;
+};
+
 struct merge {
     struct reader *readers;
     unsigned n;
     struct batch **current; /* per reader; NULL when done */
-    uint32_t *at;           /* the next record in current */
+    struct cursor *cursors; /* per reader */
 };
 
 /* A reader whose first batch came has opened all its locations.  The
@@ -420,13 +288,31 @@ static int open_failures(const struct merge *m, const char *anchor, char *err, s
     return archive_report(&first->end.errors, err, errsize, anchor, doing, OTF2_SUCCESS);
 }
 
+/* Reader k's next batch once its cursor reached the end of the current
+ * one; returns the reader if its share ended in a read error. */
+static const struct reader *next_batch(struct merge *m, unsigned k, uint64_t *events)
+{
+    struct cursor *c = &m->cursors[k];
+    if (!c->at || c->at != c->end)
+        return NULL;
+    struct reader *reader = &m->readers[k];
+    const struct batch *b = m->current[k] = reader->next(reader, 1, events);
+    c->at = b ? b->records : NULL;
+    c->end = b ? b->records + b->n : NULL;
+    return !b && reader->end.failure == READER_READ ? reader : NULL;
+}
+
 static int merge_events(struct merge *m, struct analysis *a, int show_progress,
                         const uint8_t *selected, const char *anchor, char *err, size_t errsize)
 {
     uint64_t events = 0;
-    for (unsigned k = 0; k < m->n; k++) {
+    struct cursor *const cursors = m->cursors;
+    const unsigned n = m->n;
+    for (unsigned k = 0; k < n; k++) {
         m->current[k] = m->readers[k].next(&m->readers[k], 0, &events);
-        m->at[k] = 0;
+        const struct batch *b = m->current[k];
+        cursors[k].at = b ? b->records : NULL;
+        cursors[k].end = b ? b->records + b->n : NULL;
     }
     if (open_failures(m, anchor, err, errsize) != 0)
         return -1;
@@ -437,35 +323,50 @@ static int merge_events(struct merge *m, struct analysis *a, int show_progress,
     const struct reader *failed = NULL;
     int runaway = 0;
     for (;;) {
-        /* The earliest record, and the earliest of the other readers':
-         * the run up to that one is replayed without looking again. */
-        int best = -1;
-        const struct record *next = NULL, *second = NULL;
-        for (unsigned k = 0; k < m->n; k++) {
-            if (!m->current[k])
-                continue;
-            const struct record *e = &m->current[k]->records[m->at[k]];
-            if (!next || before(e, next))
-                best = (int)k, second = next, next = e;
-            else if (!second || before(e, second))
-                second = e;
-        }
-        if (best < 0)
-            break;
-        const struct batch *b = m->current[best];
-        uint32_t at = m->at[best];
-        do {
-            replay(a, &b->records[at++]);
-            events++;
-        } while (at < b->n && events < boundary && (!second || before(&b->records[at], second)));
-        m->at[best] = at;
-        if (at == b->n) {
-            m->current[best] = m->readers[best].next(&m->readers[best], 1, &events);
-            m->at[best] = 0;
-            if (!m->current[best] && m->readers[best].end.failure == READER_READ) {
-                failed = &m->readers[best];
-                break;
+        /* Here events < boundary. */
+        uint64_t room = boundary - events;
+        if (n == 2 && cursors[0].at && cursors[1].at) {
+            /* Two readers (--threads 2, the default on 2 CPUs): a plain
+             * merge of two sorted runs, with its state in registers. */
+            const struct record *x = cursors[0].at, *xend = cursors[0].end;
+            const struct record *y = cursors[1].at, *yend = cursors[1].end;
+            uint64_t done = 0;
+            while (x < xend && y < yend && done < room) {
+                replay(a, before(y, x) ? y++ : x++);
+                done++;
             }
+            events += done;
+            cursors[0].at = x;
+            cursors[1].at = y;
+            if ((failed = next_batch(m, 0, &events)) || (failed = next_batch(m, 1, &events)))
+                break;
+        } else {
+            /* The earliest record (of reader best), and the earliest of
+             * the other readers' (bound): the run before bound is replayed
+             * without looking at the others again. */
+            unsigned best = n;
+            const struct record *first = NULL, *bound = NULL;
+            for (unsigned k = 0; k < n; k++) {
+                const struct record *e = cursors[k].at;
+                if (!e)
+                    continue;
+                if (!first || before(e, first))
+                    bound = first, first = e, best = k;
+                else if (!bound || before(e, bound))
+                    bound = e;
+            }
+            if (!first)
+                break;
+            const struct record *r = first, *end = cursors[best].end;
+            if ((uint64_t)(end - r) > room)
+                end = r + room;
+            do
+                replay(a, r++);
+            while (r < end && (!bound || before(r, bound)));
+            events += (uint64_t)(r - first);
+            cursors[best].at = r;
+            if ((failed = next_batch(m, best, &events)))
+                break;
         }
         /* Where the serial loop checks, between its batches. */
         while (events >= boundary && !runaway) {
@@ -570,7 +471,8 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
                 fail_exit("cannot start a reader thread");
             started++;
         }
-        struct merge m = {readers, n, xcalloc(n, sizeof *m.current), xcalloc(n, sizeof *m.at)};
+        struct merge m = {readers, n, xcalloc(n, sizeof *m.current),
+                          xcalloc(n, sizeof *m.cursors)};
         status = merge_events(&m, a, show_progress, selected, anchor, err, errsize);
         for (unsigned k = 0; k < n && started; k++) {
             struct reader *r = &readers[k];
@@ -583,7 +485,7 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
             pthread_join(r->thread, NULL);
         }
         free(m.current);
-        free(m.at);
+        free(m.cursors);
     }
     for (unsigned k = 0; k < n; k++) {
         pthread_mutex_destroy(&readers[k].lock);

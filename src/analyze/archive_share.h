@@ -88,6 +88,11 @@ struct reader {
     struct share_end end;
 };
 
+/* Registers the callbacks that append each event to r's batches
+ * (archive_records.c). */
+OTF2_ErrorCode archive_register_records(OTF2_Reader *reader, OTF2_GlobalEvtReader *events,
+                                        struct reader *r);
+
 /* Reads the share into batches through r->publish (the last one too). */
 void archive_read_share(struct reader *r);
 

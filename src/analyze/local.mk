@@ -24,6 +24,7 @@ HT_ANALYZE_SOURCES = \
 	src/analyze/archive.c src/analyze/archive.h \
 	src/analyze/archive_events.h src/analyze/archive_waits.c \
 	src/analyze/archive_par.c src/analyze/archive_par.h src/analyze/archive_share.h \
+	src/analyze/archive_records.c \
 	src/analyze/progress.c src/analyze/progress.h \
 	src/analyze/output_file.c src/analyze/output_file.h \
 	src/analyze/report.h src/analyze/report_text.c src/analyze/report_json.c \

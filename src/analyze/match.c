@@ -6,6 +6,7 @@
 
 struct match_queue {
     struct endpoint *head, *tail;
+    void *pair; /* match_callback's */
     uint32_t sender, receiver, comm, tag;
     uint8_t holds_sends;
 };
@@ -78,10 +79,10 @@ static void arrive(struct matcher *m, struct endpoint *e, uint32_t sender, uint3
         q->head = other->next;
         if (e->is_send) {
             m->waiting_receives--;
-            m->on_message(m->context, e, other);
+            m->on_message(m->context, e, other, &q->pair);
         } else {
             m->waiting_sends--;
-            m->on_message(m->context, other, e);
+            m->on_message(m->context, other, e, &q->pair);
         }
         pool_free(m->endpoints, other);
         pool_free(m->endpoints, e);
@@ -97,6 +98,7 @@ static void arrive(struct matcher *m, struct endpoint *e, uint32_t sender, uint3
     } else if (!q) {
         q = pool_alloc(&m->queue_pool);
         q->head = q->tail = NULL;
+        q->pair = NULL;
         q->sender = sender;
         q->receiver = receiver;
         q->comm = e->comm;
@@ -157,10 +159,10 @@ void match_finish(struct matcher *m)
             struct endpoint *next = e->next;
             if (q->holds_sends) {
                 m->waiting_sends--;
-                m->on_message(m->context, e, NULL);
+                m->on_message(m->context, e, NULL, &q->pair);
             } else {
                 m->waiting_receives--;
-                m->on_message(m->context, NULL, e);
+                m->on_message(m->context, NULL, e, &q->pair);
             }
             pool_free(m->endpoints, e);
             e = next;

@@ -4,8 +4,8 @@
  * each process's issue order (translate.c guarantees it), so one FIFO per
  * key suffices: an arriving send takes the oldest waiting receive of its
  * key or waits itself, and the same for a receive.  A queue only ever
- * holds one side, and is freed when it empties, so memory follows the
- * messages in flight. */
+ * holds one side; emptied queues are kept for their key's next message
+ * and freed in bulk (match.c), so memory follows the messages in flight. */
 #ifndef HT_ANALYZE_MATCH_H
 #define HT_ANALYZE_MATCH_H
 
@@ -16,9 +16,12 @@
 #include "analyze/pool.h"
 
 /* Called for every pair, and at match_finish for every end left over
- * (the other argument NULL).  The endpoints are freed after it returns. */
+ * (the other argument NULL).  The endpoints are freed after it returns.
+ * *pair is the callback's own pointer for the ends' (sender, receiver)
+ * pair, kept with their key's queue: NULL the first time, then what the
+ * callback stored (analysis.c keeps the pair's matrix cell there). */
 typedef void match_callback(void *context, const struct endpoint *send,
-                            const struct endpoint *receive);
+                            const struct endpoint *receive, void **pair);
 
 struct matcher {
     struct hashmap queues; /* key -> struct match_queue* */

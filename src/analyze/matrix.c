@@ -16,8 +16,7 @@ void matrix_free(struct matrix *m)
     hashmap_free(&m->cells);
 }
 
-void matrix_add(struct matrix *m, uint32_t sender, uint32_t receiver, uint64_t bytes,
-                int64_t duration)
+struct matrix_cell *matrix_cell(struct matrix *m, uint32_t sender, uint32_t receiver)
 {
     struct matrix_cell *c = hashmap_get(&m->cells, sender, receiver);
     if (!c) {
@@ -26,13 +25,7 @@ void matrix_add(struct matrix *m, uint32_t sender, uint32_t receiver, uint64_t b
         c->receiver = receiver;
         hashmap_put(&m->cells, sender, receiver, c);
     }
-    c->messages++;
-    c->bytes += bytes;
-    if (duration > 0) {
-        c->timed_messages++;
-        c->timed_bytes += bytes;
-        c->timed_ticks += (uint64_t)duration;
-    }
+    return c;
 }
 
 static int compare_cells(const void *a, const void *b)

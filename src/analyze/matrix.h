@@ -29,8 +29,20 @@ void matrix_init(struct matrix *m);
 void matrix_free(struct matrix *m);
 
 /* One matched message; duration in ticks (receive time - send time). */
-void matrix_add(struct matrix *m, uint32_t sender, uint32_t receiver, uint64_t bytes,
-                int64_t duration);
+/* The cell of (sender, receiver), made if new. */
+struct matrix_cell *matrix_cell(struct matrix *m, uint32_t sender, uint32_t receiver);
+
+/* One message of the cell's pair. */
+static inline void matrix_cell_add(struct matrix_cell *c, uint64_t bytes, int64_t duration)
+{
+    c->messages++;
+    c->bytes += bytes;
+    if (duration > 0) {
+        c->timed_messages++;
+        c->timed_bytes += bytes;
+        c->timed_ticks += (uint64_t)duration;
+    }
+}
 
 /* The cells sorted by sender, then receiver; *n is set to their number.
  * The array is the caller's to free(); the cells stay the matrix's. */

@@ -228,6 +228,15 @@ void rankmap_finish(struct rankmap *map)
         if (!c)
             continue;
         c->group = hashmap_get(&map->groups, c->group_ref, 0);
+        const struct rankmap_group *g = c->group;
+        /* group_world_rank's last case, the one of most communicators */
+        int global = g && g->type == OTF2_GROUP_TYPE_COMM_GROUP
+                     && (g->flags & OTF2_GROUP_FLAG_GLOBAL_MEMBERS);
+        if (c->kind == RANKMAP_INTRA && g && g->world && g->type != OTF2_GROUP_TYPE_COMM_SELF
+            && !global) {
+            c->direct = g->world;
+            c->direct_size = g->size;
+        }
         if (c->kind == RANKMAP_INTER) {
             c->group_b = hashmap_get(&map->groups, c->group_b_ref, 0);
             c->side = xcalloc(map->world_size ? map->world_size : 1, 1);
@@ -252,7 +261,8 @@ static uint32_t group_world_rank(const struct rankmap *map, const struct rankmap
     return g->world[rank];
 }
 
-uint32_t rankmap_world_rank(struct rankmap *map, uint32_t comm, uint32_t self, uint32_t rank)
+uint32_t rankmap_world_rank_lookup(struct rankmap *map, uint32_t comm, uint32_t self,
+                                   uint32_t rank)
 {
     const struct rankmap_comm *c = map->last_comm;
     if (!c || c->ref != comm) {

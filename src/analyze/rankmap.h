@@ -57,6 +57,10 @@ struct rankmap_comm {
     /* Inter-communicators: side[w] is 1 if world rank w is in group A,
      * 2 if in group B, 0 if neither. */
     uint8_t *side;
+    /* An intra-communicator whose group lists its members: its world
+     * ranks by rank (the group's), for rankmap_world_rank's fast path. */
+    const uint32_t *direct;
+    uint32_t direct_size;
 };
 
 struct rankmap {
@@ -106,7 +110,18 @@ static inline const struct rankmap_location *rankmap_location(const struct rankm
  * process with world rank `self` (needed for COMM_SELF and
  * inter-communicators).  RANKMAP_NONE if the communicator is unknown, the
  * rank is outside its group, or the group does not lead to a world rank. */
-uint32_t rankmap_world_rank(struct rankmap *map, uint32_t comm, uint32_t self, uint32_t rank);
+uint32_t rankmap_world_rank_lookup(struct rankmap *map, uint32_t comm, uint32_t self,
+                                   uint32_t rank);
+/* Every point-to-point record asks, most on the communicator of the
+ * record before: that case is a table look-up here. */
+static inline uint32_t rankmap_world_rank(struct rankmap *map, uint32_t comm, uint32_t self,
+                                          uint32_t rank)
+{
+    const struct rankmap_comm *c = map->last_comm;
+    if (c && c->ref == comm && c->direct)
+        return rank < c->direct_size ? c->direct[rank] : RANKMAP_NONE;
+    return rankmap_world_rank_lookup(map, comm, self, rank);
+}
 
 /* Name of a string definition, or NULL. */
 const char *rankmap_string(const struct rankmap *map, uint32_t ref);
