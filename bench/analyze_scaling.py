@@ -162,7 +162,7 @@ def main():
         print("CPU seconds by thread (medians of %d runs) and the wall time they allow on 2 "
               "idle CPUs, max(main, total / 2):" % runs)
         print()
-        print("| run | main thread | reader threads | total | bound on 2 idle CPUs | "
+        print("| run | main thread | helper threads | total | bound on 2 idle CPUs | "
               "speed vs serial at that bound | sleeps |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         serial_total = med([m + o for m, o, _ in cpu[1]])

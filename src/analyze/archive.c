@@ -22,7 +22,7 @@
 /* OTF2 reports an error at every level it passes through; the first one
  * after a reset is the innermost, which says what actually went wrong.
  * The callback also keeps OTF2 from printing on stderr itself. */
-/* Per thread: each reader thread of archive_par.c meets its own errors. */
+/* Per thread: each thread decoding in archive_par.c meets its own errors. */
 static __thread struct otf2_errors otf2_errors;
 
 static OTF2_ErrorCode on_otf2_error(void *user_data, const char *file, uint64_t line,

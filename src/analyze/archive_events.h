@@ -46,7 +46,7 @@ uint64_t announced_events(const struct rankmap *ranks, const uint8_t *selected);
 int open_event_reader(OTF2_Reader *reader, uint64_t ref);
 
 /* The event callbacks (user data: the analysis).  archive_par.c calls
- * them too, with the records its reader threads decoded, so that a
+ * them too, with the records its threads decoded, so that a
  * parallel read runs the same code on the same events in the same order. */
 OTF2_CallbackCode ev_send(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                           OTF2_AttributeList *attributes, uint32_t receiver, OTF2_CommRef comm,

@@ -107,7 +107,7 @@ static struct batch *next_remote(struct reader *r, int release, uint64_t *events
 int archive_mpi_init(int *argc, char ***argv)
 {
     int provided, rank;
-    /* Only the main thread calls MPI; rank 0's reader thread does not. */
+    /* Only the main thread calls MPI; rank 0's helper thread does not. */
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -1,5 +1,6 @@
-/* The parallel event read (archive_par.h): reader threads that decode,
- * and the merge that replays their records in the serial order. */
+/* The parallel event read (archive_par.h): shares of the locations
+ * decoded by a pool of threads, and the merge that replays their records
+ * in the serial order. */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <otf2/otf2.h>
@@ -19,43 +20,12 @@
 #define READ_CHUNK 4096u
 /* The serial loop's batch: progress and the runaway check (archive.c). */
 #define EVENT_BATCH (1u << 20)
-/* Batches queued between all reader threads and the merge (local_batches). */
+/* Batches queued between all the shares and the merge (local_batches). */
 #define LOCAL_RING_BATCHES 64u
 
 const struct archive_distribution *archive_distribution;
 
-/* --- the reader threads ------------------------------------------------ */
-
-/* share_publish within this process: unless it is the last, waits for a
- * free batch.  A reader that finds its ring full sleeps until the merge has
- * emptied half of it, not just one batch: readers decode faster than the
- * merge replays, and waking one per batch costs two context switches per
- * 4096 records.  Only a sleeper is signalled: no futex call otherwise. */
-static int publish_local(struct reader *r, int last)
-{
-    pthread_mutex_lock(&r->lock);
-    r->published++;
-    if (last)
-        r->done = 1;
-    if (r->merge_waits)
-        pthread_cond_signal(&r->cond);
-    if (!last && !r->stop && r->published - r->released >= r->nbatches) {
-        r->reader_waits = 1;
-        while (!r->stop && r->published - r->released > r->nbatches / 2)
-            pthread_cond_wait(&r->cond, &r->lock);
-        r->reader_waits = 0;
-    }
-    int stop = r->stop;
-    uint64_t next = r->published;
-    pthread_mutex_unlock(&r->lock);
-    if (!last) {
-        r->fill = &r->batches[next % r->nbatches];
-        r->fill->n = 0;
-        r->fill->skipped = 0;
-        r->fill->last = 0;
-    }
-    return stop ? -1 : 0;
-}
+/* --- decoding a share ----------------------------------------------- */
 
 static void setup_failed(struct reader *r, const char *doing, OTF2_ErrorCode rc)
 {
@@ -94,12 +64,13 @@ static OTF2_ErrorCode read_local_definitions(OTF2_Reader *reader, const struct r
     return rc != OTF2_SUCCESS ? rc : rc_close;
 }
 
-/* The events of the reader's locations, merged by OTF2, into batches. */
-static void read_events(OTF2_Reader *reader, struct reader *r)
+/* Opens the reader's locations for OTF2's global reader; leaves
+ * r->events NULL if none has an event (or on a failure, in r->end). */
+static void open_events(struct reader *r)
 {
     uint32_t opened = 0;
     for (uint32_t i = 0; i < r->nlocations; i++) {
-        int status = open_event_reader(reader, r->ranks->location_list[r->locations[i]]->ref);
+        int status = open_event_reader(r->otf2, r->ranks->location_list[r->locations[i]]->ref);
         if (status < 0) {
             r->end.failure = READER_OPEN;
             r->end.failed_index = r->locations[i];
@@ -111,105 +82,238 @@ static void read_events(OTF2_Reader *reader, struct reader *r)
     }
     if (opened == 0)
         return;
-    OTF2_GlobalEvtReader *events = OTF2_Reader_GetGlobalEvtReader(reader);
-    if (!events) {
+    r->events = OTF2_Reader_GetGlobalEvtReader(r->otf2);
+    if (!r->events) {
         setup_failed(r, "cannot set up the event reader", OTF2_SUCCESS);
         return;
     }
-    OTF2_ErrorCode rc = archive_register_records(reader, events, r);
-    uint64_t n = READ_CHUNK;
-    while (rc == OTF2_SUCCESS && n == READ_CHUNK) {
-        n = 0;
-        r->appended = 0;
-        rc = OTF2_Reader_ReadGlobalEvents(reader, events, READ_CHUNK, &n);
-        /* On an error, OTF2 does not count the event it delivered last
-         * (the failure is reading the one after it). */
-        uint64_t read = rc == OTF2_SUCCESS || rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK ? n : n + 1;
-        if (read > r->appended)
-            r->fill->skipped += read - r->appended;
+    OTF2_ErrorCode rc = archive_register_records(r->otf2, r->events, r);
+    if (rc != OTF2_SUCCESS) {
+        r->end.failure = READER_READ;
+        r->end.rc = rc;
+        archive_errors_take(&r->end.errors);
     }
+}
+
+/* The share's OTF2 reader, up to its first event; returns whether there
+ * are events to read. */
+static int share_open(struct reader *r)
+{
+    r->fill = &r->batches[r->published % r->nbatches];
+    r->fill->n = 0;
+    r->fill->skipped = 0;
+    r->fill->last = 0;
+    r->otf2 = OTF2_Reader_Open(r->anchor);
+    if (!r->otf2) {
+        setup_failed(r, "not a readable OTF2 archive", OTF2_SUCCESS);
+        return 0;
+    }
+    OTF2_ErrorCode rc = OTF2_Reader_SetSerialCollectiveCallbacks(r->otf2);
+    if (rc == OTF2_SUCCESS) {
+        OTF2_Boolean global_reader = OTF2_TRUE;
+        rc = OTF2_Reader_SetHint(r->otf2, OTF2_HINT_GLOBAL_READER, &global_reader);
+    }
+    for (uint32_t i = 0; i < r->nlocations && rc == OTF2_SUCCESS; i++)
+        rc = OTF2_Reader_SelectLocation(r->otf2, r->ranks->location_list[r->locations[i]]->ref);
+    if (rc != OTF2_SUCCESS) {
+        setup_failed(r, "cannot set up the OTF2 reader", rc);
+    } else if ((rc = read_local_definitions(r->otf2, r)) != OTF2_SUCCESS) {
+        setup_failed(r, "cannot read the local definitions", rc);
+    } else if ((rc = OTF2_Reader_OpenEvtFiles(r->otf2)) != OTF2_SUCCESS) {
+        setup_failed(r, "cannot open the event files", rc);
+    } else {
+        r->opened = 1;
+        open_events(r);
+    }
+    return r->events && r->end.failure == READER_OK;
+}
+
+/* Closes what share_open opened; the last batch follows. */
+static void share_close(struct reader *r)
+{
+    if (r->events)
+        OTF2_Reader_CloseGlobalEvtReader(r->otf2, r->events);
+    if (r->opened) {
+        OTF2_ErrorCode rc = OTF2_Reader_CloseEvtFiles(r->otf2);
+        if (rc != OTF2_SUCCESS && r->end.failure == READER_OK)
+            setup_failed(r, "cannot close the event files", rc);
+    }
+    if (r->otf2)
+        OTF2_Reader_Close(r->otf2);
+    r->events = NULL;
+    r->otf2 = NULL;
+    r->opened = 0;
+}
+
+/* Up to READ_CHUNK events into the batches; returns whether more may
+ * come.  Any thread may take the next step of a share: errors OTF2 met
+ * are the step's own (errors end the share). */
+static int share_step(struct reader *r)
+{
+    struct otf2_errors ignored;
+    archive_errors_take(&ignored);
+    uint64_t n = 0;
+    r->appended = 0;
+    OTF2_ErrorCode rc = OTF2_Reader_ReadGlobalEvents(r->otf2, r->events, READ_CHUNK, &n);
+    /* On an error, OTF2 does not count the event it delivered last (the
+     * failure is reading the one after it). */
+    uint64_t read = rc == OTF2_SUCCESS || rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK ? n : n + 1;
+    if (read > r->appended)
+        r->fill->skipped += read - r->appended;
     if (rc != OTF2_SUCCESS && rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
         r->end.failure = READER_READ;
         r->end.rc = rc;
         archive_errors_take(&r->end.errors);
     }
-    OTF2_Reader_CloseGlobalEvtReader(reader, events);
+    return rc == OTF2_SUCCESS && n == READ_CHUNK;
 }
 
-static void read_share(struct reader *r)
+/* The share is read: the batch being filled is its last. */
+static void share_finish(struct reader *r)
 {
-    r->fill = &r->batches[0];
-    r->fill->n = 0;
-    r->fill->skipped = 0;
-    r->fill->last = 0;
-    OTF2_Reader *reader = OTF2_Reader_Open(r->anchor);
-    if (!reader) {
-        setup_failed(r, "not a readable OTF2 archive", OTF2_SUCCESS);
-        return;
-    }
-    OTF2_ErrorCode rc = OTF2_Reader_SetSerialCollectiveCallbacks(reader);
-    if (rc == OTF2_SUCCESS) {
-        OTF2_Boolean global_reader = OTF2_TRUE;
-        rc = OTF2_Reader_SetHint(reader, OTF2_HINT_GLOBAL_READER, &global_reader);
-    }
-    for (uint32_t i = 0; i < r->nlocations && rc == OTF2_SUCCESS; i++)
-        rc = OTF2_Reader_SelectLocation(reader, r->ranks->location_list[r->locations[i]]->ref);
-    if (rc != OTF2_SUCCESS) {
-        setup_failed(r, "cannot set up the OTF2 reader", rc);
-    } else if ((rc = read_local_definitions(reader, r)) != OTF2_SUCCESS) {
-        setup_failed(r, "cannot read the local definitions", rc);
-    } else if ((rc = OTF2_Reader_OpenEvtFiles(reader)) != OTF2_SUCCESS) {
-        setup_failed(r, "cannot open the event files", rc);
-    } else {
-        read_events(reader, r);
-        rc = OTF2_Reader_CloseEvtFiles(reader);
-        if (rc != OTF2_SUCCESS && r->end.failure == READER_OK)
-            setup_failed(r, "cannot close the event files", rc);
-    }
-    OTF2_Reader_Close(reader);
-}
-
-void archive_read_share(struct reader *r)
-{
-    read_share(r);
+    share_close(r);
     r->fill->last = 1;
     r->fill->end = r->end;
     r->publish(r, 1);
 }
 
-static void *reader_main(void *arg)
+void archive_read_share(struct reader *r)
 {
-    archive_read_share(arg);
+    if (share_open(r))
+        while (share_step(r))
+            ;
+    share_finish(r);
+}
+
+/* --- the pool of decoding threads ------------------------------------- */
+
+/* The shares of this process and the threads that decode them: helper
+ * threads, and the merging thread itself whenever the share it needs
+ * next has nothing queued.  --threads N makes N - 1 helpers, so N threads
+ * share N CPUs: no thread waits for a CPU while another waits for it, as
+ * when N readers and the merge ran on N CPUs.  A thread takes a step of
+ * the share with the fewest batches queued that has room for two more and
+ * nobody at it; a share is decoded by one thread at a time. */
+struct share_pool {
+    pthread_mutex_t lock;
+    pthread_cond_t work;  /* helpers wait for room */
+    pthread_cond_t ready; /* the merge waits for a batch */
+    struct reader *shares;
+    unsigned n;
+    unsigned helpers_waiting;
+    int merge_waits, stop;
+};
+
+/* share_publish of a share of this process.  Never waits: a step starts
+ * only with room for the batch it may complete. */
+static int publish_pooled(struct reader *r, int last)
+{
+    struct share_pool *p = r->pool;
+    pthread_mutex_lock(&p->lock);
+    r->published++;
+    if (last)
+        r->done = 1;
+    if (p->merge_waits)
+        pthread_cond_signal(&p->ready);
+    uint64_t next = r->published;
+    pthread_mutex_unlock(&p->lock);
+    if (!last) {
+        r->fill = &r->batches[next % r->nbatches];
+        r->fill->n = 0;
+        r->fill->skipped = 0;
+        r->fill->last = 0;
+    }
+    return 0;
+}
+
+/* One step of r, by the calling thread (r->busy set, the lock not held). */
+static void step(struct reader *r)
+{
+    if (!(r->otf2 ? share_step(r) : share_open(r)))
+        share_finish(r);
+}
+
+/* Under the lock: whether a step of r may start now (room for the batch
+ * being filled and one more). */
+static int steppable(const struct reader *r)
+{
+    return !r->done && !r->busy && r->published - r->released + 2 <= r->nbatches;
+}
+
+static void *helper_main(void *arg)
+{
+    struct share_pool *p = arg;
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop) {
+        struct reader *best = NULL;
+        unsigned local = 0, done = 0;
+        for (unsigned k = 0; k < p->n; k++) {
+            struct reader *r = &p->shares[k];
+            if (r->pool != p)
+                continue; /* another rank's (archive_mpi.c) */
+            local++;
+            done += r->done;
+            if (steppable(r)
+                && (!best || r->published - r->released < best->published - best->released))
+                best = r;
+        }
+        if (!best) {
+            if (done == local)
+                break;
+            p->helpers_waiting++;
+            pthread_cond_wait(&p->work, &p->lock);
+            p->helpers_waiting--;
+            continue;
+        }
+        best->busy = 1;
+        pthread_mutex_unlock(&p->lock);
+        step(best);
+        pthread_mutex_lock(&p->lock);
+        best->busy = 0;
+        if (p->merge_waits)
+            pthread_cond_signal(&p->ready);
+    }
+    pthread_mutex_unlock(&p->lock);
     return NULL;
 }
 
 /* --- the merge --------------------------------------------------------- */
 
-/* share_next within this process. */
-static struct batch *next_local(struct reader *r, int release, uint64_t *events)
+/* share_next of a share of this process: its next batch, decoded here if
+ * none is queued and no helper is at it. */
+static struct batch *next_pooled(struct reader *r, int release, uint64_t *events)
 {
+    struct share_pool *p = r->pool;
+    pthread_mutex_lock(&p->lock);
     for (;;) {
-        pthread_mutex_lock(&r->lock);
         if (release) {
             r->released++;
-            if (r->reader_waits && r->published - r->released <= r->nbatches / 2)
-                pthread_cond_signal(&r->cond);
+            release = 0;
+            if (p->helpers_waiting)
+                pthread_cond_signal(&p->work);
         }
-        if (r->published == r->released && !r->done) {
-            r->merge_waits = 1;
-            while (r->published == r->released && !r->done)
-                pthread_cond_wait(&r->cond, &r->lock);
-            r->merge_waits = 0;
-        }
-        struct batch *b =
-            r->published > r->released ? &r->batches[r->released % r->nbatches] : NULL;
-        pthread_mutex_unlock(&r->lock);
-        if (!b)
+        if (r->published > r->released) {
+            struct batch *b = &r->batches[r->released % r->nbatches];
+            *events += b->skipped;
+            if (b->n) {
+                pthread_mutex_unlock(&p->lock);
+                return b;
+            }
+            release = 1;
+        } else if (r->done) {
+            pthread_mutex_unlock(&p->lock);
             return NULL;
-        *events += b->skipped;
-        if (b->n)
-            return b;
-        release = 1;
+        } else if (!r->busy) {
+            r->busy = 1;
+            pthread_mutex_unlock(&p->lock);
+            step(r);
+            pthread_mutex_lock(&p->lock);
+            r->busy = 0;
+        } else {
+            p->merge_waits = 1;
+            pthread_cond_wait(&p->ready, &p->lock);
+            p->merge_waits = 0;
+        }
     }
 }
 
@@ -406,16 +510,11 @@ static int merge_events(struct merge *m, struct analysis *a, int show_progress,
     return 0;
 }
 
-/* The ring of a reader thread.  The threads share the CPUs with the
- * merge, and the scheduler gives each a slice of milliseconds: while a
- * reader is off its CPU the merge lives on what it has queued.  With 4
- * batches each (0.7 ms of the merge's work) the 3 threads of --threads 2
- * slept 900 to 2400 times on the 2500 batches of the 10 M-event ring; with
- * 32 (6 MB, 5 ms), about 100.  LOCAL_RING_BATCHES over all readers bounds
- * the memory whatever the number of threads. */
-static size_t local_batches(unsigned readers)
+/* The ring of a share decoded here: 32 batches for each of two shares
+ * (5 ms of the merge's work), the memory bounded for any N. */
+static size_t local_batches(unsigned shares)
 {
-    size_t per = LOCAL_RING_BATCHES / readers;
+    size_t per = LOCAL_RING_BATCHES / shares;
     return per > BATCHES ? per : BATCHES;
 }
 
@@ -426,7 +525,7 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
     const unsigned n = d ? d->shares : threads;
     struct reader *readers = xcalloc(n, sizeof *readers);
     /* Round robin over the locations in list order: neighbouring ranks,
-     * which often have similar event counts, go to different readers.
+     * which often have similar event counts, go to different shares.
      * Every MPI rank computes the same shares. */
     uint32_t nselected = 0;
     for (uint32_t i = 0; i < a->ranks.nlocations; i++)
@@ -441,20 +540,24 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
         struct reader *r = &readers[s++ % n];
         r->locations[r->nlocations++] = i;
     }
+    /* In rank 0, share 0 is decoded here and the others come from their
+     * ranks; without MPI, every share is decoded here.  Batches: a ring
+     * for a share decoded here, BATCHES for a rank's own share, two to
+     * receive another rank's into (rank 0), none for the shares of
+     * others (the other ranks). */
+    struct share_pool pool = {.shares = readers, .n = n};
+    pthread_mutex_init(&pool.lock, NULL);
+    pthread_cond_init(&pool.work, NULL);
+    pthread_cond_init(&pool.ready, NULL);
     for (unsigned k = 0; k < n; k++) {
         struct reader *r = &readers[k];
         r->anchor = anchor;
         r->ranks = &a->ranks;
         r->rank = (int)k;
-        pthread_mutex_init(&r->lock, NULL);
-        pthread_cond_init(&r->cond, NULL);
-        /* In rank 0, share 0 is read by a thread, the others come from
-         * their ranks; without MPI, every share is a thread.  Batches: a
-         * ring for a share read here, two to receive another rank's into
-         * (rank 0), none for the shares of others (the other ranks). */
         int local = !d || k == 0;
-        r->publish = local ? publish_local : d->publish;
-        r->next = local ? next_local : d->next;
+        r->pool = local ? &pool : NULL;
+        r->publish = local ? publish_pooled : d->publish;
+        r->next = local ? next_pooled : d->next;
         size_t nbatches = !d ? local_batches(n) : k == d->self ? BATCHES : d->self == 0 ? 2 : 0;
         r->nbatches = (uint32_t)nbatches;
         r->batches = nbatches ? xmalloc(nbatches * sizeof *r->batches) : NULL;
@@ -463,35 +566,34 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
     if (d && d->self != 0) {
         archive_read_share(&readers[d->self]);
     } else {
-        unsigned started = 0;
-        for (unsigned k = 0; k < n; k++) {
-            if (readers[k].next != next_local)
-                continue;
-            if (pthread_create(&readers[k].thread, NULL, reader_main, &readers[k]) != 0)
-                fail_exit("cannot start a reader thread");
-            started++;
-        }
+        /* With MPI, rank 0's one share has a helper as well. */
+        unsigned helpers = d ? 1 : n - 1;
+        pthread_t *threads_started = xcalloc(helpers ? helpers : 1, sizeof *threads_started);
+        for (unsigned k = 0; k < helpers; k++)
+            if (pthread_create(&threads_started[k], NULL, helper_main, &pool) != 0)
+                fail_exit("cannot start a thread");
         struct merge m = {readers, n, xcalloc(n, sizeof *m.current),
                           xcalloc(n, sizeof *m.cursors)};
         status = merge_events(&m, a, show_progress, selected, anchor, err, errsize);
-        for (unsigned k = 0; k < n && started; k++) {
-            struct reader *r = &readers[k];
-            if (r->next != next_local)
-                continue;
-            pthread_mutex_lock(&r->lock);
-            r->stop = 1;
-            pthread_cond_broadcast(&r->cond);
-            pthread_mutex_unlock(&r->lock);
-            pthread_join(r->thread, NULL);
-        }
+        pthread_mutex_lock(&pool.lock);
+        pool.stop = 1;
+        pthread_cond_broadcast(&pool.work);
+        pthread_mutex_unlock(&pool.lock);
+        for (unsigned k = 0; k < helpers; k++)
+            pthread_join(threads_started[k], NULL);
+        /* Shares the merge stopped reading (on an error) are still open. */
+        for (unsigned k = 0; k < n; k++)
+            if (readers[k].pool)
+                share_close(&readers[k]);
+        free(threads_started);
         free(m.current);
         free(m.cursors);
     }
-    for (unsigned k = 0; k < n; k++) {
-        pthread_mutex_destroy(&readers[k].lock);
-        pthread_cond_destroy(&readers[k].cond);
+    pthread_cond_destroy(&pool.ready);
+    pthread_cond_destroy(&pool.work);
+    pthread_mutex_destroy(&pool.lock);
+    for (unsigned k = 0; k < n; k++)
         free(readers[k].batches);
-    }
     free(shares);
     free(readers);
     return status;

@@ -1,14 +1,15 @@
 /* Reading the events with several threads (--threads, docs/analyze.md).
  *
- * Each reader thread opens the archive with its own OTF2 reader (one
- * reader is not thread-safe; several on one archive are), selects a share
- * of the locations, and lets OTF2's global reader merge them.  It only
- * decodes: every event becomes a small record in a bounded queue of
- * batches.  The calling thread merges the queues by (time, location), the
- * order OTF2's global reader uses for all locations together, and hands
- * each record to the same callbacks the serial read uses.  The analysis
- * therefore sees the events in the serial order, and its output is the
- * serial output, byte for byte. */
+ * The locations are dealt into shares; each share has its own OTF2 reader
+ * of the archive (one reader is not thread-safe; several on one archive
+ * are), which lets OTF2's global reader merge the share's locations.
+ * Decoding turns every event into a small record in a bounded queue of
+ * batches, a step at a time, by whichever of the threads is free (the
+ * calling one too).  The calling thread merges the queues by (time,
+ * location), the order OTF2's global reader uses for all locations
+ * together, and hands each record to the same callbacks the serial read
+ * uses.  The analysis therefore sees the events in the serial order, and
+ * its output is the serial output, byte for byte. */
 #ifndef HT_ANALYZE_ARCHIVE_PAR_H
 #define HT_ANALYZE_ARCHIVE_PAR_H
 

@@ -1,4 +1,4 @@
-/* The reader threads' callbacks (archive_share.h): each event of a share
+/* The decoding callbacks (archive_share.h): each event of a share
  * becomes a record in the batch being filled, with the arguments the
  * serial read's callback gets; archive_par.c replays them. */
 #include <otf2/otf2.h>

@@ -63,6 +63,8 @@ typedef int share_publish(struct reader *r, int last);
  * reader skipped to *events. */
 typedef struct batch *share_next(struct reader *r, int release, uint64_t *events);
 
+struct share_pool;
+
 struct reader {
     const char *anchor;
     const struct rankmap *ranks;
@@ -72,29 +74,31 @@ struct reader {
     share_next *next;
     int rank;            /* archive_mpi.c: the rank reading the share */
     void *requests;      /* archive_mpi.c: its pending sends */
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
+    struct share_pool *pool; /* archive_par.c: the threads that decode it */
     struct batch *batches; /* nbatches of them, a ring */
     uint32_t nbatches;
-    /* Under lock: batches handed over, batches given back, no more will
-     * come, the merge wants no more. */
+    /* Batches handed over, batches given back, no more will come (under
+     * the pool's lock for a share of this process); a thread decodes it
+     * now. */
     uint64_t published, released;
-    int done, stop;
-    int reader_waits, merge_waits; /* asleep on cond */
-    /* The reader's own until done. */
+    int done, busy;
+    /* The decoder's, one thread at a time: OTF2's reader of the share,
+     * resumed batch after batch by whichever thread is free. */
+    OTF2_Reader *otf2;
+    OTF2_GlobalEvtReader *events;
+    int opened;
     struct batch *fill;
     uint64_t appended;
     struct share_end end;
 };
 
+/* Reads the share into batches through r->publish (the last one too). */
+void archive_read_share(struct reader *r);
+
 /* Registers the callbacks that append each event to r's batches
  * (archive_records.c). */
 OTF2_ErrorCode archive_register_records(OTF2_Reader *reader, OTF2_GlobalEvtReader *events,
                                         struct reader *r);
-
-/* Reads the share into batches through r->publish (the last one too). */
-void archive_read_share(struct reader *r);
 
 /* The distribution of the shares over MPI ranks (archive_mpi.c); NULL in
  * a single process. */

@@ -33,7 +33,7 @@
 #include "analyze/options.h"
 #include "analyze/report.h"
 
-/* The reader threads when not told: the CPUs this process may run on. */
+/* The threads when not told: the CPUs this process may run on. */
 static unsigned default_threads(void)
 {
     cpu_set_t set;

@@ -15,7 +15,7 @@ struct options {
     enum svg_value svg_value;
     unsigned examples;     /* warning examples kept per kind */
     int progress;          /* 1 on, 0 off, -1 when stderr is a terminal */
-    unsigned threads;      /* reader threads; 0: as many as CPUs */
+    unsigned threads;      /* decoding threads; 0: as many as CPUs */
 };
 
 /* Parses argv into *opt.  Returns 0 to go on, or 1 to stop at once with
