@@ -367,14 +367,10 @@ static OTF2_ErrorCode register_event_callbacks(OTF2_Reader *reader, OTF2_GlobalE
     OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
     if (!cb)
         fail_out_of_memory();
-    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, ev_send);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, ev_isend);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, ev_isend_complete);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, ev_recv);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, ev_irecv_request);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, ev_irecv);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, ev_cancelled);
-    archive_wait_events(cb);
+#define SET_CALLBACK(record, suffix) \
+    OTF2_GlobalEvtReaderCallbacks_Set##record##Callback(cb, ev_##suffix);
+    ARCHIVE_EVENT_RECORDS(SET_CALLBACK)
+#undef SET_CALLBACK
     OTF2_ErrorCode rc = OTF2_Reader_RegisterGlobalEvtCallbacks(reader, events, cb, a);
     OTF2_GlobalEvtReaderCallbacks_Delete(cb);
     return rc;

@@ -77,9 +77,18 @@ OTF2_CallbackCode ev_collective_end(OTF2_LocationRef ref, OTF2_TimeStamp time, v
                                     OTF2_CommRef comm, uint32_t root, uint64_t sent,
                                     uint64_t received);
 
-/* archive_waits.c: Region definitions; Enter, Leave and the blocking
- * collectives' records. */
+/* Every event record the analysis reads, as (OTF2's record name, the
+ * callbacks' suffix): archive.c registers ev_<suffix> for the serial read,
+ * archive_records.c rec_<suffix> for the parallel one, and archive_par.c's
+ * replay() turns each rec_ record back into its ev_ call.  A record added
+ * here needs both callbacks and its case in replay(). */
+#define ARCHIVE_EVENT_RECORDS(X)                                                         \
+    X(MpiSend, send) X(MpiIsend, isend) X(MpiIsendComplete, isend_complete)             \
+    X(MpiRecv, recv) X(MpiIrecvRequest, irecv_request) X(MpiIrecv, irecv)               \
+    X(MpiRequestCancelled, cancelled) X(Enter, enter) X(Leave, leave)                   \
+    X(MpiCollectiveBegin, collective_begin) X(MpiCollectiveEnd, collective_end)
+
+/* archive_waits.c: Region definitions (the call paths' names). */
 void archive_wait_definitions(OTF2_GlobalDefReaderCallbacks *cb);
-void archive_wait_events(OTF2_GlobalEvtReaderCallbacks *cb);
 
 #endif

@@ -3,6 +3,7 @@
  * serial read's callback gets; archive_par.c replays them. */
 #include <otf2/otf2.h>
 
+#include "analyze/archive_events.h"
 #include "analyze/archive_share.h"
 #include "analyze/fail.h"
 
@@ -120,25 +121,17 @@ static OTF2_CallbackCode rec_collective_end(OTF2_LocationRef ref, OTF2_TimeStamp
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/* The records the serial read has callbacks for (archive.c,
- * archive_waits.c): a new one there needs its twin here and in replay(). */
+/* The records of ARCHIVE_EVENT_RECORDS (archive_events.h). */
 OTF2_ErrorCode archive_register_records(OTF2_Reader *reader, OTF2_GlobalEvtReader *events,
                                         struct reader *r)
 {
     OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
     if (!cb)
         fail_out_of_memory();
-    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, rec_send);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, rec_isend);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, rec_isend_complete);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, rec_recv);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, rec_irecv_request);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, rec_irecv);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, rec_cancelled);
-    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, rec_enter);
-    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, rec_leave);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, rec_collective_begin);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, rec_collective_end);
+#define SET_CALLBACK(record, suffix) \
+    OTF2_GlobalEvtReaderCallbacks_Set##record##Callback(cb, rec_##suffix);
+    ARCHIVE_EVENT_RECORDS(SET_CALLBACK)
+#undef SET_CALLBACK
     OTF2_ErrorCode rc = OTF2_Reader_RegisterGlobalEvtCallbacks(reader, events, cb, r);
     OTF2_GlobalEvtReaderCallbacks_Delete(cb);
     return rc;

@@ -63,11 +63,3 @@ void archive_wait_definitions(OTF2_GlobalDefReaderCallbacks *cb)
 {
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, def_region);
 }
-
-void archive_wait_events(OTF2_GlobalEvtReaderCallbacks *cb)
-{
-    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, ev_enter);
-    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, ev_leave);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, ev_collective_begin);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, ev_collective_end);
-}
