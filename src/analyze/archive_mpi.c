@@ -40,7 +40,7 @@ static int message_bytes(const struct batch *b)
 
 /* A worker rank: sends the batch just filled, fills the next slot once
  * its previous send is done. */
-static int publish_remote(struct reader *r, int last)
+static void publish_remote(struct reader *r, int last)
 {
     MPI_Request *requests = r->requests;
     if (!requests) {
@@ -58,7 +58,7 @@ static int publish_remote(struct reader *r, int last)
             wait_gently(&requests[k]);
         free(requests);
         r->requests = NULL;
-        return 0;
+        return;
     }
     slot = (unsigned)(r->published % BATCHES);
     wait_gently(&requests[slot]);
@@ -66,7 +66,6 @@ static int publish_remote(struct reader *r, int last)
     r->fill->n = 0;
     r->fill->skipped = 0;
     r->fill->last = 0;
-    return 0;
 }
 
 static void receive(struct reader *r, unsigned slot)

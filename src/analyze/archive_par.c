@@ -206,7 +206,7 @@ struct share_pool {
 
 /* share_publish of a share of this process.  Never waits: a step starts
  * only with room for the batch it may complete. */
-static int publish_pooled(struct reader *r, int last)
+static void publish_pooled(struct reader *r, int last)
 {
     struct share_pool *p = r->pool;
     pthread_mutex_lock(&p->lock);
@@ -223,7 +223,6 @@ static int publish_pooled(struct reader *r, int last)
         r->fill->skipped = 0;
         r->fill->last = 0;
     }
-    return 0;
 }
 
 /* One step of r, by the calling thread (r->busy set, the lock not held). */

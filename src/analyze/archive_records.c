@@ -10,8 +10,8 @@
 static inline struct record *append(struct reader *r, enum record_type type, uint64_t location,
                                     uint64_t time)
 {
-    if (r->fill->n == BATCH_RECORDS && r->publish(r, 0) != 0)
-        return NULL;
+    if (r->fill->n == BATCH_RECORDS)
+        r->publish(r, 0);
     struct record *e = &r->fill->records[r->fill->n++];
     e->type = (uint8_t)type;
     e->location = location;
@@ -20,11 +20,9 @@ static inline struct record *append(struct reader *r, enum record_type type, uin
     return e;
 }
 
-#define RECORD(type)                                     \
-    (void)attributes;                                    \
-    struct record *e = append(ud, type, ref, time);      \
-    if (!e)                                              \
-        return OTF2_CALLBACK_INTERRUPT
+#define RECORD(type)    \
+    (void)attributes;   \
+    struct record *e = append(ud, type, ref, time)
 
 static OTF2_CallbackCode rec_send(OTF2_LocationRef ref, OTF2_TimeStamp time, void *ud,
                                   OTF2_AttributeList *attributes, uint32_t receiver,
@@ -107,7 +105,8 @@ static OTF2_CallbackCode rec_leave(OTF2_LocationRef ref, OTF2_TimeStamp time, vo
 static OTF2_CallbackCode rec_collective_begin(OTF2_LocationRef ref, OTF2_TimeStamp time,
                                               void *ud, OTF2_AttributeList *attributes)
 {
-    RECORD(REC_COLLECTIVE_BEGIN);
+    (void)attributes;
+    append(ud, REC_COLLECTIVE_BEGIN, ref, time);
     return OTF2_CALLBACK_SUCCESS;
 }
 

@@ -1,12 +1,11 @@
-/* What archive_par.c's readers hand to the merge, and how: a share of the
- * locations read into batches of decoded records.  A share is read by a
- * thread of this process, or (hooktrace-analyze-mpi, archive_mpi.c) by
- * another MPI rank that sends its batches. */
+/* What archive_par.c's decoding hands to the merge, and how: a share of
+ * the locations read into batches of decoded records.  A share is decoded
+ * by the threads of this process, or (hooktrace-analyze-mpi,
+ * archive_mpi.c) by another MPI rank that sends its batches. */
 #ifndef HT_ANALYZE_ARCHIVE_SHARE_H
 #define HT_ANALYZE_ARCHIVE_SHARE_H
 
 #include <otf2/otf2.h>
-#include <pthread.h>
 #include <stdint.h>
 
 #include "analyze/archive_events.h"
@@ -14,8 +13,8 @@
 
 /* Records per batch and batches per MPI rank: what is in flight between a
  * rank and the merge is at most BATCHES * BATCH_RECORDS records (about
- * 0.8 MB), whatever the trace's length.  Reader threads have a longer
- * ring (archive_par.c, local_batches).  A batch is handed over under a
+ * 0.8 MB), whatever the trace's length.  A share decoded by this
+ * process's threads has a longer ring (archive_par.c, local_batches).  A batch is handed over under a
  * lock (or in one MPI message), once per 4096 events. */
 #define BATCH_RECORDS 4096u
 #define BATCHES 4u
@@ -56,8 +55,8 @@ struct batch {
 
 struct reader;
 /* Hands the batch being filled on (last: the share is read) and gives the
- * next one to fill; returns -1 when the merge wants no more. */
-typedef int share_publish(struct reader *r, int last);
+ * next one to fill. */
+typedef void share_publish(struct reader *r, int last);
 /* The merge's side: the next batch with records (the current one given
  * back if release), or NULL once the share is read; adds the events the
  * reader skipped to *events. */
