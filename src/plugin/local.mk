@@ -23,3 +23,25 @@ hooktrace_gcc.so: $(HT_GCC_PLUGIN_FILES) $(srcdir)/src/plugin/after_inlining.h $
 	$(AM_V_CXX)$(CXX) $(HT_GCC_PLUGIN_CXXFLAGS) -I$(HT_GCC_PLUGIN_INCLUDE) \
 		-shared -o $@ $(HT_GCC_PLUGIN_FILES)
 endif
+
+# The LLVM plugin (docs/plugin.md, "Clang"): a pass plugin for clang 14,
+# built by $(CXX) against llvm-config's headers, with its own flags for the
+# same reason as the GCC plugin's (clang loads it into itself).  One object
+# per source file, so that -j builds them side by side.
+HT_LLVM_PLUGIN_CPP = src/plugin/hooktrace_llvm.cpp src/plugin/llvm_hooks.cpp src/plugin/llvm_inlined.cpp \
+	src/plugin/llvm_openmp.cpp src/plugin/llvm_tiny.cpp
+EXTRA_DIST += $(HT_LLVM_PLUGIN_CPP) src/plugin/llvm_hooks.h
+if HT_LLVM_PLUGIN
+hooktrace_llvmdir = $(pkglibdir)
+hooktrace_llvm_DATA = hooktrace_llvm.so
+HT_LLVM_PLUGIN_OBJECTS = $(HT_LLVM_PLUGIN_CPP:.cpp=.plugin.o)
+CLEANFILES += hooktrace_llvm.so $(HT_LLVM_PLUGIN_OBJECTS)
+HT_LLVM_PLUGIN_CXXFLAGS = -O2 -g -fPIC -Wall -Wextra $(filter -Werror,$(CXXFLAGS)) $(HT_LLVM_CXXFLAGS)
+
+src/plugin/%.plugin.o: $(srcdir)/src/plugin/%.cpp $(srcdir)/src/plugin/llvm_hooks.h
+	@$(MKDIR_P) src/plugin
+	$(AM_V_CXX)$(CXX) $(HT_LLVM_PLUGIN_CXXFLAGS) -c -o $@ $<
+
+hooktrace_llvm.so: $(HT_LLVM_PLUGIN_OBJECTS)
+	$(AM_V_CXXLD)$(CXX) -shared -o $@ $(HT_LLVM_PLUGIN_OBJECTS)
+endif

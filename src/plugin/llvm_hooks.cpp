@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The hooks, the inlined copies' identities, the options and the sections
+ * of hooktrace's LLVM plugin (llvm_hooks.h). */
+#include "llvm_hooks.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+
+using namespace llvm;
+
+namespace hooktrace {
+
+/* Given with -mllvm; clang parses -mllvm before it loads a pass plugin, so
+ * the `hooktrace` prefix also names the plugin with -fplugin, which loads
+ * it earlier (docs/plugin.md). */
+static cl::opt<std::string> InlinedHooks("hooktrace-inlined-hooks", cl::init("count"),
+                                         cl::desc("hooktrace: inlined copies of leaf code become counts (count), "
+                                                  "or every inlined copy keeps its hooks (keep)"));
+static cl::opt<unsigned> MaxStatements("hooktrace-max-statements", cl::init(8),
+                                       cl::desc("hooktrace: functions of at most this many instructions, "
+                                                "no loop and no call lose their hooks (0: none)"));
+static cl::opt<bool> Verbose("hooktrace-verbose", cl::init(false),
+                             cl::desc("hooktrace: a note on stderr for each function and copy changed"));
+
+const Options &options()
+{
+    static Options opts;
+    static bool read = false;
+    if (!read) {
+        read = true;
+        if (InlinedHooks != "count" && InlinedHooks != "keep")
+            report_fatal_error(Twine("hooktrace plugin: -hooktrace-inlined-hooks takes count or keep, not '") +
+                                   InlinedHooks + "'",
+                               false);
+        opts.keepInlined = InlinedHooks == "keep";
+        opts.maxStatements = MaxStatements;
+        opts.verbose = Verbose;
+    }
+    return opts;
+}
+
+static const char enterName[] = "__cyg_profile_func_enter";
+static const char exitName[] = "__cyg_profile_func_exit";
+/* The runtime's entry for the counts (docs/plugin.md). */
+static const char countsName[] = "hooktrace_inlined_calls";
+
+Hook hookKind(const Instruction &I)
+{
+    const auto *call = dyn_cast<CallInst>(&I);
+    const Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (!callee || call->arg_size() != 2)
+        return Hook::None;
+    if (callee->getName() == enterName)
+        return Hook::Enter;
+    if (callee->getName() == exitName)
+        return Hook::Exit;
+    return Hook::None;
+}
+
+Function *hookedFunction(const CallInst &hook)
+{
+    return dyn_cast<Function>(hook.getArgOperand(0)->stripPointerCasts());
+}
+
+bool isOwnHook(const CallInst &hook, const Function &F)
+{
+    const DILocation *at = hook.getDebugLoc().get();
+    return hookedFunction(hook) == &F && !(at && at->getInlinedAt());
+}
+
+bool removeOwnHooks(Function &F)
+{
+    bool removed = false;
+    for (BasicBlock &block : F)
+        for (Instruction &I : make_early_inc_range(block))
+            if (hookKind(I) != Hook::None && isOwnHook(cast<CallInst>(I), F)) {
+                I.eraseFromParent();
+                removed = true;
+            }
+    if (removed)
+        removeUnusedReturnAddresses(F);
+    return removed;
+}
+
+void removeUnusedReturnAddresses(Function &F)
+{
+    for (BasicBlock &block : F)
+        for (Instruction &I : make_early_inc_range(block))
+            if (auto *intrinsic = dyn_cast<IntrinsicInst>(&I))
+                if (intrinsic->getIntrinsicID() == Intrinsic::returnaddress && I.use_empty())
+                    I.eraseFromParent();
+}
+
+Constant *inlinedId(Module &M, StringRef linkageName, Type *pointerType)
+{
+    std::string name = ("__hooktrace_inlined." + linkageName).str();
+    GlobalVariable *id = M.getNamedGlobal(name);
+    if (!id) {
+        Constant *text = ConstantDataArray::getString(M.getContext(), linkageName, true);
+        id = new GlobalVariable(M, text->getType(), true, GlobalValue::LinkOnceODRLinkage, text, name);
+        id->setVisibility(GlobalValue::HiddenVisibility);
+        id->setSection(".hooktrace.inlined_ids");
+        id->setComdat(M.getOrInsertComdat(name));
+        id->setAlignment(Align(1));
+    }
+    return ConstantExpr::getPointerCast(id, pointerType);
+}
+
+/* The lists live in named metadata until the module's end: the passes that
+ * fill them run per function, and under -flto the compile's pipeline ends
+ * before the link's starts. */
+static const char tinyList[] = "hooktrace.tiny";
+static const char countedList[] = "hooktrace.counted";
+
+void noteTiny(Module &M, StringRef linkageName)
+{
+    LLVMContext &context = M.getContext();
+    M.getOrInsertNamedMetadata(tinyList)->addOperand(MDNode::get(context, MDString::get(context, linkageName)));
+}
+
+void noteCountedSites(Module &M, StringRef linkageName, unsigned sites)
+{
+    LLVMContext &context = M.getContext();
+    Metadata *entry[] = {MDString::get(context, linkageName),
+                         ConstantAsMetadata::get(ConstantInt::get(Type::getInt64Ty(context), sites))};
+    M.getOrInsertNamedMetadata(countedList)->addOperand(MDNode::get(context, entry));
+}
+
+/* Top-level assembler, as the GCC plugin's first rule writes: it survives
+ * -flto with the module, and the sections are never loaded.  Names are
+ * linkage names, which hold no quote or backslash. */
+void writeSections(Module &M)
+{
+    std::string text = "\t.pushsection .hooktrace.plugin,\"\",@progbits\n\t.byte 1\n\t.popsection\n";
+    if (NamedMDNode *tiny = M.getNamedMetadata(tinyList)) {
+        StringSet<> seen;
+        text += "\t.pushsection .hooktrace.uninstrumented,\"\",@progbits\n";
+        for (MDNode *entry : tiny->operands()) {
+            StringRef name = cast<MDString>(entry->getOperand(0))->getString();
+            if (seen.insert(name).second)
+                text += "\t.asciz \"" + name.str() + "\"\n";
+        }
+        text += "\t.popsection\n";
+        tiny->eraseFromParent();
+    }
+    if (NamedMDNode *counted = M.getNamedMetadata(countedList)) {
+        /* One "SITES NAME" string per function and object. */
+        StringMap<uint64_t> sites;
+        std::vector<std::string> order;
+        for (MDNode *entry : counted->operands()) {
+            StringRef name = cast<MDString>(entry->getOperand(0))->getString();
+            uint64_t n = mdconst::extract<ConstantInt>(entry->getOperand(1))->getZExtValue();
+            if (sites.find(name) == sites.end())
+                order.push_back(name.str());
+            sites[name] += n;
+        }
+        text += "\t.pushsection .hooktrace.inlined,\"\",@progbits\n";
+        for (const std::string &name : order)
+            text += "\t.asciz \"" + std::to_string(sites[name]) + " " + name + "\"\n";
+        text += "\t.popsection\n";
+        counted->eraseFromParent();
+    }
+    M.appendModuleInlineAsm(text);
+}
+
+/* The C library's maths, whose calls GCC treats as const or pure builtins
+ * and clang leaves as calls where errno may be set (-fmath-errno). */
+static bool isMaths(StringRef name)
+{
+    static const StringSet<> names = {"sqrt", "cbrt",  "exp",   "exp2",  "expm1", "log",      "log2",
+                                      "log10", "log1p", "pow",  "sin",   "cos",   "tan",      "asin",
+                                      "acos", "atan",  "atan2", "sinh",  "cosh",  "tanh",     "fabs",
+                                      "floor", "ceil", "round", "trunc", "rint",  "nearbyint", "fmod",
+                                      "fmin", "fmax",  "hypot", "copysign", "ldexp", "erf",   "erfc"};
+    if (names.count(name))
+        return true;
+    return (name.endswith("f") || name.endswith("l")) && names.count(name.drop_back());
+}
+
+bool isRealCall(const CallBase &call, const TargetLibraryInfo &TLI)
+{
+    if (call.isInlineAsm())
+        return false;
+    const auto *callee = dyn_cast<Function>(call.getCalledOperand()->stripPointerCasts());
+    if (!callee)
+        return true; /* indirect or virtual */
+    if (callee->isIntrinsic())
+        return false;
+    StringRef name = callee->getName();
+    if (name == enterName || name == exitName || name == countsName)
+        return false;
+    if (call.doesNotReturn() || callee->doesNotReturn())
+        return false;
+    LibFunc libFunc;
+    if (TLI.getLibFunc(*callee, libFunc) && TLI.has(libFunc) && isMaths(name))
+        return false;
+    /* What a throw or an abort path calls before it ends (allocating the
+     * exception, formatting the message): the block ends in unreachable. */
+    return !isa<UnreachableInst>(call.getParent()->getTerminator());
+}
+
+} // namespace hooktrace

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Inlined copies after inlining (docs/plugin.md, "Clang"): clang's
+ * -finstrument-functions puts the hooks into every function before the
+ * inliner runs, so each copy the inliner makes of F carries a hook pair
+ * naming &F.  Once inlining is over, for each copy:
+ *
+ *   - a copy that holds a loop whose trip count is not a constant below 16,
+ *     or a call that stays a call (not an intrinsic, the C library's maths,
+ *     a noreturn call or the hooks; an OpenMP fork, MPI, a function not
+ *     inlined), keeps its hooks, which now pass F's inlined identity
+ *     (inlinedId) instead of &F: F's own body may be gone, or never have
+ *     been hooktrace's to name;
+ *   - a straight-line leaf copy loses its hooks and becomes a count: an
+ *     i64 local per (scope, F) that each pass through the copy increments
+ *     and that is handed to hooktrace_inlined_calls (ID, count), when not
+ *     zero, before each exit hook of its scope: the innermost enclosing copy
+ *     that keeps its hooks, or the function itself (its exit hooks, or its
+ *     returns when it has none, and its resumes).  The runtime adds the
+ *     count to the child ID of the node the scope is, per thread.
+ *
+ * A copy and its extent come from the debug information (the prefix adds
+ * -g): the inliner gives each call site it inlines a distinct DILocation,
+ * which every instruction of the copy names in its inlinedAt chain, the
+ * hooks included.  Code the optimiser duplicated after inlining (unrolled
+ * loops, threaded jumps) names the same site and is the same copy, with as
+ * many entry hooks as copies made: each counts.  A loop belongs to a copy
+ * when it holds some of the copy's instructions but none of its entry
+ * hooks: a copy inside its caller's loop has its entry hook in it.  Loops
+ * the optimiser unrolled completely before this point are no loops.
+ *
+ * Where the debug information cannot tell (no -g, or two copies' identical
+ * hook calls merged into one with a location in neither), every copy of
+ * that function keeps its hooks in that function, renamed: what is
+ * recorded stays balanced, it only costs what -finstrument-functions
+ * costs. */
+#include "llvm_hooks.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+#include <map>
+#include <string>
+
+using namespace llvm;
+
+namespace hooktrace {
+
+namespace {
+
+/* A loop of at most this many trips known at compile time (over the 3
+ * coordinates, the 8 nodes of a hexahedron) is a helper's, not a kernel's,
+ * as for the GCC plugin. */
+const unsigned fixedTripsLimit = 16;
+
+/* Set on a function once its copies are rewritten: the pass runs before
+ * the vectoriser where clang's pipeline has that point, and at its end for
+ * the functions it has not seen (-O0, ThinLTO's compile). */
+const char doneAttribute[] = "hooktrace-inlined-done";
+
+struct Copy {
+    const DILocation *site = nullptr; /* the call site it was inlined at */
+    Function *callee = nullptr;
+    SmallVector<CallInst *, 2> enters, exits;
+    bool leaf = true;
+    std::string kept; /* why it keeps its hooks */
+    const Copy *scope = nullptr; /* where a leaf copy is counted; null: the function */
+};
+
+class Rewriter {
+public:
+    Rewriter(Function &F, FunctionAnalysisManager &FAM) : F(F), FAM(FAM), M(*F.getParent()) {}
+    bool run();
+
+private:
+    Function &F;
+    FunctionAnalysisManager &FAM;
+    Module &M;
+    MapVector<const DILocation *, Copy> copies;
+    SmallPtrSet<Function *, 4> unplaced; /* functions with a hook no copy owns */
+    SmallVector<CallInst *, 4> strays;   /* those hooks */
+    SmallVector<CallInst *, 2> ownExits;
+    std::map<std::pair<const Copy *, Function *>, AllocaInst *> counters;
+
+    void collect();
+    template <typename Fn> void forEachCopyHolding(const Instruction &I, Fn fn);
+    void judgeCalls();
+    void judgeLoops();
+    void decide();
+    void rename(CallInst &hook);
+    AllocaInst *counter(const Copy &copy);
+    void flush(Instruction &before, AllocaInst *count, Function *callee);
+    void note(const Copy &copy) const;
+};
+
+void Rewriter::collect()
+{
+    for (BasicBlock &block : F)
+        for (Instruction &I : block) {
+            Hook kind = hookKind(I);
+            if (kind == Hook::None)
+                continue;
+            auto *hook = cast<CallInst>(&I);
+            Function *callee = hookedFunction(*hook);
+            if (!callee)
+                continue; /* already an identity */
+            if (isOwnHook(*hook, F)) {
+                if (kind == Hook::Exit)
+                    ownExits.push_back(hook);
+                continue;
+            }
+            const DILocation *at = hook->getDebugLoc().get();
+            if (at && at->getInlinedAt() && callee->getSubprogram() &&
+                at->getScope()->getSubprogram() == callee->getSubprogram()) {
+                Copy &copy = copies[at->getInlinedAt()];
+                if (copy.callee && copy.callee != callee) {
+                    unplaced.insert(copy.callee);
+                    unplaced.insert(callee);
+                }
+                copy.site = at->getInlinedAt();
+                copy.callee = callee;
+                (kind == Hook::Enter ? copy.enters : copy.exits).push_back(hook);
+            } else {
+                unplaced.insert(callee);
+                strays.push_back(hook);
+            }
+        }
+}
+
+/* fn(copy) for every copy I belongs to, innermost first. */
+template <typename Fn> void Rewriter::forEachCopyHolding(const Instruction &I, Fn fn)
+{
+    const DILocation *at = I.getDebugLoc().get();
+    for (const DILocation *site = at ? at->getInlinedAt() : nullptr; site; site = site->getInlinedAt()) {
+        auto found = copies.find(site);
+        if (found != copies.end())
+            fn(found->second);
+    }
+}
+
+void Rewriter::judgeCalls()
+{
+    const TargetLibraryInfo &TLI = FAM.getResult<TargetLibraryAnalysis>(F);
+    for (BasicBlock &block : F)
+        for (Instruction &I : block) {
+            const auto *call = dyn_cast<CallBase>(&I);
+            if (!call || hookKind(I) != Hook::None || !isRealCall(*call, TLI))
+                continue;
+            forEachCopyHolding(I, [&](Copy &copy) {
+                if (!copy.leaf)
+                    return;
+                copy.leaf = false;
+                const Function *callee = call->getCalledFunction();
+                copy.kept = "calls " + (callee ? callee->getName().str() : std::string("through a pointer"));
+            });
+        }
+}
+
+void Rewriter::judgeLoops()
+{
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+    if (LI.empty())
+        return;
+    ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    for (Loop *loop : LI.getLoopsInPreorder()) {
+        unsigned trips = SE.getSmallConstantTripCount(loop);
+        if (trips != 0 && trips < fixedTripsLimit)
+            continue;
+        SmallPtrSet<Copy *, 8> holding;
+        for (BasicBlock *block : loop->blocks())
+            for (Instruction &I : *block)
+                forEachCopyHolding(I, [&](Copy &copy) {
+                    if (copy.leaf)
+                        holding.insert(&copy);
+                });
+        for (Copy *copy : holding) {
+            bool around = false; /* the loop is its caller's, around it */
+            for (CallInst *enter : copy->enters)
+                around |= loop->contains(enter->getParent());
+            if (!around) {
+                copy->leaf = false;
+                copy->kept = "a loop";
+                if (const DILocation *at = loop->getStartLoc().get())
+                    copy->kept += " at line " + std::to_string(at->getLine());
+            }
+        }
+    }
+}
+
+void Rewriter::decide()
+{
+    for (auto &entry : copies) {
+        Copy &copy = entry.second;
+        if (options().keepInlined) {
+            copy.leaf = false;
+            copy.kept = "-hooktrace-inlined-hooks=keep";
+        } else if (unplaced.count(copy.callee)) {
+            copy.leaf = false;
+            copy.kept = "a hook of a copy of it is not placed in one";
+        } else if (copy.callee->getName() == "main") {
+            copy.leaf = false;
+            copy.kept = "main";
+        }
+    }
+    /* A leaf copy's count goes to the innermost copy around it that keeps
+     * hooks it can be handed over before (placed ones, with an exit). */
+    for (auto &entry : copies) {
+        Copy &copy = entry.second;
+        if (!copy.leaf)
+            continue;
+        for (const DILocation *site = copy.site->getInlinedAt(); site && !copy.scope; site = site->getInlinedAt()) {
+            auto found = copies.find(site);
+            if (found != copies.end() && !found->second.leaf && !unplaced.count(found->second.callee) &&
+                !found->second.exits.empty())
+                copy.scope = &found->second;
+        }
+    }
+}
+
+void Rewriter::rename(CallInst &hook)
+{
+    Value *named = hook.getArgOperand(0);
+    hook.setArgOperand(0, inlinedId(M, hookedFunction(hook)->getName(), named->getType()));
+}
+
+AllocaInst *Rewriter::counter(const Copy &copy)
+{
+    AllocaInst *&count = counters[{copy.scope, copy.callee}];
+    if (!count) {
+        IRBuilder<> entry(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
+        Type *type = M.getDataLayout().getIntPtrType(M.getContext());
+        count = entry.CreateAlloca(type, nullptr, "hooktrace.count");
+        entry.CreateStore(ConstantInt::get(type, 0), count);
+    }
+    return count;
+}
+
+/* if (count != 0) hooktrace_inlined_calls (ID, count); count = 0. */
+void Rewriter::flush(Instruction &before, AllocaInst *count, Function *callee)
+{
+    LLVMContext &context = M.getContext();
+    Type *type = count->getAllocatedType();
+    Type *pointer = Type::getInt8PtrTy(context);
+    FunctionCallee handOver =
+        M.getOrInsertFunction("hooktrace_inlined_calls", FunctionType::get(Type::getVoidTy(context), {pointer, type}, false));
+    if (auto *declared = dyn_cast<Function>(handOver.getCallee()))
+        declared->addFnAttr(Attribute::NoUnwind);
+    IRBuilder<> at(&before);
+    Value *n = at.CreateLoad(type, count);
+    at.CreateStore(ConstantInt::get(type, 0), count);
+    Instruction *then = SplitBlockAndInsertIfThen(at.CreateICmpNE(n, ConstantInt::get(type, 0)), &before, false);
+    IRBuilder<> call(then);
+    CallInst *made = call.CreateCall(handOver, {inlinedId(M, callee->getName(), pointer), n});
+    made->setDoesNotThrow();
+    made->setDebugLoc(before.getDebugLoc());
+}
+
+void Rewriter::note(const Copy &copy) const
+{
+    errs() << "hooktrace plugin: " << F.getName() << ": copy of " << copy.callee->getName() << " inlined at line "
+           << copy.site->getLine() << ": ";
+    if (!copy.leaf)
+        errs() << "keeps its hooks (" << copy.kept << ")\n";
+    else
+        errs() << "counted in " << (copy.scope ? copy.scope->callee->getName() : F.getName()) << "\n";
+}
+
+bool Rewriter::run()
+{
+    collect();
+    if (copies.empty() && strays.empty())
+        return false;
+    judgeCalls();
+    judgeLoops();
+    decide();
+    for (CallInst *hook : strays)
+        rename(*hook);
+    std::map<Function *, unsigned> sites;
+    for (auto &entry : copies) {
+        Copy &copy = entry.second;
+        if (options().verbose)
+            note(copy);
+        if (!copy.leaf) {
+            for (CallInst *hook : copy.enters)
+                rename(*hook);
+            for (CallInst *hook : copy.exits)
+                rename(*hook);
+            continue;
+        }
+        for (CallInst *hook : copy.enters) {
+            AllocaInst *count = counter(copy);
+            IRBuilder<> at(hook);
+            Value *n = at.CreateLoad(count->getAllocatedType(), count);
+            at.CreateStore(at.CreateAdd(n, ConstantInt::get(n->getType(), 1)), count);
+            hook->eraseFromParent();
+        }
+        for (CallInst *hook : copy.exits)
+            hook->eraseFromParent();
+        sites[copy.callee] += copy.enters.size();
+    }
+    /* Where each scope hands its counts over; the function's own exits
+     * are its exit hooks, or its returns when it has none (an OpenMP task
+     * entry, a function clang was told not to instrument), and its
+     * resumes: clang calls no exit hook when an exception leaves. */
+    SmallVector<Instruction *, 4> functionExits(ownExits.begin(), ownExits.end());
+    for (BasicBlock &block : F) {
+        Instruction *end = block.getTerminator();
+        if (isa<ResumeInst>(end) || (ownExits.empty() && isa<ReturnInst>(end)))
+            functionExits.push_back(end);
+    }
+    SmallVector<AllocaInst *, 4> promoted;
+    for (auto &entry : counters) {
+        const Copy *scope = entry.first.first;
+        if (scope)
+            for (CallInst *exit : scope->exits)
+                flush(*exit, entry.second, entry.first.second);
+        else
+            for (Instruction *exit : functionExits)
+                flush(*exit, entry.second, entry.first.second);
+        promoted.push_back(entry.second);
+    }
+    if (!promoted.empty()) {
+        DominatorTree tree(F);
+        PromoteMemToReg(promoted, tree);
+    }
+    removeUnusedReturnAddresses(F);
+    for (auto &entry : sites)
+        if (entry.second)
+            noteCountedSites(M, entry.first->getName(), entry.second);
+    return true;
+}
+
+} // namespace
+
+bool rewriteInlinedCopies(Function &F, FunctionAnalysisManager &FAM)
+{
+    if (F.isDeclaration() || F.hasFnAttribute(doneAttribute))
+        return false;
+    F.addFnAttr(doneAttribute);
+    return Rewriter(F, FAM).run();
+}
+
+} // namespace hooktrace
