@@ -23,6 +23,12 @@ void __cyg_profile_func_enter(void *function, void *call_site)
 void __cyg_profile_func_exit(void *function, void *call_site)
     __attribute__((no_instrument_function));
 
+/* What the GCC plugin calls in place of the hooks of inlined copies it
+ * counts: count more calls of the function whose inlined-copy id is id,
+ * under the current call (docs/plugin.md). */
+void hooktrace_inlined_calls(const void *id, unsigned long count)
+    __attribute__((no_instrument_function));
+
 #ifdef __cplusplus
 }
 #endif

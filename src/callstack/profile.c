@@ -10,6 +10,7 @@ struct merged {
     int parent;
     int depth;
     bool throttled;
+    bool counted, timed; /* nodes with and without HT_NODE_INLINED_COUNT */
     struct ht_stack_stats *per_thread;
 };
 
@@ -49,6 +50,7 @@ static int add_node(struct builder *b, int parent, const struct ht_function *f)
     m->parent = parent;
     m->depth = parent < 0 ? 0 : b->nodes[parent].depth + 1;
     m->throttled = false;
+    m->counted = m->timed = false;
     m->per_thread = calloc((size_t)b->nthreads, sizeof *m->per_thread);
     if (!m->per_thread)
         return -1;
@@ -187,6 +189,10 @@ static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht
             }
             if (ht_node_throttled(n))
                 b->nodes[m].throttled = true;
+            if (n->flags & HT_NODE_INLINED_COUNT)
+                b->nodes[m].counted = true;
+            else
+                b->nodes[m].timed = true;
         }
         struct ht_stack_stats *s = &b->nodes[m].per_thread[th->index];
         if (m != item.merged_parent) {
@@ -314,6 +320,7 @@ static int number_stacks(struct builder *b, struct ht_profile *p)
         s->depth = m->depth;
         s->function = m->function;
         s->throttled = m->throttled;
+        s->inlined = m->counted && !m->timed;
         s->per_thread = m->per_thread;
         m->per_thread = NULL; /* ownership moves to the profile */
         for (int t = 0; t < b->nthreads; t++) {

@@ -49,6 +49,8 @@ struct ht_stack {
     int depth;  /* 1 for a root */
     const struct ht_function *function;
     bool throttled; /* the function was throttled: calls and time until then */
+    bool inlined;   /* calls of inlined copies, counted, not timed: no time
+                       of its own (tree.h, HT_NODE_INLINED_COUNT) */
     struct ht_stack_stats total;       /* summed over threads */
     struct ht_stack_stats *per_thread; /* [nthreads], by thread index */
 };

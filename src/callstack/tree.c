@@ -346,6 +346,20 @@ enum ht_tree_move ht_tree_enter_slow(struct ht_tree *tree, uintptr_t function, u
     return HT_MOVED;
 }
 
+bool ht_tree_count_inlined(struct ht_tree *tree, uintptr_t id, uint64_t count)
+{
+    struct ht_node *cur = tree->current;
+    if (tree->overflow || cur->depth >= tree->max_depth)
+        return false;
+    bool throttled = false;
+    struct ht_node *child = ht_tree_find_or_add_child(tree, cur, id, HT_TICK_UNKNOWN, &throttled);
+    if (!child || ht_node_throttled(child))
+        return false;
+    child->flags |= HT_NODE_INLINED_COUNT;
+    child->calls += count;
+    return true;
+}
+
 size_t ht_tree_memory_bytes(const struct ht_tree *tree)
 {
     size_t bytes = tree->slots ? (tree->slot_mask + 1) * sizeof *tree->slots : 0;

@@ -123,6 +123,10 @@ struct ht_node {
 
 /* node->flags: the node is an MPI routine entered by a wrapper (src/mpi). */
 #define HT_NODE_MPI_ROUTINE 1u
+/* Its calls are those of inlined copies of a function, counted in the
+ * program and handed over by hooktrace_inlined_calls: no time of its own
+ * (docs/plugin.md, "Inlined copies"). */
+#define HT_NODE_INLINED_COUNT 2u
 
 HT_NOINSTR static inline uintptr_t ht_node_function(const struct ht_node *n)
 {
@@ -226,6 +230,12 @@ unsigned ht_tree_unwind_longjmp(struct ht_tree *tree, uintptr_t target_sp, uint6
 enum ht_tree_move ht_tree_enter_slow(struct ht_tree *tree, uintptr_t function, uint64_t now,
                                      uintptr_t sp, uintptr_t site);
 enum ht_tree_move ht_tree_exit_slow(struct ht_tree *tree, uintptr_t function, uint64_t now);
+
+/* Adds count calls of the inlined copies known as id to the current node's
+ * child id, flagged HT_NODE_INLINED_COUNT, without moving.  Returns false
+ * when the child could not be had (depth limit, out of memory, throttled):
+ * the calls are then not recorded. */
+bool ht_tree_count_inlined(struct ht_tree *tree, uintptr_t id, uint64_t count);
 
 /* The common case of an entry: the function is the child entered last from
  * the current node, and the current call was not left.  Returns that child,

@@ -171,6 +171,22 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
     exit_general(t, f, (uintptr_t)__builtin_return_address(0));
 }
 
+/* The calls of inlined copies the GCC plugin counts instead of hooking
+ * (docs/plugin.md, "Inlined copies"): called before the exit hook of the
+ * function or copy they were inlined into, so the current node is its. */
+HT_EXPORT HT_NOINSTR void hooktrace_inlined_calls(const void *id, unsigned long count)
+{
+    if (HT_UNLIKELY(!ht_recording) || count == 0)
+        return;
+    struct ht_thread *t = ht_thread_self;
+    if (t == NULL && (t = ht_thread_attach()) == NULL)
+        return;
+    if (!hook_begin(t))
+        return;
+    ht_tree_count_inlined(&t->tree, (uintptr_t)id, count);
+    hook_end(t);
+}
+
 HT_EXPORT const char *hooktrace_version(void)
 {
     return PACKAGE_VERSION;

@@ -159,12 +159,15 @@ struct ht_merge_rank_info {
 
 /* Dense per-stack arrays: stride u64: calls and folded calls per thread,
  * then messages sent, received, bytes sent, received, the number of
- * ranks where the stack's function was throttled, and the stack's counters
+ * ranks where the stack's function was throttled plus HT_MERGE_INLINED_RANK
+ * times the ranks where it holds counted inlined copies, and the stack's counters
  * (ncounters inclusive, then as many exclusive, as int64 in u64 words:
  * two's complement sums the same); stride f64: inclusive
  * and exclusive seconds per thread, then message seconds sent, received. */
 #define HT_MERGE_U64_STRIDE(nthreads, ncounters) \
     (2 * (size_t)(nthreads) + 5 + 2 * (size_t)(ncounters))
+/* The word sums over ranks: a rank count fits in its low 32 bits. */
+#define HT_MERGE_INLINED_RANK ((uint64_t)1 << 32)
 #define HT_MERGE_F64_STRIDE(nthreads) (2 * (size_t)(nthreads) + 2)
 
 struct ht_double_int {

@@ -99,7 +99,7 @@ static bool own_list(const struct ht_merge_reduce_input *in, struct list *l)
         u[2 * t + 1] = s->total.mpi.messages_received;
         u[2 * t + 2] = s->total.mpi.bytes_sent;
         u[2 * t + 3] = s->total.mpi.bytes_received;
-        u[2 * t + 4] = s->throttled;
+        u[2 * t + 4] = (uint64_t)s->throttled | (s->inlined ? HT_MERGE_INLINED_RANK : 0);
         for (unsigned k = 0; s->total.counters && p->ncounters == in->ncounters &&
                              k < 2 * in->ncounters; k++)
             u[2 * t + 5 + k] = (uint64_t)s->total.counters[k];

@@ -73,7 +73,8 @@ static void fill_stacks(struct summary *s, const struct ht_merge_result *r, int 
                                               .messages_received = u[2 * t + 1],
                                               .bytes_sent = u[2 * t + 2],
                                               .bytes_received = u[2 * t + 3]};
-        st->throttled = u[2 * t + 4] != 0;
+        st->throttled = (u[2 * t + 4] & (HT_MERGE_INLINED_RANK - 1)) != 0;
+        st->inlined = u[2 * t + 4] >= HT_MERGE_INLINED_RANK;
         /* Counters over threads and ranks: the stacks' own words (the
          * threads' are not summed over ranks). */
         if (r->ncounters && s->counters) {

@@ -74,21 +74,17 @@
 
 #include "after_inlining.h"
 #include "hook_calls.h"
+#include "leaf_copies.h"
 
 namespace {
 
-enum inlined_mode { REMOVE, KEEP_LOOPS, KEEP };
+enum inlined_mode { REMOVE, KEEP_LOOPS, LEAF, KEEP };
 
-inlined_mode mode = KEEP_LOOPS;
+inlined_mode mode = LEAF;
 bool verbose = false;
 
 /* Not a name a program can write: attribute names have no spaces. */
 const char loop_attribute[] = "hooktrace loop";
-
-/* A loop that runs at most this many times, known at compile time (over
- * the 3 coordinates, the 8 nodes of a hexahedron), is not a kernel's: GCC
- * unrolls it completely, and the function is a helper of someone's loop. */
-const unsigned long fixed_trips_limit = 16;
 
 /* Sites removed, by the listed name of the function inlined. */
 std::map<std::string, unsigned long> *removed_sites;
@@ -246,12 +242,14 @@ tree own_address(tree self)
     return build_fold_addr_expr(origin);
 }
 
-/* The marker at GSI, in SELF, becomes its hook call again. */
-void restore_hook(gimple_stmt_iterator *gsi, tree self)
+/* The marker at GSI, in SELF, becomes its hook call again; ID: the id of
+ * the inlined copy it belongs to (leaf_copies.h), or NULL_TREE. */
+void restore_hook(gimple_stmt_iterator *gsi, tree self, tree id)
 {
     gimple *marker = gsi_stmt(*gsi);
-    /* An index marker stays only in its own function (or a clone of it). */
-    tree name = marker_entry(marker) ? own_address(self) : gimple_call_arg(marker, 2);
+    /* An index marker stays only in its own function (or a clone of it),
+     * unless it is a copy's named by its id. */
+    tree name = id ? build_fold_addr_expr(id) : marker_entry(marker) ? own_address(self) : gimple_call_arg(marker, 2);
     gcall *where = gimple_build_call(builtin_decl_implicit(BUILT_IN_RETURN_ADDRESS), 1, integer_zero_node);
     tree address = make_ssa_name(ptr_type_node, where);
     gimple_call_set_lhs(where, address);
@@ -336,9 +334,7 @@ private:
         loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
         scev_initialize();
         for (auto loop : loops_list(fun, 0)) {
-            tree latches = number_of_latch_executions(loop);
-            if (!latches || TREE_CODE(latches) != INTEGER_CST || !tree_fits_uhwi_p(latches) ||
-                tree_to_uhwi(latches) >= fixed_trips_limit) {
+            if (ht_is_kernel_loop(loop)) {
                 kernel = true;
                 break;
             }
@@ -373,6 +369,8 @@ public:
     {
         tree self = fun->decl;
         bool removing = mode != KEEP && opt_for_fn(self, optimize) > 0;
+        if (mode == LEAF && removing)
+            return execute_leaf(fun);
         bool removed = false, purge = false, restored = false;
         basic_block bb;
         FOR_EACH_BB_FN(bb, fun) {
@@ -390,21 +388,14 @@ public:
                                                        : removing && from_inlined_copy(stmt, self);
                 if (!go) {
                     if (marker) {
-                        restore_hook(&gsi, self);
+                        restore_hook(&gsi, self, NULL_TREE);
                         restored = true;
                     }
                     gsi_next(&gsi);
                     continue;
                 }
-                if (marker ? is_enter_marker(stmt) : is_enter_hook(stmt)) {
-                    const named *entry = marker ? marker_entry(stmt) : NULL;
-                    tree origin = entry ? NULL_TREE : DECL_ORIGIN(named_function(stmt));
-                    const char *listed = entry ? entry->listed.c_str() : ht_listed_name(origin);
-                    (*removed_sites)[listed]++;
-                    if (verbose)
-                        inform(gimple_location(stmt), "hooktrace: hooks of %s inlined into %qD removed", listed,
-                               self);
-                }
+                if (marker ? is_enter_marker(stmt) : is_enter_hook(stmt))
+                    note_removed(stmt, self);
                 ht_remove_statement(&gsi);
                 here = true;
             }
@@ -423,13 +414,116 @@ public:
          * in GCC's later EH cleanup. */
         return TODO_update_ssa_only_virtuals | (purge ? TODO_cleanup_cfg : 0);
     }
+
+private:
+    /* inlined-hooks=leaf: a copy keeps its hooks, named by its id, unless it
+     * is straight-line leaf code, whose enter hook becomes a counter
+     * (leaf_copies.h).  Two walks: which copies keep their hooks must be
+     * known before a counter's scope is. */
+    unsigned int execute_leaf(function *fun)
+    {
+        tree self = fun->decl;
+        unsigned self_uid = DECL_UID(DECL_ORIGIN(self));
+        ht_leaf_copies copies(fun);
+        basic_block bb;
+        FOR_EACH_BB_FN(bb, fun)
+            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+                unsigned uid = hook_origin_uid(gsi_stmt(gsi));
+                tree copy = uid && uid != self_uid ? copies.copy_of(gsi_stmt(gsi), uid) : NULL_TREE;
+                if (copy && !copies.is_leaf(copy))
+                    copies.note_kept(copy, NULL);
+            }
+        bool removed = false, purge = false, changed = false;
+        std::vector<gimple *> own_exits;
+        FOR_EACH_BB_FN(bb, fun) {
+            bool here = false;
+            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
+                gimple *stmt = gsi_stmt(gsi);
+                unsigned uid = hook_origin_uid(stmt);
+                if (!uid) {
+                    gsi_next(&gsi);
+                    continue;
+                }
+                bool marker = is_marker(stmt), enter = marker ? is_enter_marker(stmt) : is_enter_hook(stmt);
+                tree copy = uid != self_uid ? copies.copy_of(stmt, uid) : NULL_TREE;
+                if (copy && copies.is_leaf(copy)) {
+                    if (enter) {
+                        copies.count_call(&gsi, copy, listed_name_of(stmt));
+                        note_removed(stmt, self);
+                    }
+                    ht_remove_statement(&gsi);
+                    here = changed = true;
+                    continue;
+                }
+                /* Its own, or a copy that keeps its hooks (or one whose
+                 * copy the BLOCK tree does not show: kept, to be safe). */
+                if (marker) {
+                    tree id = uid != self_uid ? ht_inlined_id(listed_name_of(stmt)) : NULL_TREE;
+                    restore_hook(&gsi, self, id);
+                    changed = true;
+                }
+                if (!enter) {
+                    if (uid == self_uid)
+                        own_exits.push_back(gsi_stmt(gsi));
+                    else if (copy)
+                        copies.note_kept(copy, gsi_stmt(gsi));
+                }
+                gsi_next(&gsi);
+            }
+            if (here)
+                purge |= gimple_purge_dead_eh_edges(bb);
+            removed |= here;
+        }
+        copies.flush_counters(own_exits);
+        if (!changed)
+            return 0;
+        if (removed)
+            ht_remove_unused_return_addresses(fun);
+        mark_virtual_operands_for_renaming(fun);
+        /* The counters are new variables: into SSA form. */
+        return (copies.counted() ? TODO_update_ssa : TODO_update_ssa_only_virtuals) |
+               (purge ? TODO_cleanup_cfg : 0);
+    }
+
+    /* The DECL_UID of the function a hook or marker is for, or 0 when STMT
+     * is neither (or names no function plainly: then it stays). */
+    static unsigned hook_origin_uid(const gimple *stmt)
+    {
+        bool marker = is_marker(stmt);
+        if (!marker && !ht_is_hook_call(stmt))
+            return 0;
+        if (const named *entry = marker ? marker_entry(stmt) : NULL)
+            return entry->origin_uid;
+        tree hooked = named_function(stmt);
+        return hooked ? DECL_UID(DECL_ORIGIN(hooked)) : 0;
+    }
+
+    static const char *listed_name_of(const gimple *stmt)
+    {
+        if (const named *entry = is_marker(stmt) ? marker_entry(stmt) : NULL)
+            return entry->listed.c_str();
+        return ht_listed_name(DECL_ORIGIN(named_function(stmt)));
+    }
+
+    /* One more site of the function whose enter hook STMT is, for the
+     * .hooktrace.inlined section. */
+    static void note_removed(const gimple *stmt, tree self)
+    {
+        const char *listed = listed_name_of(stmt);
+        (*removed_sites)[listed]++;
+        if (verbose)
+            inform(gimple_location(stmt), "hooktrace: hooks of %s inlined into %qD removed", listed, self);
+    }
 };
 
 /* Every function of the unit has been compiled: the assembler output is
  * still open. */
 void finish_unit(void *, void *)
 {
-    if (!asm_out_file || removed_sites->empty())
+    if (!asm_out_file)
+        return;
+    ht_write_inlined_ids(asm_out_file);
+    if (removed_sites->empty())
         return;
     fputs("\t.pushsection .hooktrace.inlined,\"\",@progbits\n", asm_out_file);
     for (const auto &site : *removed_sites)
@@ -448,10 +542,12 @@ int ht_after_inlining_argument(const char *key, const char *value)
         mode = REMOVE;
     else if (value && strcmp(value, "keep-loops") == 0)
         mode = KEEP_LOOPS;
+    else if (value && strcmp(value, "leaf") == 0)
+        mode = LEAF;
     else if (value && strcmp(value, "keep") == 0)
         mode = KEEP;
     else {
-        error("hooktrace plugin: inlined-hooks takes remove, keep-loops or keep, not %qs", value ? value : "");
+        error("hooktrace plugin: inlined-hooks takes leaf, keep-loops, remove or keep, not %qs", value ? value : "");
         return -1;
     }
     return 1;

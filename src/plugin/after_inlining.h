@@ -14,7 +14,7 @@ struct plugin_name_args;
 int ht_after_inlining_argument(const char *key, const char *value);
 
 /* The argument as the list of known ones shows it. */
-#define HT_AFTER_INLINING_USAGE "inlined-hooks=remove|keep-loops|keep"
+#define HT_AFTER_INLINING_USAGE "inlined-hooks=leaf|keep-loops|remove|keep"
 
 /* Registers the early pass that notes which functions have a loop, the
  * late pass, and the unit's end, where the section is written. */

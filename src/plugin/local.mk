@@ -5,7 +5,7 @@
 # reach it: cc1 cannot load a plugin that needs the sanitizer runtime.  Only
 # -Werror is taken from CXXFLAGS (CI's warnings-as-errors build).
 EXTRA_DIST += src/plugin/hooktrace_gcc.cc src/plugin/after_inlining.cc src/plugin/after_inlining.h \
-	src/plugin/exclude_list.cc src/plugin/exclude_list.h src/plugin/hook_calls.cc src/plugin/hook_calls.h \
+	src/plugin/exclude_list.cc src/plugin/exclude_list.h src/plugin/leaf_copies.cc src/plugin/leaf_copies.h src/plugin/hook_calls.cc src/plugin/hook_calls.h \
 	src/plugin/local.mk
 if HT_GCC_PLUGIN
 hooktrace_plugindir = $(pkglibdir)
@@ -16,10 +16,11 @@ HT_GCC_PLUGIN_CXXFLAGS = -O2 -g -fPIC -fno-rtti -fno-exceptions -Wall -Wextra \
 	$(filter -Werror,$(CXXFLAGS))
 
 HT_GCC_PLUGIN_FILES = $(srcdir)/src/plugin/hooktrace_gcc.cc $(srcdir)/src/plugin/after_inlining.cc \
-	$(srcdir)/src/plugin/exclude_list.cc $(srcdir)/src/plugin/hook_calls.cc
+	$(srcdir)/src/plugin/exclude_list.cc $(srcdir)/src/plugin/hook_calls.cc \
+	$(srcdir)/src/plugin/leaf_copies.cc
 
 hooktrace_gcc.so: $(HT_GCC_PLUGIN_FILES) $(srcdir)/src/plugin/after_inlining.h $(srcdir)/src/plugin/exclude_list.h \
-	$(srcdir)/src/plugin/hook_calls.h
+	$(srcdir)/src/plugin/leaf_copies.h $(srcdir)/src/plugin/hook_calls.h
 	$(AM_V_CXX)$(CXX) $(HT_GCC_PLUGIN_CXXFLAGS) -I$(HT_GCC_PLUGIN_INCLUDE) \
 		-shared -o $@ $(HT_GCC_PLUGIN_FILES)
 endif

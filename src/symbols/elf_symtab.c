@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char inlined_id_prefix[] = "__hooktrace_inlined.";
+
 struct raw_sym {
     uint64_t addr, size;
     const char *name; /* in the ELF string table until copied */
@@ -65,13 +67,20 @@ static int read_table(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct sym_
         if (!gelf_getsym(data, (int)i, &sym))
             break;
         int type = GELF_ST_TYPE(sym.st_info);
-        if (type != STT_FUNC && type != STT_GNU_IFUNC)
+        if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT)
             continue;
         if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE || sym.st_value == 0)
             continue;
         const char *name = elf_strptr(elf, shdr->sh_link, sym.st_name);
         if (!name || !name[0])
             continue;
+        /* The id of a function's inlined copies (GCC plugin, docs/plugin.md)
+         * is named after it: the hooks name copies by it. */
+        if (type == STT_OBJECT) {
+            if (strncmp(name, inlined_id_prefix, sizeof inlined_id_prefix - 1) != 0)
+                continue;
+            name += sizeof inlined_id_prefix - 1;
+        }
         struct raw_sym r = { sym.st_value, sym.st_size, name, score(&sym, name) };
         if (push(out, r) != 0)
             return -1;
