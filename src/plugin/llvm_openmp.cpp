@@ -51,16 +51,19 @@ static bool isRegionBody(StringRef name)
     return name.startswith(".omp_outlined.") && !name.contains("_debug__");
 }
 
-/* The function that holds the first use of value (a call, or its address
- * passed to the runtime, through constant casts). */
-static Function *userFunction(const Value &value, unsigned depth = 0)
+/* The function other than F that holds the first use of value, F or a
+ * constant cast of it (a call, or F's address passed to the runtime; F's
+ * own hooks name it too). */
+static Function *userFunction(const Function &F, const Value &value, unsigned depth = 0)
 {
     for (const User *user : value.users()) {
-        if (const auto *I = dyn_cast<Instruction>(user))
-            return const_cast<Function *>(I->getFunction());
-        if (isa<ConstantExpr>(user) && depth < 4)
-            if (Function *F = userFunction(*user, depth + 1))
-                return F;
+        if (const auto *I = dyn_cast<Instruction>(user)) {
+            if (I->getFunction() != &F)
+                return const_cast<Function *>(I->getFunction());
+        } else if (isa<ConstantExpr>(user) && depth < 4) {
+            if (Function *holder = userFunction(F, *user, depth + 1))
+                return holder;
+        }
     }
     return nullptr;
 }
@@ -70,7 +73,7 @@ static Function *ownerOf(Function &F)
 {
     Function *owner = &F;
     for (unsigned steps = 0; owner && isGenerated(owner->getName()); steps++)
-        owner = steps < 16 ? userFunction(*owner) : nullptr;
+        owner = steps < 16 ? userFunction(*owner, *owner) : nullptr;
     return owner;
 }
 
