@@ -313,8 +313,11 @@ bool Rewriter::run()
     SmallVector<Instruction *, 4> functionExits(ownExits.begin(), ownExits.end());
     for (BasicBlock &block : F) {
         Instruction *end = block.getTerminator();
-        if (isa<ResumeInst>(end) || (ownExits.empty() && isa<ReturnInst>(end)))
+        if (isa<ResumeInst>(end))
             functionExits.push_back(end);
+        else if (ownExits.empty() && isa<ReturnInst>(end))
+            /* Nothing may come between a musttail call and its return. */
+            functionExits.push_back(block.getTerminatingMustTailCall() ? block.getTerminatingMustTailCall() : end);
     }
     SmallVector<AllocaInst *, 4> promoted;
     for (auto &entry : counters) {
