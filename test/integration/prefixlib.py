@@ -26,7 +26,10 @@ def _configured(script):
 
 
 class Prefix:
-    def __init__(self):
+    def __init__(self, llvm_plugin=False):
+        """llvm_plugin: lib/hooktrace/ also has the build's LLVM plugin, which
+        the command then gives to clang 14 (docs/plugin.md); without it,
+        clang gets -finstrument-functions-after-inlining."""
         script = os.path.join(BUILDDIR, "hooktrace")
         conf = _configured(script)
         self.root = tempfile.mkdtemp(prefix="hooktrace-prefix-")
@@ -52,6 +55,8 @@ class Prefix:
             os.symlink(os.path.join(libs, name), os.path.join(libdir, name))
         for name in ("link_guard.s", "link_guard.h"):
             os.symlink(os.path.join(SRCDIR, "scripts", name), os.path.join(libdir, "hooktrace", name))
+        if llvm_plugin and os.path.exists(os.path.join(BUILDDIR, "hooktrace_llvm.so")):
+            os.symlink(os.path.join(BUILDDIR, "hooktrace_llvm.so"), os.path.join(libdir, "hooktrace", "hooktrace_llvm.so"))
         os.symlink(os.path.join(SRCDIR, "include"), place("includedir"))
         self.hooktrace = os.path.join(self.bin, "hooktrace")
 

@@ -193,3 +193,10 @@ test_plugin_medium_plain_CXXFLAGS = -O2 -g $(HT_WARN_CFLAGS)
 if HT_GCC_PLUGIN
 test/plugin/medium_plugin-medium.$(OBJEXT): hooktrace_gcc.so
 endif
+
+# The LLVM plugin (test/plugin/clang_lulesh.py, docs/plugin.md "Clang"): a
+# LULESH-shaped program built by the test itself through `hooktrace
+# clang++`, as a user would, at each level; skipped without clang++, libomp
+# or the plugin.
+EXTRA_DIST += test/plugin/clang_lulesh.py test/plugin/clang_lulesh.cpp
+TESTS += test/plugin/clang_lulesh.py
