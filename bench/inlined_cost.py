@@ -15,6 +15,8 @@ Builds, in a temporary directory, with -O2 -g:
     clang plain                     clang++ (if found), no hooktrace
     clang -finstrument-functions    hooks inserted before inlining
     clang -finstrument-functions-after-inlining   the reference
+    clang LLVM plugin               -finstrument-functions + hooktrace's LLVM
+                                    plugin (if built): leaf copies counted
 and runs them alternated (the order rotates each round), default hooktrace
 settings (no config), each in its own empty directory.  The table gives
 the median whole-process wall time and the median over rounds of the ratio
@@ -75,6 +77,11 @@ def main():
                       ["-finstrument-functions"] + link),
                      ("clang -finstrument-functions-after-inlining", "clang", [args.clangxx],
                       ["-finstrument-functions-after-inlining"] + link)]
+        # hooktrace's LLVM plugin, as the `hooktrace` prefix gives it to clang 14.
+        llvm_plugin = os.path.join(build, "hooktrace_llvm.so")
+        if os.path.exists(llvm_plugin):
+            variants += [("clang LLVM plugin (default)", "clang", [args.clangxx],
+                          ["-finstrument-functions", "-fpass-plugin=" + llvm_plugin] + link)]
     work = tempfile.mkdtemp(prefix="hooktrace-inlined-")
     try:
         binaries = []
