@@ -47,7 +47,6 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
-#include <map>
 #include <string>
 
 using namespace llvm;
@@ -88,7 +87,9 @@ private:
     SmallPtrSet<Function *, 4> unplaced; /* functions with a hook no copy owns */
     SmallVector<CallInst *, 4> strays;   /* those hooks */
     SmallVector<CallInst *, 2> ownExits;
-    std::map<std::pair<const Copy *, Function *>, AllocaInst *> counters;
+    /* In the order the copies come, not of addresses: the same source
+     * must compile to the same code. */
+    MapVector<std::pair<const Copy *, Function *>, AllocaInst *> counters;
 
     void collect();
     template <typename Fn> void forEachCopyHolding(const Instruction &I, Fn fn);
@@ -283,7 +284,7 @@ bool Rewriter::run()
     decide();
     for (CallInst *hook : strays)
         rename(*hook);
-    std::map<Function *, unsigned> sites;
+    MapVector<Function *, unsigned> sites;
     for (auto &entry : copies) {
         Copy &copy = entry.second;
         if (options().verbose)

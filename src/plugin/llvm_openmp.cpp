@@ -27,13 +27,12 @@
  * runtime's plumbing, not code the user wrote. */
 #include "llvm_hooks.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -92,7 +91,7 @@ bool nameOpenMPRegions(Module &M)
 {
     bool changed = false;
     /* The regions of each owner, with their line and place in the module. */
-    std::map<Function *, std::vector<std::pair<std::pair<unsigned, unsigned>, Function *>>> regions;
+    MapVector<Function *, std::vector<std::pair<std::pair<unsigned, unsigned>, Function *>>> regions;
     unsigned place = 0;
     for (Function &F : M) {
         place++;
