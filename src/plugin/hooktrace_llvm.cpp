@@ -94,7 +94,6 @@ struct LatePass : PassInfoMixin<LatePass> {
 
 void registerPasses(PassBuilder &PB)
 {
-    hooktrace::options(); /* a bad value stops the compiler now */
     PB.registerPipelineEarlySimplificationEPCallback(
         [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(EarlyPass()); });
     PB.registerScalarOptimizerLateEPCallback(

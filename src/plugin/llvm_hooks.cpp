@@ -21,10 +21,13 @@ namespace hooktrace {
 
 /* Given with -mllvm; clang parses -mllvm before it loads a pass plugin, so
  * the `hooktrace` prefix also names the plugin with -fplugin, which loads
- * it earlier (docs/plugin.md). */
-static cl::opt<std::string> InlinedHooks("hooktrace-inlined-hooks", cl::init("count"),
-                                         cl::desc("hooktrace: inlined copies of leaf code become counts (count), "
-                                                  "or every inlined copy keeps its hooks (keep)"));
+ * it earlier (docs/plugin.md).  A bad value is clang's option error. */
+enum class InlinedMode { Count, Keep };
+static cl::opt<InlinedMode> InlinedHooks(
+    "hooktrace-inlined-hooks", cl::init(InlinedMode::Count),
+    cl::desc("hooktrace: what the inlined copies of a function keep"),
+    cl::values(clEnumValN(InlinedMode::Count, "count", "hooks, unless straight-line leaf code, which is counted"),
+               clEnumValN(InlinedMode::Keep, "keep", "hooks, every one")));
 static cl::opt<unsigned> MaxStatements("hooktrace-max-statements", cl::init(8),
                                        cl::desc("hooktrace: functions of at most this many instructions, "
                                                 "no loop and no call lose their hooks (0: none)"));
@@ -34,17 +37,9 @@ static cl::opt<bool> Verbose("hooktrace-verbose", cl::init(false),
 const Options &options()
 {
     static Options opts;
-    static bool read = false;
-    if (!read) {
-        read = true;
-        if (InlinedHooks != "count" && InlinedHooks != "keep")
-            report_fatal_error(Twine("hooktrace plugin: -hooktrace-inlined-hooks takes count or keep, not '") +
-                                   InlinedHooks + "'",
-                               false);
-        opts.keepInlined = InlinedHooks == "keep";
-        opts.maxStatements = MaxStatements;
-        opts.verbose = Verbose;
-    }
+    opts.keepInlined = InlinedHooks == InlinedMode::Keep;
+    opts.maxStatements = MaxStatements;
+    opts.verbose = Verbose;
     return opts;
 }
 
