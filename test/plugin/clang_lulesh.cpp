@@ -12,10 +12,21 @@
  *   - Neighbours, a one-line accessor: tiny, left out altogether.
  * CalcEnergyForElems runs twice a step.  argv: elements, steps.  Prints
  * checksums that do not depend on the number of threads (each element is
- * written by the one thread that owns it; the sums are serial). */
+ * written by the one thread that owns it; the sums are serial).
+ *
+ * Built with -DCLANG_LULESH_MPI (test/plugin/clang_lulesh_mpi.py), each
+ * step also exchanges a halo value with the neighbouring ranks, as
+ * LULESH's CommRecv, CommSend and CommSBN do, and agrees on a time step
+ * (TimeIncrement, an MPI_Allreduce): small static functions that clang
+ * inlines, whose copies keep their hooks because their MPI calls stay
+ * calls, so that each message is on the stack of the function that sent
+ * it.  Rank 0 prints. */
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+#ifdef CLANG_LULESH_MPI
+#include <mpi.h>
+#endif
 
 struct Domain {
     int numElem;
@@ -23,6 +34,11 @@ struct Domain {
     std::vector<double> fx, xd, v, q, e, p;
     int neighbours;
     long negatives;
+    int rank, ranks;
+    double halo, dt;
+#ifdef CLANG_LULESH_MPI
+    MPI_Request request;
+#endif
 };
 
 static inline int Neighbours(const Domain &d)
@@ -125,9 +141,39 @@ static void CalcAccelerationForNodes(Domain &d)
     }
 }
 
+#ifdef CLANG_LULESH_MPI
+static void CommRecv(Domain &d)
+{
+    MPI_Irecv(&d.halo, 1, MPI_DOUBLE, (d.rank + d.ranks - 1) % d.ranks, 7, MPI_COMM_WORLD, &d.request);
+}
+
+static void CommSend(Domain &d)
+{
+    MPI_Send(&d.fx[0], 1, MPI_DOUBLE, (d.rank + 1) % d.ranks, 7, MPI_COMM_WORLD);
+}
+
+static void CommSBN(Domain &d)
+{
+    MPI_Wait(&d.request, MPI_STATUS_IGNORE);
+    d.xd[0] += 1e-3 * d.halo;
+}
+
+static void TimeIncrement(Domain &d)
+{
+    double mine = 1e-3 + 1e-6 * d.rank, least;
+    MPI_Allreduce(&mine, &least, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    d.dt = least;
+}
+#endif
+
 static void LagrangeNodal(Domain &d)
 {
     CalcForceForNodes(d);
+#ifdef CLANG_LULESH_MPI
+    CommRecv(d);
+    CommSend(d);
+    CommSBN(d);
+#endif
     CalcAccelerationForNodes(d);
 }
 
@@ -174,6 +220,9 @@ static void LagrangeElements(Domain &d)
 
 static void LeapFrog(Domain &d)
 {
+#ifdef CLANG_LULESH_MPI
+    TimeIncrement(d);
+#endif
     LagrangeNodal(d);
     LagrangeElements(d);
 }
@@ -181,6 +230,15 @@ static void LeapFrog(Domain &d)
 int main(int argc, char **argv)
 {
     Domain d;
+    d.rank = 0;
+    d.ranks = 1;
+    d.halo = 0;
+    d.dt = 0;
+#ifdef CLANG_LULESH_MPI
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &d.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &d.ranks);
+#endif
     d.numElem = argc > 1 ? atoi(argv[1]) : 64;
     int steps = argc > 2 ? atoi(argv[2]) : 5;
     d.neighbours = argc > 3 ? atoi(argv[3]) : 2;
@@ -209,7 +267,11 @@ int main(int argc, char **argv)
         sums[2] += d.e[i];
         sums[3] += d.p[i] + d.x[8 * i + 3];
     }
-    printf("clang_lulesh: %d elements, %d steps: %.12e %.12e %.12e %.12e %ld\n", d.numElem, steps, sums[0],
-           sums[1], sums[2], sums[3], d.negatives);
+    if (d.rank == 0)
+        printf("clang_lulesh: %d elements, %d steps: %.12e %.12e %.12e %.12e %ld %.6e\n", d.numElem, steps, sums[0],
+               sums[1], sums[2], sums[3], d.negatives, d.dt);
+#ifdef CLANG_LULESH_MPI
+    MPI_Finalize();
+#endif
     return 0;
 }

@@ -196,7 +196,8 @@ endif
 
 # The LLVM plugin (test/plugin/clang_lulesh.py, docs/plugin.md "Clang"): a
 # LULESH-shaped program built by the test itself through `hooktrace
-# clang++`, as a user would, at each level; skipped without clang++, libomp
-# or the plugin.
-EXTRA_DIST += test/plugin/clang_lulesh.py test/plugin/clang_lulesh.cpp
-TESTS += test/plugin/clang_lulesh.py
+# clang++`, as a user would, at each level, and with MPI through `hooktrace
+# mpicxx` over clang++ (clang_lulesh_mpi.py); skipped without clang++,
+# libomp or the plugin.
+EXTRA_DIST += test/plugin/clang_lulesh.py test/plugin/clang_lulesh_mpi.py test/plugin/clang_lulesh.cpp
+TESTS += test/plugin/clang_lulesh.py test/plugin/clang_lulesh_mpi.py
