@@ -93,7 +93,11 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     if (mpi)
         ht_output_logfile_mpi_header(out, mpi, cfg);
     fprintf(out, "clock:           %s, %.0f ticks/s\n", run->clock_source, run->ticks_per_second);
-    fprintf(out, "calls recorded:  %llu\n", (unsigned long long)p->instrumented_calls);
+    if (p->inlined_calls)
+        fprintf(out, "calls recorded:  %llu, and %llu calls of inlined copies counted without hooks\n",
+                (unsigned long long)p->instrumented_calls, (unsigned long long)p->inlined_calls);
+    else
+        fprintf(out, "calls recorded:  %llu\n", (unsigned long long)p->instrumented_calls);
     /* The overhead is summed over threads, so it is compared with the time
      * all threads spent in recorded functions, not with the wall time. */
     double recorded = 0.0;

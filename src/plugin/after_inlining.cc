@@ -424,8 +424,16 @@ private:
     {
         tree self = fun->decl;
         unsigned self_uid = DECL_UID(DECL_ORIGIN(self));
-        ht_leaf_copies copies(fun);
+        std::vector<std::pair<gimple *, unsigned>> enters;
         basic_block bb;
+        FOR_EACH_BB_FN(bb, fun)
+            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+                gimple *stmt = gsi_stmt(gsi);
+                unsigned uid = hook_origin_uid(stmt);
+                if (uid && uid != self_uid && (is_marker(stmt) ? is_enter_marker(stmt) : is_enter_hook(stmt)))
+                    enters.push_back({stmt, uid});
+            }
+        ht_leaf_copies copies(fun, enters);
         FOR_EACH_BB_FN(bb, fun)
             for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
                 unsigned uid = hook_origin_uid(gsi_stmt(gsi));
