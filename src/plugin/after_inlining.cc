@@ -395,7 +395,7 @@ public:
                     continue;
                 }
                 if (marker ? is_enter_marker(stmt) : is_enter_hook(stmt))
-                    note_removed(stmt, self);
+                    note_removed(stmt, self, "not counted");
                 ht_remove_statement(&gsi);
                 here = true;
             }
@@ -457,7 +457,7 @@ private:
                 if (copy && copies.is_leaf(copy)) {
                     if (enter) {
                         copies.count_call(&gsi, copy, listed_name_of(stmt));
-                        note_removed(stmt, self);
+                        note_removed(stmt, self, "counted");
                     }
                     ht_remove_statement(&gsi);
                     here = changed = true;
@@ -515,12 +515,13 @@ private:
 
     /* One more site of the function whose enter hook STMT is, for the
      * .hooktrace.inlined section. */
-    static void note_removed(const gimple *stmt, tree self)
+    static void note_removed(const gimple *stmt, tree self, const char *how)
     {
         const char *listed = listed_name_of(stmt);
         (*removed_sites)[listed]++;
         if (verbose)
-            inform(gimple_location(stmt), "hooktrace: hooks of %s inlined into %qD removed", listed, self);
+            inform(gimple_location(stmt), "hooktrace: hooks of %s inlined into %qD removed, its calls %s", listed,
+                   self, how);
     }
 };
 
