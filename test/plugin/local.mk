@@ -87,7 +87,7 @@ test_plugin_inlined_keeploops_LDFLAGS = $(HT_TEST_LINK)
 # MPI + OpenMP code with the default rule at each level, under -flto, and
 # without OpenMP; the reference without hooktrace.
 HT_LULESH_BINS = test/plugin/lulesh_shape_O1 test/plugin/lulesh_shape_O2 test/plugin/lulesh_shape_O3 \
-	test/plugin/lulesh_shape_lto test/plugin/lulesh_shape_serial
+	test/plugin/lulesh_shape_lto test/plugin/lulesh_shape_serial test/plugin/lulesh_shape_keeploops
 check_PROGRAMS += $(HT_LULESH_BINS) test/plugin/lulesh_shape_plain
 TESTS += test/plugin/lulesh_shape.py
 test_plugin_lulesh_shape_O1_SOURCES = test/plugin/lulesh_shape_O1.cpp
@@ -111,13 +111,19 @@ test_plugin_lulesh_shape_serial_SOURCES = test/plugin/lulesh_shape.cpp
 test_plugin_lulesh_shape_serial_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 -Wno-unknown-pragmas
 test_plugin_lulesh_shape_serial_LDADD = $(HT_MPI_TEST_LDADD)
 test_plugin_lulesh_shape_serial_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_lulesh_shape_keeploops_SOURCES = test/plugin/lulesh_shape.cpp
+test_plugin_lulesh_shape_keeploops_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 $(OPENMP_CFLAGS) \
+	-fplugin-arg-hooktrace_gcc-inlined-hooks=keep-loops
+test_plugin_lulesh_shape_keeploops_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_lulesh_shape_keeploops_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
 test_plugin_lulesh_shape_plain_SOURCES = test/plugin/lulesh_shape.cpp
 test_plugin_lulesh_shape_plain_CXXFLAGS = $(MPI_CFLAGS) -O2 -g $(HT_WARN_CFLAGS) $(OPENMP_CFLAGS)
 test_plugin_lulesh_shape_plain_LDADD = $(MPI_LIBS)
 test_plugin_lulesh_shape_plain_LDFLAGS = $(OPENMP_CFLAGS)
 test/plugin/lulesh_shape_O1-lulesh_shape_O1.$(OBJEXT) test/plugin/lulesh_shape_O2-lulesh_shape.$(OBJEXT) \
 test/plugin/lulesh_shape_O3-lulesh_shape_O3.$(OBJEXT) test/plugin/lulesh_shape_lto-lulesh_shape.$(OBJEXT) \
-test/plugin/lulesh_shape_serial-lulesh_shape.$(OBJEXT) $(HT_LULESH_BINS): hooktrace_gcc.so
+test/plugin/lulesh_shape_serial-lulesh_shape.$(OBJEXT) test/plugin/lulesh_shape_keeploops-lulesh_shape.$(OBJEXT) \
+$(HT_LULESH_BINS): hooktrace_gcc.so
 test_plugin_inlined_plain_SOURCES = test/plugin/inlined.cpp
 test_plugin_inlined_plain_CXXFLAGS = $(MPI_CFLAGS) -O2 -g $(HT_WARN_CFLAGS)
 test_plugin_inlined_plain_LDADD = $(MPI_LIBS)

@@ -15,7 +15,12 @@ each kernel's OpenMP region under the kernel (on the thread that met the
 pragma; a root on the others), each helper under its kernel's region (its
 kernel, without OpenMP) with elements x steps calls summed over the threads
 and ranks, counted: "inlined" and no time of its own.  Run with 1 and 4
-threads; every message exact; stdout as the plain build's."""
+threads; every message exact; stdout as the plain build's.
+
+And the option that restores the default before, inlined-hooks=keep-loops
+(-O2, 2 threads): the drivers and the kernels, inlined, are gone; the
+regions sit under main, and so do the halo sends (CommSend has a loop and
+calls MPI: kept), with every message on main > CommSend."""
 import os
 import sys
 
@@ -112,5 +117,24 @@ for build in ("lulesh_shape_O1", "lulesh_shape_O2", "lulesh_shape_O3", "lulesh_s
     for threads in (1, 4):
         run(build, threads)
 run("lulesh_shape_serial", 1)
+
+# The default before: what the issue's profile looked like.
+r = mpirun(PROGRAM("lulesh_shape_keeploops"), N, env={"OMP_NUM_THREADS": "2"})
+check_status(r, 0, "lulesh_shape_keeploops")
+expect_same_stdout(r, reference, "lulesh_shape_keeploops")
+p = r.summary()
+if p is not None:
+    functions = {s["function"] for s in p.doc["stacks"]}
+    drivers = {"LeapFrog(double)", "LagrangeNodal(double)", "LagrangeElements()"} | KERNELS
+    check_eq(sorted(functions & drivers), [], "lulesh_shape_keeploops: drivers and kernels absent")
+    check_eq(p.calls("main;CommSend(int)"), N * 2 * STEPS, "lulesh_shape_keeploops: main > CommSend")
+    check_eq(p.calls("main;CommSend(int);MPI_Isend"), N * 2 * STEPS, "lulesh_shape_keeploops: its sends")
+    with open(PROGRAM("lulesh_shape_keeploops"), "rb") as f:
+        if b"_omp_fn" in f.read():
+            for k in KERNELS:
+                under_main = [s for s in p.doc["stacks"] if is_region(s["function"], k) and s["path"][:-1] == ["main"]]
+                check_eq(len(under_main), 1, "lulesh_shape_keeploops: %s's region under main" % k)
+    check_eq([s["function"] for s in p.doc["stacks"] if s.get("inlined")], [],
+             "lulesh_shape_keeploops: nothing counted")
 
 finish()
