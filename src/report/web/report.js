@@ -55,20 +55,30 @@
 
   // The merged profile as d3-flame-graph's tree; value = inclusive time.
   // A stack's parent has a smaller ID, so one pass in ID order builds it.
+  // Counted inlined copies have calls and no time of their own: no frame,
+  // their calls in their caller's hover text (node.inlined: their stack
+  // IDs; the result's inlined: how many are in some caller's).
   function flameTree(doc) {
     var total = rootTime(doc), cutoff = total * FLAME_MIN_FRACTION;
-    var nodes = new Map(), roots = [], shown = 0;
+    var nodes = new Map(), roots = [], shown = 0, inlined = 0;
     doc.stacks.forEach(function (s, index) {
       var id = s.id !== undefined ? s.id : index;
-      if (s.time_incl_s < cutoff) return;
       var parent = s.parent >= 0 ? nodes.get(s.parent) : null;
+      if (s.inlined && !(s.time_incl_s > 0)) {
+        if (parent) { // else under a stack left out: left out too
+          parent.inlined.push(id);
+          inlined++;
+        }
+        return;
+      }
+      if (s.time_incl_s < cutoff) return;
       if (s.parent >= 0 && !parent) return; // under a stack left out
-      var node = {name: functionName(doc, s), value: s.time_incl_s, id: id, children: []};
+      var node = {name: functionName(doc, s), value: s.time_incl_s, id: id, children: [], inlined: []};
       nodes.set(id, node);
       shown++;
       (parent ? parent.children : roots).push(node);
     });
-    return {tree: {name: "all", value: total, id: -1, children: roots}, shown: shown};
+    return {tree: {name: "all", value: total, id: -1, children: roots}, shown: shown, inlined: inlined};
   }
 
   // A frame's hover text: the stack's own figures, and its counters per
@@ -81,6 +91,10 @@
     counterEvents(doc).forEach(function (e) {
       var c = s.counters && s.counters[e];
       if (c) text += "\n" + e + ": " + count(c.incl) + " inclusive, " + count(c.excl) + " exclusive";
+    });
+    (node.inlined || []).forEach(function (id) {
+      var c = doc.byId(id);
+      if (c) text += "\n" + functionName(doc, c) + " inlined: " + count(c.calls) + " calls, counted, not timed";
     });
     return text;
   }
@@ -103,13 +117,16 @@
     var box = document.getElementById("ht-flame");
     box.textContent = "";
     var built = flameTree(view);
-    var left = view.stacks.length - built.shown;
+    var left = view.stacks.length - built.shown - built.inlined;
     var note = document.getElementById("ht-flame-note");
     note.setAttribute("data-shown", built.shown);
     note.setAttribute("data-left-out", left);
+    note.setAttribute("data-inlined", built.inlined);
     note.setAttribute("data-view", viewName(view));
-    note.textContent = left > 0 ? built.shown + " of " + view.stacks.length + " stacks shown: those under " +
-      (FLAME_MIN_FRACTION * 100) + "% of the total inclusive time are left out (the table below has all)." : "";
+    note.textContent = (left > 0 ? built.shown + " of " + view.stacks.length + " stacks shown: those under " +
+      (FLAME_MIN_FRACTION * 100) + "% of the total inclusive time are left out (the table below has all). " : "") +
+      (built.inlined > 0 ? built.inlined + " stacks of inlined copies, counted and not timed, are in their" +
+       " callers' hover text." : "");
     var width = Math.max(400, box.clientWidth || 960);
     flameChart = flamegraph() // the d3-flame-graph bundle's global
       .width(width)
@@ -181,7 +198,7 @@
       onPath.set(name, (onPath.get(name) || 0) + 1);
       var r = rows.get(name);
       if (!r) {
-        r = {name: name, stacks: 0, calls: 0, incl: 0, excl: 0, counters: {}};
+        r = {name: name, stacks: 0, calls: 0, incl: 0, excl: 0, inlinedCalls: 0, counters: {}};
         events.forEach(function (e) { r.counters[e] = {incl: 0, excl: 0}; });
         rows.set(name, r);
       }
@@ -190,6 +207,7 @@
       r.excl += s.time_excl_s;
       if (!nested) r.incl += s.time_incl_s;
       if (s.throttled) r.throttled = true;
+      if (s.inlined) r.inlinedCalls += s.calls;
       if (s.counters) {
         events.forEach(function (e) {
           var c = s.counters[e];
@@ -200,6 +218,12 @@
       }
     });
     return Array.from(rows.values());
+  }
+
+  // throttled; inlined (every call a counted inlined copy's) or partly.
+  function rowClass(r) {
+    return [r.throttled ? "throttled" : "", !r.inlinedCalls ? "" :
+            r.inlinedCalls === r.calls ? "inlined" : "partly-inlined"].join(" ").trim();
   }
 
   function renderFunctions(doc) {
@@ -225,6 +249,7 @@
                     get: function (r) { return r.counters[e].excl; }, show: count});
     });
     var rows = functionRows(doc);
+    document.getElementById("ht-functions-inlined").hidden = !rows.some(function (r) { return r.inlinedCalls; });
     var head = el("tr");
     columns.forEach(function (c) {
       var th = el("th", {"data-sort": c.key, title: "sort by " + c.label}, c.label);
@@ -253,7 +278,7 @@
       rows.forEach(function (r) {
         var tr = el("tr", {"data-function": r.name, "data-calls": r.calls, "data-stacks": r.stacks,
                            "data-incl": r.incl, "data-excl": r.excl,
-                           "class": r.throttled ? "throttled" : null});
+                           "data-inlined-calls": r.inlinedCalls || null, "class": rowClass(r) || null});
         columns.forEach(function (c) {
           var v = c.get(r);
           // a counter's cell carries its exact figure, as the other columns' rows do
@@ -463,7 +488,7 @@
     var byId = new Map(), stacks = rp.stacks.map(function (row) {
       var s = doc.stacks[row[0]];
       var own = {id: row[0], parent: s.parent, function_index: s.function_index, "function": s["function"],
-                 calls: row[1], time_incl_s: row[2], time_excl_s: row[3]};
+                 calls: row[1], time_incl_s: row[2], time_excl_s: row[3], inlined: s.inlined};
       byId.set(own.id, own);
       return own;
     });
