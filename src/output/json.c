@@ -41,6 +41,7 @@ static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, 
     ht_output_json_counters(obj, p, &s->total);
     if (s->throttled)
         json_object_set_new(obj, "throttled", json_true());
+    /* Counted inlined copies: calls, no time of their own (profile.h). */
     if (s->inlined)
         json_object_set_new(obj, "inlined", json_true());
     json_t *threads = json_array();
