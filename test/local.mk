@@ -228,6 +228,20 @@ test_programs_counters_throttle_LDADD = libhooktrace.la
 test_programs_counters_throttle_LDFLAGS = $(HT_TEST_LINK)
 TESTS += test/integration/counters_throttle.py
 
+# Counted inlined copies in every output (test/integration/inlined_outputs.py,
+# which skips without the GCC plugin): a helper the plugin counts, inlined
+# into an OpenMP loop and into a serial loop.
+if HT_GCC_PLUGIN
+check_PROGRAMS += test/programs/inlined_counts
+test_programs_inlined_counts_SOURCES = test/programs/inlined_counts.cpp
+test_programs_inlined_counts_CXXFLAGS = -O2 $(HT_TEST_CFLAGS) $(HT_PLUGIN_FLAGS) $(OPENMP_CFLAGS)
+test_programs_inlined_counts_LDADD = libhooktrace.la
+test_programs_inlined_counts_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
+test/programs/inlined_counts-inlined_counts.$(OBJEXT): hooktrace_gcc.so
+endif
+EXTRA_DIST += test/programs/inlined_counts.cpp
+TESTS += test/integration/inlined_outputs.py
+
 # Trace mode (test/trace): the same kind of programs with "trace.enabled";
 # the archives are read back with otf2-print.
 check_PROGRAMS += test/programs/trace_calls

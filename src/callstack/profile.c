@@ -213,7 +213,11 @@ static int merge_thread(struct builder *b, struct ht_profile *p, const struct ht
         }
         if (m == 0)
             p->time_excluded_at_root += (double)excl * spt;
-        p->instrumented_calls += n->calls + n->folded_calls;
+        /* Counted inlined copies ran no hook. */
+        if (n->flags & HT_NODE_INLINED_COUNT)
+            p->inlined_calls += n->calls;
+        else
+            p->instrumented_calls += n->calls + n->folded_calls;
         p->folded_calls += n->folded_calls;
 
         for (const struct ht_node *c = n->first_child; c; c = c->next_sibling) {

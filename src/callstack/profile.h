@@ -84,6 +84,8 @@ struct ht_profile {
     struct ht_stack *stacks; /* depth-first, callees sorted by name */
     double time_excluded_at_root; /* excluded functions with no recorded caller */
     uint64_t instrumented_calls;  /* every call seen, excluded or folded too */
+    uint64_t inlined_calls;       /* calls of inlined copies counted without
+                                     hooks (tree.h, HT_NODE_INLINED_COUNT) */
     uint64_t folded_calls;        /* calls beyond the depth limit */
     uint64_t mismatched_exits;
     uint64_t throttled_hook_calls; /* hook calls of throttled functions that

@@ -93,6 +93,7 @@ static void describe_self(struct merge *m, const struct ht_run_info *run)
     i->profiled = 1;
     i->nthreads = p->nthreads;
     i->instrumented_calls = p->instrumented_calls;
+    i->inlined_calls = p->inlined_calls;
     i->folded_calls = p->folded_calls;
     i->mismatched_exits = p->mismatched_exits;
     i->tree_nodes = p->tree_nodes;

@@ -148,7 +148,7 @@ void ht_mpi_local_free(struct ht_mpi_local *lv);
 /* What every rank tells rank 0 about itself (fixed size, gathered). */
 struct ht_merge_rank_info {
     int32_t profiled, nthreads;
-    uint64_t instrumented_calls, folded_calls, mismatched_exits, tree_nodes, tree_bytes;
+    uint64_t instrumented_calls, inlined_calls, folded_calls, mismatched_exits, tree_nodes, tree_bytes;
     uint64_t out_of_memory, has_mpi;
     uint64_t nfigures, ncomm, ncoll;
     uint64_t throttled_hook_calls, sites_patched, sites_unpatched, nested_hooks_declined;

@@ -107,6 +107,7 @@ static void fill_totals(struct summary *s, const struct ht_merge_result *r,
         memcpy(s->ranks[k].host, i->host, sizeof s->ranks[k].host);
         s->ranks[k].host[sizeof s->ranks[k].host - 1] = '\0';
         p->instrumented_calls += i->instrumented_calls;
+        p->inlined_calls += i->inlined_calls;
         p->folded_calls += i->folded_calls;
         p->mismatched_exits += i->mismatched_exits;
         p->nested_hooks_declined += i->nested_hooks_declined;

@@ -3,6 +3,14 @@
  * time in microseconds over all threads; stacks that round to 0 us are left
  * out (a flame graph cannot show them).
  *
+ * So are the stacks of counted inlined copies (profile.h: calls, no time
+ * of their own): a line "...;leaf 0" is accepted by flamegraph.pl, inferno
+ * and speedscope, and drawn by none (the first two prune frames narrower
+ * than their minimum width, speedscope drops samples of weight 0), and a
+ * value here is time, never calls.  Their time is already in their
+ * caller's exclusive time, on the caller's line; the JSON, the logfile and
+ * the HTML report show their calls (docs/output.md).
+ *
  * A line repeats its whole path, so a deep recursion would make the file
  * grow with the square of its depth: a path deeper than
  * HT_FOLDED_PATH_HEAD + HT_FOLDED_PATH_TAIL + 3 keeps its first and last

@@ -57,9 +57,8 @@ int ht_function_index_of(struct ht_function_index *fi, const struct ht_function 
     return fi->values[slot];
 }
 
-void ht_output_json_string(FILE *out, const char *s)
+static void json_chars(FILE *out, const char *s)
 {
-    fputc('"', out);
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
         if (*c == '"' || *c == '\\')
             fprintf(out, "\\%c", *c);
@@ -68,5 +67,17 @@ void ht_output_json_string(FILE *out, const char *s)
         else
             fputc(*c, out);
     }
+}
+
+void ht_output_json_string(FILE *out, const char *s)
+{
+    ht_output_json_string_suffixed(out, s, "");
+}
+
+void ht_output_json_string_suffixed(FILE *out, const char *s, const char *suffix)
+{
+    fputc('"', out);
+    json_chars(out, s);
+    json_chars(out, suffix);
     fputc('"', out);
 }

@@ -30,5 +30,7 @@ int ht_function_index_of(struct ht_function_index *fi, const struct ht_function 
 /* s as a JSON string with its quotes: '"', '\\' and control characters
  * escaped, other bytes as they are (names come from the symbol tables). */
 void ht_output_json_string(FILE *out, const char *s);
+/* s then suffix, as one JSON string. */
+void ht_output_json_string_suffixed(FILE *out, const char *s, const char *suffix);
 
 #endif

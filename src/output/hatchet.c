@@ -21,7 +21,13 @@
  * graph recursively, Python stops near 1,000 frames), so a node at depth
  * HT_HATCHET_MAX_DEPTH is written without children: its "time" is the
  * exclusive time of its whole subtree, "time (inc)" its own inclusive
- * time, and "calls" its own calls. */
+ * time, and "calls" its own calls.
+ *
+ * A stack of counted inlined copies (profile.h) is a node like any other,
+ * with its calls and times 0.  When the profile has one, every row has a
+ * boolean "inlined" column, true on those: a column on some rows only
+ * would be NaN on the others in the GraphFrame's dataframe, and no
+ * profile without them grows. */
 #include <stdlib.h>
 
 #include "output/function_index.h"
@@ -166,7 +172,9 @@ int ht_output_hatchet_write(FILE *f, const struct ht_profile *p, const struct ht
         fputs("}", f);
     }
     fputs("],\n\"dataframe_indices\":[\"node\"],\n\"dataframe\":[", f);
-    bool first = true;
+    bool first = true, any_inlined = false;
+    for (size_t i = 0; i < p->nstacks && !any_inlined; i++)
+        any_inlined = p->stacks[i].inlined;
     for (size_t i = 0; i < p->nstacks && room_left; i++) {
         const struct ht_stack *s = &p->stacks[i];
         if (s->depth > HT_HATCHET_MAX_DEPTH)
@@ -178,6 +186,8 @@ int ht_output_hatchet_write(FILE *f, const struct ht_profile *p, const struct ht
         ht_output_json_string(f, s->function->name);
         fprintf(f, ",\"time (inc)\":%.9g,\"time\":%.9g,\"calls\":%llu", s->total.time_incl,
                 t.cut[i], (unsigned long long)s->total.calls);
+        if (any_inlined)
+            fputs(s->inlined ? ",\"inlined\":true" : ",\"inlined\":false", f);
         write_rank_arrays(f, s, mpi, scratch);
         fputc('}', f);
     }

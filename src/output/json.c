@@ -41,6 +41,9 @@ static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, 
     ht_output_json_counters(obj, p, &s->total);
     if (s->throttled)
         json_object_set_new(obj, "throttled", json_true());
+    /* Counted inlined copies: calls, no time of their own (profile.h). */
+    if (s->inlined)
+        json_object_set_new(obj, "inlined", json_true());
     json_t *threads = json_array();
     for (int t = 0; t < p->nthreads; t++) {
         const struct ht_stack_stats *st = &s->per_thread[t];
@@ -143,6 +146,7 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
 
     json_t *overhead = json_object();
     json_object_set_new(overhead, "calls", json_integer((json_int_t)p->instrumented_calls));
+    json_object_set_new(overhead, "inlined_calls", json_integer((json_int_t)p->inlined_calls));
     json_object_set_new(overhead, "ns_per_call", json_real(run->overhead_ns_per_call));
     json_object_set_new(overhead, "time_s", json_real(run->overhead_seconds));
     json_object_set_new(doc, "overhead", overhead);

@@ -10,6 +10,9 @@
 #include "output/room.h"
 
 #define NAME_COLUMN_MAX 60
+/* After the calls of a stack of counted inlined copies (profile.h), as '*'
+ * after those of a throttled one. */
+#define INLINED_MARK '^'
 
 /* The width of name in a column, as print_name prints it. */
 static int name_width(const char *name)
@@ -93,7 +96,11 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     if (mpi)
         ht_output_logfile_mpi_header(out, mpi, cfg);
     fprintf(out, "clock:           %s, %.0f ticks/s\n", run->clock_source, run->ticks_per_second);
-    fprintf(out, "calls recorded:  %llu\n", (unsigned long long)p->instrumented_calls);
+    if (p->inlined_calls)
+        fprintf(out, "calls recorded:  %llu, and %llu calls of inlined copies counted without hooks\n",
+                (unsigned long long)p->instrumented_calls, (unsigned long long)p->inlined_calls);
+    else
+        fprintf(out, "calls recorded:  %llu\n", (unsigned long long)p->instrumented_calls);
     /* The overhead is summed over threads, so it is compared with the time
      * all threads spent in recorded functions, not with the wall time. */
     double recorded = 0.0;
@@ -108,10 +115,24 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     if (run->uninstrumented.count)
         fprintf(out, "uninstrumented:  %zu tiny functions left out at compile time by the GCC plugin"
                      " (named in the JSON; docs/plugin.md)\n", run->uninstrumented.count);
-    if (run->inlined.count)
-        fprintf(out, "inlined:         %zu functions not recorded at %lu inlined call sites, their hooks"
-                     " removed after inlining by the GCC plugin (named in the JSON; docs/plugin.md)\n",
-                run->inlined.count, run->inlined.total_sites);
+    /* The section lists the copies whose hooks the plugin removed; under
+     * inlined-hooks=leaf (the default) their calls are counted, under
+     * remove and keep-loops they are not, and the section does not say
+     * which: the stacks that hold counted copies do. */
+    if (run->inlined.count) {
+        bool counted = false;
+        for (size_t i = 0; i < p->nstacks && !counted; i++)
+            counted = p->stacks[i].inlined;
+        if (counted)
+            fprintf(out, "inlined:         %zu function%s counted (calls, not timed) at %lu inlined"
+                         " call sites by the GCC plugin, marked %c (named in the JSON; docs/plugin.md)\n",
+                    run->inlined.count, run->inlined.count == 1 ? "" : "s", run->inlined.total_sites,
+                    INLINED_MARK);
+        else
+            fprintf(out, "inlined:         %zu functions not recorded at %lu inlined call sites, their"
+                         " hooks removed after inlining by the GCC plugin (named in the JSON;"
+                         " docs/plugin.md)\n", run->inlined.count, run->inlined.total_sites);
+    }
     int deepest = 0;
     for (size_t i = 0; i < p->nstacks; i++)
         if (p->stacks[i].depth > deepest)
@@ -181,7 +202,7 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
                 (unsigned long long)p->thread_groups[thread].threads);
     else
         fprintf(out, "Runtime profile, thread %d (tid %d)\n\n", thread, (int)p->thread_tids[thread]);
-    bool any_throttled = false;
+    bool any_throttled = false, any_inlined = false;
     size_t printed = 0, left_out = 0;
     fprintf(out, "%12s %12s %9s %12s  %-*s  %-*s  %8s\n", "calls", "t_excl[s]", "t_excl[%]",
             "t_incl[s]", fw, "function", cw, "caller", "stack ID");
@@ -197,9 +218,15 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
             continue;
         }
         double pct = total_excl > 0 ? 100.0 * st->time_excl / total_excl : 0.0;
-        fprintf(out, s->throttled ? "%11llu* %12.6f %9.2f %12.6f  " : "%12llu %12.6f %9.2f %12.6f  ",
-                (unsigned long long)st->calls, st->time_excl, pct, st->time_incl);
+        char mark = s->throttled ? '*' : s->inlined ? INLINED_MARK : 0;
+        if (mark)
+            fprintf(out, "%11llu%c %12.6f %9.2f %12.6f  ", (unsigned long long)st->calls, mark,
+                    st->time_excl, pct, st->time_incl);
+        else
+            fprintf(out, "%12llu %12.6f %9.2f %12.6f  ", (unsigned long long)st->calls,
+                    st->time_excl, pct, st->time_incl);
         any_throttled |= s->throttled;
+        any_inlined |= s->inlined && !s->throttled;
         print_name(out, s->function->name, fw);
         fputs("  ", out);
         print_name(out, caller_name(p, s), cw);
@@ -209,6 +236,9 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
     if (any_throttled)
         fprintf(out, "* throttled: calls and time until then; its later time is its caller's "
                      "exclusive time\n");
+    if (any_inlined)
+        fprintf(out, "%c inlined: calls of inlined copies, counted, not timed: their time is the caller's"
+                     " exclusive time\n", INLINED_MARK);
     fputc('\n', out);
 }
 
@@ -254,7 +284,11 @@ static void print_stack_list(FILE *out, const struct ht_profile *p, const struct
         }
         if (elided)
             fprintf(out, " [depth %d]", p->stacks[i].depth);
-        fputs(p->stacks[i].throttled ? " [throttled]\n" : "\n", out);
+        if (p->stacks[i].throttled)
+            fputs(" [throttled]", out);
+        if (p->stacks[i].inlined)
+            fputs(" [inlined]", out);
+        fputc('\n', out);
     }
     if (left_out)
         fprintf(out, "... and %zu more stack%s that no table above shows\n", left_out,

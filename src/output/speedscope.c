@@ -9,6 +9,13 @@
  * views show it as it is; its time-order view shows the samples in stack
  * ID order).
  *
+ * A stack of counted inlined copies (profile.h: calls, no time of its own)
+ * is a sample of weight 0 on each thread that counted calls there, its
+ * last frame "NAME [inlined]" (a frame of its own, beside NAME's): the
+ * format has no calls, speedscope's importer accepts the weight and draws
+ * nothing for it (it drops samples of weight 0), so the file says where
+ * the copies were and the JSON profile how often.
+ *
  * Paths are cut in the middle like the folded stacks' (room.h): a path
  * deeper than 32 + 32 + 3 frames keeps its first and last 32 with the
  * frame "[...]" between, so a 100,000-deep recursion still gives O(N)
@@ -25,11 +32,14 @@
 #define SPEEDSCOPE_PATH_HEAD 32
 #define SPEEDSCOPE_PATH_TAIL 32
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
+#define INLINED_SUFFIX " [inlined]"
 
-static void write_frame(FILE *f, const char *name, const char *file, unsigned line)
+/* suffix: "", or what follows the name (INLINED_SUFFIX). */
+static void write_frame(FILE *f, const char *name, const char *suffix, const char *file,
+                        unsigned line)
 {
     fputs("{\"name\":", f);
-    ht_output_json_string(f, name);
+    ht_output_json_string_suffixed(f, name, suffix);
     if (file) {
         fputs(",\"file\":", f);
         ht_output_json_string(f, file);
@@ -57,10 +67,23 @@ static void write_profile_name(FILE *f, const struct ht_profile *p, int t, int s
     ht_output_json_string(f, name);
 }
 
-/* One thread's profile; false once the file system is nearly full. */
+enum sample { NO_SAMPLE, TIMED, COUNTED };
+
+/* Whether stack i is a sample of thread t's profile, and which. */
+static enum sample sample_of(const struct ht_profile *p, size_t i, int t)
+{
+    const struct ht_stack_stats *st = &p->stacks[i].per_thread[t];
+    if (st->time_excl > 0.0)
+        return TIMED;
+    return p->stacks[i].inlined && st->calls ? COUNTED : NO_SAMPLE;
+}
+
+/* One thread's profile; false once the file system is nearly full.
+ * frame_of[i]: stack i's frame; inlined_frame_of[i]: its "[inlined]" one. */
 static bool write_thread(FILE *f, const struct ht_profile *p, int t,
                          const struct ht_path_cutter *cutter, const int *frame_of,
-                         int elided_frame, int summed_ranks, struct ht_output_room *room)
+                         const int *inlined_frame_of, int elided_frame, int summed_ranks,
+                         struct ht_output_room *room)
 {
     double total = 0.0;
     for (size_t i = 0; i < p->nstacks; i++)
@@ -73,7 +96,8 @@ static bool write_thread(FILE *f, const struct ht_profile *p, int t,
     bool first = true, room_left = true;
     size_t samples = 0;
     for (size_t i = 0; i < p->nstacks && room_left; i++) {
-        if (!(p->stacks[i].per_thread[t].time_excl > 0.0))
+        enum sample kind = sample_of(p, i, t);
+        if (kind == NO_SAMPLE)
             continue;
         if (!(room_left = ht_output_room_left(room, f, "speedscope file")))
             break;
@@ -84,7 +108,8 @@ static bool write_thread(FILE *f, const struct ht_profile *p, int t,
         for (int d = 0; d < frames; d++) {
             if (elided && d == SPEEDSCOPE_PATH_HEAD)
                 fprintf(f, ",%d", elided_frame);
-            fprintf(f, d ? ",%d" : "%d", frame_of[path[d]]);
+            bool counted = kind == COUNTED && d == frames - 1;
+            fprintf(f, d ? ",%d" : "%d", counted ? inlined_frame_of[i] : frame_of[path[d]]);
         }
         fputc(']', f);
         samples++;
@@ -94,9 +119,10 @@ static bool write_thread(FILE *f, const struct ht_profile *p, int t,
     first = true;
     size_t written = 0;
     for (size_t i = 0; i < p->nstacks && written < samples; i++) {
-        double w = p->stacks[i].per_thread[t].time_excl;
-        if (!(w > 0.0))
+        enum sample kind = sample_of(p, i, t);
+        if (kind == NO_SAMPLE)
             continue;
+        double w = kind == TIMED ? p->stacks[i].per_thread[t].time_excl : 0.0;
         fprintf(f, first ? "%.9g" : ",%.9g", w);
         first = false;
         written++;
@@ -108,19 +134,28 @@ static bool write_thread(FILE *f, const struct ht_profile *p, int t,
 int ht_output_speedscope_write(FILE *f, const struct ht_profile *p, const struct ht_run_info *run,
                                int summed_ranks)
 {
-    struct ht_function_index fi;
+    /* fi: the functions' frames; inl: the "[inlined]" frames after them. */
+    struct ht_function_index fi, inl;
     struct ht_path_cutter cutter;
-    int *frame_of = malloc((p->nstacks ? p->nstacks : 1) * sizeof *frame_of);
-    bool ok = ht_function_index_init(&fi, p->nstacks) && frame_of;
+    size_t n = p->nstacks ? p->nstacks : 1;
+    int *frame_of = malloc(2 * n * sizeof *frame_of);
+    int *inlined_frame_of = frame_of ? frame_of + n : NULL;
+    bool ok = ht_function_index_init(&fi, p->nstacks);
+    ok = ht_function_index_init(&inl, p->nstacks) && ok && frame_of; /* both freed below */
     bool cutter_ok = ok && ht_path_cutter_init(&cutter, p, SPEEDSCOPE_PATH_HEAD,
                                                SPEEDSCOPE_PATH_TAIL) == 0;
     if (!cutter_ok) {
         ht_function_index_free(&fi);
+        ht_function_index_free(&inl);
         free(frame_of);
         return -1;
     }
     for (size_t i = 0; i < p->nstacks; i++)
         frame_of[i] = ht_function_index_of(&fi, p->stacks[i].function);
+    for (size_t i = 0; i < p->nstacks; i++)
+        inlined_frame_of[i] = p->stacks[i].inlined
+                                  ? fi.count + ht_function_index_of(&inl, p->stacks[i].function)
+                                  : -1;
 
     fputs("{\"$schema\":\"" SPEEDSCOPE_SCHEMA "\",\n \"exporter\":\"hooktrace " PACKAGE_VERSION
           "\",\n \"name\":", f);
@@ -132,23 +167,29 @@ int ht_output_speedscope_write(FILE *f, const struct ht_profile *p, const struct
     fputs(",\n \"activeProfileIndex\":0,\n \"shared\":{\"frames\":[", f);
     for (int k = 0; k < fi.count; k++) {
         fputs(k ? ",\n  " : "\n  ", f);
-        write_frame(f, fi.list[k]->name, fi.list[k]->file, fi.list[k]->line);
+        write_frame(f, fi.list[k]->name, "", fi.list[k]->file, fi.list[k]->line);
+    }
+    for (int k = 0; k < inl.count; k++) {
+        fputs(fi.count + k ? ",\n  " : "\n  ", f);
+        write_frame(f, inl.list[k]->name, INLINED_SUFFIX, inl.list[k]->file, inl.list[k]->line);
     }
     /* The frame standing for the middle of a cut path: always there, last,
      * so that its index does not depend on the depth of the profile. */
-    fputs(fi.count ? ",\n  " : "\n  ", f);
-    write_frame(f, "[...]", NULL, 0);
+    fputs(fi.count + inl.count ? ",\n  " : "\n  ", f);
+    write_frame(f, "[...]", "", NULL, 0);
     fputs("]},\n \"profiles\":[", f);
     struct ht_output_room room;
     ht_output_room_init(&room, f);
     bool room_left = true;
     for (int t = 0; t < p->nthreads && room_left; t++) {
         fputs(t ? ",\n  " : "\n  ", f);
-        room_left = write_thread(f, p, t, &cutter, frame_of, fi.count, summed_ranks, &room);
+        room_left = write_thread(f, p, t, &cutter, frame_of, inlined_frame_of, fi.count + inl.count,
+                                 summed_ranks, &room);
     }
     fputs("]}\n", f);
     ht_path_cutter_free(&cutter);
     ht_function_index_free(&fi);
+    ht_function_index_free(&inl);
     free(frame_of);
     return 0;
 }

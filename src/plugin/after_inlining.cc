@@ -395,7 +395,7 @@ public:
                     continue;
                 }
                 if (marker ? is_enter_marker(stmt) : is_enter_hook(stmt))
-                    note_removed(stmt, self);
+                    note_removed(stmt, self, "not counted");
                 ht_remove_statement(&gsi);
                 here = true;
             }
@@ -424,8 +424,16 @@ private:
     {
         tree self = fun->decl;
         unsigned self_uid = DECL_UID(DECL_ORIGIN(self));
-        ht_leaf_copies copies(fun);
+        std::vector<std::pair<gimple *, unsigned>> enters;
         basic_block bb;
+        FOR_EACH_BB_FN(bb, fun)
+            for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+                gimple *stmt = gsi_stmt(gsi);
+                unsigned uid = hook_origin_uid(stmt);
+                if (uid && uid != self_uid && (is_marker(stmt) ? is_enter_marker(stmt) : is_enter_hook(stmt)))
+                    enters.push_back({stmt, uid});
+            }
+        ht_leaf_copies copies(fun, enters);
         FOR_EACH_BB_FN(bb, fun)
             for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
                 unsigned uid = hook_origin_uid(gsi_stmt(gsi));
@@ -449,7 +457,7 @@ private:
                 if (copy && copies.is_leaf(copy)) {
                     if (enter) {
                         copies.count_call(&gsi, copy, listed_name_of(stmt));
-                        note_removed(stmt, self);
+                        note_removed(stmt, self, "counted");
                     }
                     ht_remove_statement(&gsi);
                     here = changed = true;
@@ -507,12 +515,13 @@ private:
 
     /* One more site of the function whose enter hook STMT is, for the
      * .hooktrace.inlined section. */
-    static void note_removed(const gimple *stmt, tree self)
+    static void note_removed(const gimple *stmt, tree self, const char *how)
     {
         const char *listed = listed_name_of(stmt);
         (*removed_sites)[listed]++;
         if (verbose)
-            inform(gimple_location(stmt), "hooktrace: hooks of %s inlined into %qD removed", listed, self);
+            inform(gimple_location(stmt), "hooktrace: hooks of %s inlined into %qD removed, its calls %s", listed,
+                   self, how);
     }
 };
 

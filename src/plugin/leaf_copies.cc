@@ -132,7 +132,7 @@ void ht_leaf_copies::mark_enclosing(tree block)
         copies[copy] = true;
 }
 
-ht_leaf_copies::ht_leaf_copies(function *f) : fun(f)
+ht_leaf_copies::ht_leaf_copies(function *f, const std::vector<std::pair<gimple *, unsigned>> &enters) : fun(f)
 {
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun) {
@@ -146,8 +146,14 @@ ht_leaf_copies::ht_leaf_copies(function *f) : fun(f)
     }
     if (copies.empty())
         return;
+    /* Where each copy is entered. */
+    std::map<tree, basic_block> entered;
+    for (const auto &enter : enters)
+        if (tree copy = copy_of(enter.first, enter.second))
+            entered[copy] = gimple_bb(enter.first);
     /* A loop belongs to the copies that hold all of its header, latch and
-     * exit tests: a copy inlined into the loop's body holds only some. */
+     * exit tests and are entered outside it: a copy inlined into the
+     * loop's body holds only some, or (the whole body) is entered in it. */
     loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
     scev_initialize();
     for (auto loop : loops_list(fun, 0)) {
@@ -161,7 +167,9 @@ ht_leaf_copies::ht_leaf_copies(function *f) : fun(f)
         for (basic_block part : parts) {
             for (gimple_stmt_iterator gsi = gsi_start_bb(part); !gsi_end_p(gsi); gsi_next(&gsi)) {
                 gimple *stmt = gsi_stmt(gsi);
-                if (is_gimple_debug(stmt))
+                /* What GCC made itself (an induction variable's step) has
+                 * no scope and says nothing. */
+                if (is_gimple_debug(stmt) || !gimple_block(stmt))
                     continue;
                 std::vector<tree> chain = copy_chain(gimple_block(stmt));
                 if (first) {
@@ -177,8 +185,11 @@ ht_leaf_copies::ht_leaf_copies(function *f) : fun(f)
                 common = kept;
             }
         }
-        for (tree copy : common)
-            copies[copy] = true;
+        for (tree copy : common) {
+            auto at = entered.find(copy);
+            if (at == entered.end() || !flow_bb_inside_loop_p(loop, at->second))
+                copies[copy] = true;
+        }
     }
     scev_reset();
     scev_finalize();

@@ -27,8 +27,10 @@ bool ht_is_kernel_loop(class loop *loop);
  * function inlined, and every statement of the copy sits in it or below. */
 class ht_leaf_copies {
 public:
-    /* Analyses FUN: the copies, and which hold a loop or a call. */
-    explicit ht_leaf_copies(function *fun);
+    /* Analyses FUN: the copies, and which hold a loop or a call.  ENTERS:
+     * the enter hooks (or markers) of inlined copies, each with the
+     * DECL_UID of its function. */
+    ht_leaf_copies(function *fun, const std::vector<std::pair<gimple *, unsigned>> &enters);
 
     /* The copy of the function whose DECL_UID is ORIGIN_UID that holds
      * STMT (its outer-scope BLOCK), or NULL_TREE when none is found (then

@@ -12,6 +12,7 @@ struct raw_sym {
     uint64_t addr, size;
     const char *name; /* in the ELF string table until copied */
     int score;
+    int inlined_id;
 };
 
 struct sym_vec {
@@ -81,7 +82,7 @@ static int read_table(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct sym_
                 continue;
             name += sizeof inlined_id_prefix - 1;
         }
-        struct raw_sym r = { sym.st_value, sym.st_size, name, score(&sym, name) };
+        struct raw_sym r = { sym.st_value, sym.st_size, name, score(&sym, name), type == STT_OBJECT };
         if (push(out, r) != 0)
             return -1;
     }
@@ -123,6 +124,7 @@ static int unique_copy(struct sym_vec *syms, struct ht_strpool *pool, struct ht_
         out[n].addr = r->addr;
         out[n].size = r->size;
         out[n].elf_name = name;
+        out[n].inlined_id = (unsigned char)r->inlined_id;
         n++;
     }
     *funcs = out;

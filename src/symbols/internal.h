@@ -36,6 +36,8 @@ struct ht_func {
     unsigned lang; /* DW_LANG_* of the compile unit, 0 if unknown */
     unsigned char is_main; /* DW_AT_main_subprogram (Fortran program) */
     unsigned char has_dwarf;
+    unsigned char inlined_id; /* the id of its inlined copies (GCC plugin):
+                                 named and placed as its own body */
     const char *display; /* computed on first lookup, see ht_names_display */
 };
 

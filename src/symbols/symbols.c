@@ -330,6 +330,48 @@ static void merge(struct object *o, struct ht_func *elf, size_t nelf, struct ht_
     o->nfuncs = nelf + extra;
 }
 
+static int by_elf_name(const void *a, const void *b)
+{
+    const struct ht_func *x = *(const struct ht_func *const *)a, *y = *(const struct ht_func *const *)b;
+    return strcmp(x->elf_name, y->elf_name);
+}
+
+/* An inlined copy's id takes the source file, line and DWARF names of the
+ * function's out-of-line body in the same object, where there is one, so
+ * that a function called both ways from one caller is one stack. */
+static void place_inlined_ids(struct object *o)
+{
+    size_t nids = 0, nbodies = 0;
+    for (size_t i = 0; i < o->nfuncs; i++)
+        nids += o->funcs[i].inlined_id;
+    if (nids == 0)
+        return;
+    const struct ht_func **bodies = malloc((o->nfuncs - nids + 1) * sizeof *bodies);
+    if (!bodies)
+        return;
+    for (size_t i = 0; i < o->nfuncs; i++)
+        if (!o->funcs[i].inlined_id && o->funcs[i].elf_name)
+            bodies[nbodies++] = &o->funcs[i];
+    qsort(bodies, nbodies, sizeof *bodies, by_elf_name);
+    for (size_t i = 0; i < o->nfuncs; i++) {
+        struct ht_func *id = &o->funcs[i], key = {.elf_name = id->elf_name}, *pkey = &key;
+        if (!id->inlined_id)
+            continue;
+        const struct ht_func **body = bsearch(&pkey, bodies, nbodies, sizeof *bodies, by_elf_name);
+        if (!body)
+            continue;
+        id->dwarf_name = (*body)->dwarf_name;
+        id->linkage_name = (*body)->linkage_name;
+        id->module = (*body)->module;
+        id->file = (*body)->file;
+        id->line = (*body)->line;
+        id->lang = (*body)->lang;
+        id->is_main = (*body)->is_main;
+        id->has_dwarf = (*body)->has_dwarf;
+    }
+    free(bodies);
+}
+
 static int u64_cmp(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -362,6 +404,7 @@ static void load_object(struct ht_symbols *s, struct object *o)
             ht_dwarf_functions_load(fd, &s->pool, o->partial ? o->wanted : NULL, o->nwanted,
                                     &dw, &ndw, &s->units_read);
         merge(o, elf, nelf, dw, ndw, info.has_symtab);
+        place_inlined_ids(o);
     }
     close(fd);
 }

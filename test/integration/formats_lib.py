@@ -30,12 +30,16 @@ def speedscope_samples(doc, what):
 
 
 def expected_samples(p):
-    """From the JSON profile: {thread index: {path: exclusive time}}."""
+    """From the JSON profile: {thread index: {path: exclusive time}}; a stack
+    of counted inlined copies with calls and no time on a thread is there
+    with weight 0, its last frame "NAME [inlined]"."""
     result = {t: {} for t in range(p.doc["threads"])}
     for s in p.doc["stacks"]:
         for th in s["threads"]:
             if th["time_excl_s"] > 0:
                 result[th["thread"]][";".join(s["path"])] = th["time_excl_s"]
+            elif s.get("inlined") and th["calls"] > 0:
+                result[th["thread"]][";".join(s["path"]) + " [inlined]"] = 0
     return result
 
 

@@ -3,8 +3,16 @@ ranks, each also writing its own files): the summary's hold the whole
 run's figures, one speedscope profile per thread index summed over ranks
 and named so; each rank's files hold its own figures; each exactly as the
 JSON profile beside it.  The summary's Hatchet rows carry per-rank arrays
-where the summary has one rank's figures, equal to each rank's own JSON."""
+where the summary has one rank's figures, equal to each rank's own JSON.
+
+Counted inlined copies through the merge (with hooktrace's GCC plugin:
+test/plugin/inlined_O2, 2 ranks): the summary's and each rank's stacks of
+the three helpers the plugin counts are "inlined", with their exact calls
+(the summary's summed over ranks) and no time, and so are their
+speedscope samples (weight 0, frame "[inlined]"), Hatchet rows ("inlined"
+column) and rank_profiles rows."""
 import json
+import os
 
 from mpilib import *
 from formats_lib import *
@@ -62,4 +70,43 @@ if summary is not None and all(ranks):
     top = summary.doc.get("rank_time_stacks", [])
     check(all("time (inc) per rank" in r2 for r2 in doc["dataframe"] if r2["node"] in top),
           "the top stacks' rows have their per-rank inclusive times")
+
+# Counted inlined copies, merged over ranks (built only with the plugin).
+counted = os.path.join(BUILDDIR, "test", "plugin", "inlined_O2")
+if os.path.exists(counted):
+    ELEMENTS, STEPS = 64, 5  # test/plugin/inlined.cpp
+    UPDATE = "main;update_elements(Element*, int, double)"
+    HELPERS = [UPDATE + ";" + h for h in ("advance(Element&, double, double)",
+                                          "corner_sum(Element const&)", "stress(Element const&, double)")]
+    r = mpirun(counted, N, config={"outputs": {"speedscope": True, "hatchet": True},
+                                   "mpi": {"rank_files": "all"}})
+    check_status(r, 0, "inlined_O2")
+    for what, p, prefix in (("inlined summary", r.summary(), ""), ("inlined rank 0", r.rank_profile(0), "_0"),
+                            ("inlined rank 1", r.rank_profile(1), "_1")):
+        if p is None:
+            continue
+        calls = ELEMENTS * STEPS * (N if not prefix else 1)
+        check_eq({path: (s["calls"], s["time_incl_s"], s["time_excl_s"], s["inlined"])
+                  for path, s in p.by_path.items() if "inlined" in s},
+                 {path: (calls, 0, 0, True) for path in HELPERS},
+                 what + ": the counted copies are inlined, their calls exact, no time")
+        samples = speedscope_samples(json.loads(r.text(prefix + ".speedscope.json")), what + ": ")
+        expected = expected_samples(p)
+        check_eq(list(samples.values()), [expected[t] for t in range(len(samples))],
+                 what + ": speedscope samples, the counted copies' of weight 0")
+        check_eq(sorted(k for k, w in samples[thread_names(p)[0]].items() if "[inlined]" in k),
+                 sorted(h + " [inlined]" for h in HELPERS), what + ": a sample [inlined] per copy")
+        doc = json.loads(r.text(prefix + ".hatchet.json"))
+        nodes, _ = hatchet_nodes(doc, what + " hatchet: ")
+        check_eq(nodes, expected_nodes(p), what + ": Hatchet nodes are the JSON's stacks")
+        ids = {p.by_path[h]["id"] for h in HELPERS}
+        check_eq({row["node"]: row["inlined"] for row in doc["dataframe"]},
+                 {s["id"]: s["id"] in ids for s in p.doc["stacks"]}, what + ": Hatchet's inlined column")
+    summary = r.summary()
+    if summary is not None:
+        ids = {summary.by_path[h]["id"] for h in HELPERS}
+        rows = [row for rp in summary.doc.get("rank_profiles", []) for row in rp["stacks"]
+                if row[0] in ids]
+        check_eq(sorted(rows), sorted([i, ELEMENTS * STEPS, 0, 0] for i in ids for _ in range(N)),
+                 "inlined: rank_profiles rows of the counted copies, each rank's calls, no time")
 finish()

@@ -1,6 +1,7 @@
 """The GCC plugin's second rule (src/plugin/after_inlining.cc,
-docs/plugin.md): the hooks of inlined copies are removed after inlining, and
-every function that stays out of line keeps its own.
+src/plugin/leaf_copies.cc, docs/plugin.md): after inlining, an inlined copy
+keeps its hooks unless it is straight-line leaf code, whose calls are
+counted instead; every function that stays out of line keeps its own.
 
 test/plugin/inlined.cpp (2 ranks) has element loops whose bodies call
 medium helpers that are always inlined (stress, advance, and corner_sum,
@@ -10,15 +11,20 @@ throws through its inlined copy (checked_index), and out-of-line functions
 that call MPI.
 It is built at -O1, -O2 and -O3, with -flto (the plugin given at the link
 too, as the hooktrace driver does) and with -fopenmp, all with the default
-inlined-hooks=keep-loops; at -O2 with inlined-hooks=remove and with
-inlined-hooks=keep (today's behaviour before the rule: every hook kept); and
+inlined-hooks=leaf; at -O2 with inlined-hooks=keep-loops (the default
+before: copies of functions without a loop of their own or an MPI call
+lose their hooks, uncounted), remove and keep (every hook kept); and
 without hooktrace, for the reference output.
 
 Every build: exit status and stdout as the plain build's, every message
-exact, every out-of-line function with its exact call count and nothing
-else in the profile, the inlined functions named with their sites in
-"uninstrumented"."inlined" and counted in the logfile.  The keep build
-records exactly the inlined copies' calls on top of the default build."""
+exact, every function with its exact call count on its stack and nothing
+else in the profile.  Under leaf every inlined function is there: the leaf
+copies (stress, advance, corner_sum) as "inlined" stacks, counted, without
+time, the others (checked_index, which throws: calls stay; energy_kernel,
+a loop) timed through their hooks; the counted ones are named with their
+sites in "uninstrumented"."inlined" and in the logfile, and their calls are
+"overhead"."inlined_calls", not hook calls.  The keep build records through
+hooks exactly the counted copies' calls on top of the default build."""
 import os
 import sys
 
@@ -68,8 +74,9 @@ reference = mpirun(PROGRAM("inlined_plain"), N)
 check_status(reference, 0, "inlined_plain")
 
 
-def run(name, left_out, openmp=False):
-    """left_out: the functions whose inlined copies lose their hooks."""
+def run(name, left_out, counted=frozenset(), openmp=False):
+    """left_out: the functions whose inlined copies lose their hooks;
+    counted: of those, the ones counted (leaf copies)."""
     env = {"OMP_NUM_THREADS": str(THREADS)} if openmp else None
     r = mpirun(PROGRAM(name), N, env=env)
     check_status(r, 0, name)
@@ -78,7 +85,7 @@ def run(name, left_out, openmp=False):
     expect_messages(p, m, N, name)
     expected = dict(OUT_OF_LINE)
     for function, (path, calls) in INLINED.items():
-        if function not in left_out:
+        if function not in left_out or function in counted:
             expected[path] = calls
     # OpenMP: the region's outlined body, entered by every thread of the
     # team; on thread 0 under its caller, on the others as a root.
@@ -95,41 +102,64 @@ def run(name, left_out, openmp=False):
             check_eq(got, N * calls, "%s: calls of %s (both ranks, every thread)" % (name, function))
         else:
             check_eq(p.calls(path), N * calls, "%s: calls of %s (both ranks)" % (name, path))
-    functions = {s["function"] for s in p.doc["stacks"]
-                 if not s["function"].startswith("MPI_") and "_omp_fn" not in s["function"]}
-    check_eq(sorted(functions), sorted({path.split(";")[-1] for path in expected}),
+    program = [s for s in p.doc["stacks"]
+               if not s["function"].startswith("MPI_") and "_omp_fn" not in s["function"]]
+    check_eq(sorted({s["function"] for s in program}), sorted({path.split(";")[-1] for path in expected}),
              name + ": the functions in the profile")
+    counted_names = {INLINED[f][0].split(";")[-1] for f in counted}
+    check_eq(sorted({s["function"] for s in program if s.get("inlined")}), sorted(counted_names),
+             name + ": the stacks marked inlined are the counted copies'")
+    check_eq([s["function"] for s in program if s.get("inlined") and (s["time_incl_s"] or s["time_excl_s"])], [],
+             name + ": a counted copy has no time of its own")
+    hooked = sum(s["calls"] for s in program if not s.get("inlined"))
+    inlined_calls = sum(s["calls"] for s in program if s.get("inlined"))
     recorded = p.doc["overhead"]["calls"]
-    check_eq(recorded, sum(s["calls"] for s in p.doc["stacks"]), name + ": calls recorded = calls of the stacks")
-    check_eq(sum(s["calls"] for s in p.doc["stacks"]
-                 if not s["function"].startswith("MPI_") and "_omp_fn" not in s["function"]),
-             N * sum(expected.values()), name + ": the program's calls recorded, exactly the expected ones")
+    check_eq(recorded, sum(s["calls"] for s in p.doc["stacks"] if not s.get("inlined")),
+             name + ": hook calls recorded = calls of the stacks not counted")
+    check_eq(p.doc["overhead"]["inlined_calls"], inlined_calls, name + ": inlined calls = calls of the counted stacks")
+    check_eq(inlined_calls, N * sum(calls for f, (_, calls) in INLINED.items() if f in counted),
+             name + ": the counted calls, exactly")
+    check_eq(hooked + inlined_calls, N * sum(expected.values()),
+             name + ": the program's calls recorded, exactly the expected ones")
     listed = p.doc["uninstrumented"]
     check_eq(listed["functions"], 0, name + ": no tiny function (every helper is over the limit)")
     sites = [{"name": f, "sites": 1} for f in sorted(left_out)]
     check_eq(listed["inlined"], {"functions": len(sites), "sites": len(sites), "names": sites},
              name + ": the inlined functions named, with their sites")
     log = r.text(".log")
-    line = ("inlined:         %d functions not recorded at %d inlined call sites, their hooks removed"
-            " after inlining by the GCC plugin" % (len(sites), len(sites)))
+    # Counted copies (inlined-hooks=leaf) make stacks marked inlined, and the
+    # line says so (docs/output.md, the logfile's header).
+    if any(s.get("inlined") for s in p.doc["stacks"]):
+        line = ("inlined:         %d function%s counted (calls, not timed) at %d inlined call sites"
+                " by the GCC plugin, marked ^" % (len(sites), "" if len(sites) == 1 else "s", len(sites)))
+    else:
+        line = ("inlined:         %d functions not recorded at %d inlined call sites, their hooks removed"
+                " after inlining by the GCC plugin" % (len(sites), len(sites)))
     if sites:
         check(line in log, name + ": the logfile counts them:\n" + log[:1500])
     else:
         check("inlined:" not in log, name + ": no inlined line in the logfile")
-    return recorded
+    return recorded, inlined_calls
 
 
-DEFAULT = set(INLINED) - LOOP_KERNELS
-default = run("inlined_O2", DEFAULT)
+# Leaf copies: no loop, no call left (checked_index keeps the calls that
+# build and throw its exception).
+LEAF = {"stress(Element const&, double)", "advance(Element&, double, double)",
+        "corner_sum(Element const&)"} - LOOP_KERNELS
+default = run("inlined_O2", LEAF, LEAF)
 for name in ("inlined_O1", "inlined_O3", "inlined_lto"):
-    run(name, DEFAULT)
+    run(name, LEAF, LEAF)
 # Built with OpenMP when configure found it (OPENMP_CFLAGS).
 with open(PROGRAM("inlined_omp"), "rb") as f:
-    run("inlined_omp", DEFAULT, openmp=b"_omp_fn" in f.read())
+    run("inlined_omp", LEAF, LEAF, openmp=b"_omp_fn" in f.read())
+# The default before: copies of functions without a loop (and not calling
+# MPI) lose their hooks, uncounted; remove: all of them.
+run("inlined_keeploops", set(INLINED) - LOOP_KERNELS)
 run("inlined_remove", set(INLINED))
-# Today's behaviour: every inlined copy recorded, exactly those calls more.
+# Every inlined copy recorded through its hooks: the counted calls, exactly,
+# become hook calls.
 kept = run("inlined_keep", set())
-check_eq(kept - default, N * sum(calls for f, (_, calls) in INLINED.items() if f in DEFAULT),
-         "inlined_keep: records exactly the inlined copies' calls on top of the default")
+check_eq(kept[0] - default[0], default[1],
+         "inlined_keep: records through hooks exactly the calls the default counts")
 
 finish()

@@ -9,7 +9,9 @@ EXTRA_DIST += test/plugin/plugin.py test/plugin/tiny.cpp test/plugin/tiny_O0.cpp
 	test/plugin/medium.py test/plugin/medium.cpp \
 	test/plugin/containers.cpp test/plugin/containers_O1.cpp test/plugin/containers_O3.cpp \
 	test/plugin/containers.py \
-	test/plugin/throttle_names.cpp test/plugin/throttle_names.exclude test/plugin/exclude.py
+	test/plugin/throttle_names.cpp test/plugin/throttle_names.exclude test/plugin/exclude.py \
+	test/plugin/lulesh_shape.py test/plugin/lulesh_shape.cpp test/plugin/lulesh_shape_O1.cpp \
+	test/plugin/lulesh_shape_O3.cpp
 if HT_GCC_PLUGIN
 HT_PLUGIN_FLAGS = -fplugin=$(abs_top_builddir)/hooktrace_gcc.so
 HT_PLUGIN_TEST_CXXFLAGS = $(MPI_CFLAGS) -O2 -g -finstrument-functions $(HT_WARN_CFLAGS)
@@ -45,7 +47,8 @@ test/plugin/tiny-tiny.$(OBJEXT) test/plugin/tiny_all-tiny.$(OBJEXT) test/plugin/
 # two modes at -O2; the reference without hooktrace.
 HT_INLINED_FLAGS = $(MPI_CFLAGS) -g -finstrument-functions $(HT_WARN_CFLAGS) $(HT_PLUGIN_FLAGS)
 HT_INLINED_BINS = test/plugin/inlined_O1 test/plugin/inlined_O2 test/plugin/inlined_O3 \
-	test/plugin/inlined_lto test/plugin/inlined_omp test/plugin/inlined_remove test/plugin/inlined_keep
+	test/plugin/inlined_lto test/plugin/inlined_omp test/plugin/inlined_remove test/plugin/inlined_keep \
+	test/plugin/inlined_keeploops
 check_PROGRAMS += $(HT_INLINED_BINS) test/plugin/inlined_plain
 TESTS += test/plugin/after_inlining.py
 test_plugin_inlined_O1_SOURCES = test/plugin/inlined.cpp
@@ -76,13 +79,59 @@ test_plugin_inlined_keep_SOURCES = test/plugin/inlined.cpp
 test_plugin_inlined_keep_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 -fplugin-arg-hooktrace_gcc-inlined-hooks=keep
 test_plugin_inlined_keep_LDADD = $(HT_MPI_TEST_LDADD)
 test_plugin_inlined_keep_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_inlined_keeploops_SOURCES = test/plugin/inlined.cpp
+test_plugin_inlined_keeploops_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 -fplugin-arg-hooktrace_gcc-inlined-hooks=keep-loops
+test_plugin_inlined_keeploops_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_inlined_keeploops_LDFLAGS = $(HT_TEST_LINK)
+# The program as written (test/plugin/lulesh_shape.py): a LULESH-shaped
+# MPI + OpenMP code with the default rule at each level, under -flto, and
+# without OpenMP; the reference without hooktrace.
+HT_LULESH_BINS = test/plugin/lulesh_shape_O1 test/plugin/lulesh_shape_O2 test/plugin/lulesh_shape_O3 \
+	test/plugin/lulesh_shape_lto test/plugin/lulesh_shape_serial test/plugin/lulesh_shape_keeploops
+check_PROGRAMS += $(HT_LULESH_BINS) test/plugin/lulesh_shape_plain
+TESTS += test/plugin/lulesh_shape.py
+test_plugin_lulesh_shape_O1_SOURCES = test/plugin/lulesh_shape_O1.cpp
+test_plugin_lulesh_shape_O1_CXXFLAGS = $(HT_INLINED_FLAGS) -O1 $(OPENMP_CFLAGS)
+test_plugin_lulesh_shape_O1_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_lulesh_shape_O1_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
+test_plugin_lulesh_shape_O2_SOURCES = test/plugin/lulesh_shape.cpp
+test_plugin_lulesh_shape_O2_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 $(OPENMP_CFLAGS)
+test_plugin_lulesh_shape_O2_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_lulesh_shape_O2_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
+test_plugin_lulesh_shape_O3_SOURCES = test/plugin/lulesh_shape_O3.cpp
+test_plugin_lulesh_shape_O3_CXXFLAGS = $(HT_INLINED_FLAGS) -O3 $(OPENMP_CFLAGS)
+test_plugin_lulesh_shape_O3_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_lulesh_shape_O3_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
+test_plugin_lulesh_shape_lto_SOURCES = test/plugin/lulesh_shape.cpp
+test_plugin_lulesh_shape_lto_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 -flto $(OPENMP_CFLAGS)
+test_plugin_lulesh_shape_lto_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_lulesh_shape_lto_LDFLAGS = $(HT_TEST_LINK) -O2 -flto -finstrument-functions $(HT_PLUGIN_FLAGS) \
+	$(OPENMP_CFLAGS)
+test_plugin_lulesh_shape_serial_SOURCES = test/plugin/lulesh_shape.cpp
+test_plugin_lulesh_shape_serial_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 -Wno-unknown-pragmas
+test_plugin_lulesh_shape_serial_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_lulesh_shape_serial_LDFLAGS = $(HT_TEST_LINK)
+test_plugin_lulesh_shape_keeploops_SOURCES = test/plugin/lulesh_shape.cpp
+test_plugin_lulesh_shape_keeploops_CXXFLAGS = $(HT_INLINED_FLAGS) -O2 $(OPENMP_CFLAGS) \
+	-fplugin-arg-hooktrace_gcc-inlined-hooks=keep-loops
+test_plugin_lulesh_shape_keeploops_LDADD = $(HT_MPI_TEST_LDADD)
+test_plugin_lulesh_shape_keeploops_LDFLAGS = $(HT_TEST_LINK) $(OPENMP_CFLAGS)
+test_plugin_lulesh_shape_plain_SOURCES = test/plugin/lulesh_shape.cpp
+test_plugin_lulesh_shape_plain_CXXFLAGS = $(MPI_CFLAGS) -O2 -g $(HT_WARN_CFLAGS) $(OPENMP_CFLAGS)
+test_plugin_lulesh_shape_plain_LDADD = $(MPI_LIBS)
+test_plugin_lulesh_shape_plain_LDFLAGS = $(OPENMP_CFLAGS)
+test/plugin/lulesh_shape_O1-lulesh_shape_O1.$(OBJEXT) test/plugin/lulesh_shape_O2-lulesh_shape.$(OBJEXT) \
+test/plugin/lulesh_shape_O3-lulesh_shape_O3.$(OBJEXT) test/plugin/lulesh_shape_lto-lulesh_shape.$(OBJEXT) \
+test/plugin/lulesh_shape_serial-lulesh_shape.$(OBJEXT) test/plugin/lulesh_shape_keeploops-lulesh_shape.$(OBJEXT) \
+$(HT_LULESH_BINS): hooktrace_gcc.so
 test_plugin_inlined_plain_SOURCES = test/plugin/inlined.cpp
 test_plugin_inlined_plain_CXXFLAGS = $(MPI_CFLAGS) -O2 -g $(HT_WARN_CFLAGS)
 test_plugin_inlined_plain_LDADD = $(MPI_LIBS)
 test/plugin/inlined_O1-inlined.$(OBJEXT) test/plugin/inlined_O2-inlined.$(OBJEXT) \
 test/plugin/inlined_O3-inlined.$(OBJEXT) test/plugin/inlined_lto-inlined.$(OBJEXT) \
 test/plugin/inlined_omp-inlined.$(OBJEXT) test/plugin/inlined_remove-inlined.$(OBJEXT) \
-test/plugin/inlined_keep-inlined.$(OBJEXT) $(HT_INLINED_BINS): hooktrace_gcc.so
+test/plugin/inlined_keep-inlined.$(OBJEXT) test/plugin/inlined_keeploops-inlined.$(OBJEXT) \
+$(HT_INLINED_BINS): hooktrace_gcc.so
 # C++ as written, at each optimisation level (test/plugin/containers.py;
 # -O1 and -O3 by a pragma, as tiny_O0, so that CI's CXXFLAGS cannot win).
 # The first rule alone: the inlined copies of the kept functions keep their

@@ -2,7 +2,8 @@
 docs/plugin.md): test/plugin/medium.cpp's static helper medium() (16
 statements, no loop, not declared inline, called once, in update()'s
 element loop) is inlined at -O2 by a build without hooks, and must be by the
-default plugin build too: not recorded, listed as inlined at its 1 site.
+default plugin build too: counted, not timed (an "inlined" stack with its
+320 calls and no time, no hook call), listed as inlined at its 1 site.
 Before the hooks were hidden from the inliner, GCC left it out of line
 (the hooks made it too big, and &medium in them made it address-taken, so
 GCC's rule for functions called once did not apply): 320 calls recorded.
@@ -24,11 +25,14 @@ r = run(PROGRAM("medium_plugin"))
 check_eq(r.returncode, 0, "medium_plugin: exit status")
 check_eq(r.stdout, plain.stdout, "medium_plugin: the plain build's output")
 p = r.profile()
-expected = {"main": 1, "main;update(Element*, int, double)": STEPS}
+MEDIUM = "main;update(Element*, int, double);medium(Element const&, double)"
+expected = {"main": 1, "main;update(Element*, int, double)": STEPS, MEDIUM: STEPS * ELEMENTS}
 check_eq({path: p.calls(path) for path in p.paths()}, expected, "medium_plugin: every stack, exact calls")
-check_eq([s["function"] for s in p.doc["stacks"] if s["function"].startswith("medium")], [],
-         "medium_plugin: medium() not recorded")
-check_eq(p.doc["overhead"]["calls"], 1 + STEPS, "medium_plugin: calls recorded")
+medium = p.stack(MEDIUM)
+check_eq((medium.get("inlined"), medium["time_incl_s"], medium["time_excl_s"]), (True, 0, 0),
+         "medium_plugin: medium() counted, inlined, no time of its own")
+check_eq(p.doc["overhead"]["calls"], 1 + STEPS, "medium_plugin: hook calls recorded")
+check_eq(p.doc["overhead"]["inlined_calls"], STEPS * ELEMENTS, "medium_plugin: calls counted")
 check_eq(p.doc["uninstrumented"]["inlined"],
          {"functions": 1, "sites": 1, "names": [{"name": "medium(Element const&, double)", "sites": 1}]},
          "medium_plugin: medium() listed as inlined, with its site")

@@ -12,77 +12,11 @@
   // Rank bars when the summary has no rank_time_stacks: this many stacks.
   var IMBALANCE_TOP = 16;
 
-  function el(tag, attrs, text) {
-    var e = document.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (k) {
-        if (attrs[k] !== undefined && attrs[k] !== null) e.setAttribute(k, String(attrs[k]));
-      });
-    }
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-
-  // A name in a table cell: cut to the column by CSS (text-overflow), the
-  // whole name on hover (title) and in the text the tests read.
-  function nameCell(name, attrs) {
-    var td = el("td", attrs);
-    td.className = "name";
-    td.title = name;
-    td.appendChild(el("span", null, name));
-    return td;
-  }
-
-  function seconds(s) {
-    if (typeof s !== "number") return "";
-    if (s === 0) return "0 s";
-    if (s >= 1) return s.toFixed(3) + " s";
-    if (s >= 1e-3) return (s * 1e3).toFixed(3) + " ms";
-    return (s * 1e6).toFixed(3) + " us";
-  }
-
-  function count(n) {
-    return typeof n === "number" ? n.toLocaleString("en-US") : "";
-  }
-
-  function bytes(n) {
-    if (n >= 1 << 30) return (n / (1 << 30)).toFixed(2) + " GiB";
-    if (n >= 1 << 20) return (n / (1 << 20)).toFixed(2) + " MiB";
-    if (n >= 1 << 10) return (n / (1 << 10)).toFixed(2) + " KiB";
-    return n + " B";
-  }
-
-  function hashParams() {
-    var out = {};
-    location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
-      var i = kv.indexOf("=");
-      if (i > 0) out[decodeURIComponent(kv.slice(0, i))] = decodeURIComponent(kv.slice(i + 1));
-    });
-    return out;
-  }
-
-  // --- the profile -----------------------------------------------------------
-
-  function functionName(doc, s) {
-    if (typeof s.function_index === "number" && doc.functions && doc.functions[s.function_index])
-      return doc.functions[s.function_index].name;
-    return s.function !== undefined ? s.function : "?"; // format 1
-  }
-
-  function stackPath(doc, id) {
-    var names = [];
-    for (var s = doc.stacks[id]; s; s = s.parent >= 0 ? doc.stacks[s.parent] : null)
-      names.push(functionName(doc, s));
-    return names.reverse().join(" > ");
-  }
-
-  function rootTime(doc) {
-    var total = 0;
-    doc.stacks.forEach(function (s) {
-      if (s.parent < 0) total += s.time_incl_s;
-    });
-    return total;
-  }
+  var lib = window.htReportLib; // lib.js: elements, figures, the profile's names
+  var el = lib.el, nameCell = lib.nameCell, seconds = lib.seconds, count = lib.count,
+    bytes = lib.bytes, hashParams = lib.hashParams, functionName = lib.functionName,
+    stackPath = lib.stackPath, rootTime = lib.rootTime, counterEvents = lib.counterEvents,
+    viewName = lib.viewName;
 
   // --- summary -----------------------------------------------------------------
 
@@ -121,20 +55,30 @@
 
   // The merged profile as d3-flame-graph's tree; value = inclusive time.
   // A stack's parent has a smaller ID, so one pass in ID order builds it.
+  // Counted inlined copies have calls and no time of their own: no frame,
+  // their calls in their caller's hover text (node.inlined: their stack
+  // IDs; the result's inlined: how many are in some caller's).
   function flameTree(doc) {
     var total = rootTime(doc), cutoff = total * FLAME_MIN_FRACTION;
-    var nodes = new Map(), roots = [], shown = 0;
+    var nodes = new Map(), roots = [], shown = 0, inlined = 0;
     doc.stacks.forEach(function (s, index) {
       var id = s.id !== undefined ? s.id : index;
-      if (s.time_incl_s < cutoff) return;
       var parent = s.parent >= 0 ? nodes.get(s.parent) : null;
+      if (s.inlined && !(s.time_incl_s > 0)) {
+        if (parent) { // else under a stack left out: left out too
+          parent.inlined.push(id);
+          inlined++;
+        }
+        return;
+      }
+      if (s.time_incl_s < cutoff) return;
       if (s.parent >= 0 && !parent) return; // under a stack left out
-      var node = {name: functionName(doc, s), value: s.time_incl_s, id: id, children: []};
+      var node = {name: functionName(doc, s), value: s.time_incl_s, id: id, children: [], inlined: []};
       nodes.set(id, node);
       shown++;
       (parent ? parent.children : roots).push(node);
     });
-    return {tree: {name: "all", value: total, id: -1, children: roots}, shown: shown};
+    return {tree: {name: "all", value: total, id: -1, children: roots}, shown: shown, inlined: inlined};
   }
 
   // A frame's hover text: the stack's own figures, and its counters per
@@ -147,6 +91,10 @@
     counterEvents(doc).forEach(function (e) {
       var c = s.counters && s.counters[e];
       if (c) text += "\n" + e + ": " + count(c.incl) + " inclusive, " + count(c.excl) + " exclusive";
+    });
+    (node.inlined || []).forEach(function (id) {
+      var c = doc.byId(id);
+      if (c) text += "\n" + functionName(doc, c) + " inlined: " + count(c.calls) + " calls, counted, not timed";
     });
     return text;
   }
@@ -169,13 +117,16 @@
     var box = document.getElementById("ht-flame");
     box.textContent = "";
     var built = flameTree(view);
-    var left = view.stacks.length - built.shown;
+    var left = view.stacks.length - built.shown - built.inlined;
     var note = document.getElementById("ht-flame-note");
     note.setAttribute("data-shown", built.shown);
     note.setAttribute("data-left-out", left);
+    note.setAttribute("data-inlined", built.inlined);
     note.setAttribute("data-view", viewName(view));
-    note.textContent = left > 0 ? built.shown + " of " + view.stacks.length + " stacks shown: those under " +
-      (FLAME_MIN_FRACTION * 100) + "% of the total inclusive time are left out (the table below has all)." : "";
+    note.textContent = (left > 0 ? built.shown + " of " + view.stacks.length + " stacks shown: those under " +
+      (FLAME_MIN_FRACTION * 100) + "% of the total inclusive time are left out (the table below has all). " : "") +
+      (built.inlined > 0 ? built.inlined + " stacks of inlined copies, counted and not timed, are in their" +
+       " callers' hover text." : "");
     var width = Math.max(400, box.clientWidth || 960);
     flameChart = flamegraph() // the d3-flame-graph bundle's global
       .width(width)
@@ -221,10 +172,6 @@
 
   // --- function table ----------------------------------------------------------
 
-  function counterEvents(doc) {
-    return doc.counters && doc.counters.events ? doc.counters.events : [];
-  }
-
   // Per function: calls, exclusive time and counters summed over its
   // stacks; inclusive figures summed over its outermost stacks only, so
   // that recursion does not count the same time twice.
@@ -251,7 +198,7 @@
       onPath.set(name, (onPath.get(name) || 0) + 1);
       var r = rows.get(name);
       if (!r) {
-        r = {name: name, stacks: 0, calls: 0, incl: 0, excl: 0, counters: {}};
+        r = {name: name, stacks: 0, calls: 0, incl: 0, excl: 0, inlinedCalls: 0, counters: {}};
         events.forEach(function (e) { r.counters[e] = {incl: 0, excl: 0}; });
         rows.set(name, r);
       }
@@ -260,6 +207,7 @@
       r.excl += s.time_excl_s;
       if (!nested) r.incl += s.time_incl_s;
       if (s.throttled) r.throttled = true;
+      if (s.inlined) r.inlinedCalls += s.calls;
       if (s.counters) {
         events.forEach(function (e) {
           var c = s.counters[e];
@@ -270,6 +218,12 @@
       }
     });
     return Array.from(rows.values());
+  }
+
+  // throttled; inlined (every call a counted inlined copy's) or partly.
+  function rowClass(r) {
+    return [r.throttled ? "throttled" : "", !r.inlinedCalls ? "" :
+            r.inlinedCalls === r.calls ? "inlined" : "partly-inlined"].join(" ").trim();
   }
 
   function renderFunctions(doc) {
@@ -295,6 +249,7 @@
                     get: function (r) { return r.counters[e].excl; }, show: count});
     });
     var rows = functionRows(doc);
+    document.getElementById("ht-functions-inlined").hidden = !rows.some(function (r) { return r.inlinedCalls; });
     var head = el("tr");
     columns.forEach(function (c) {
       var th = el("th", {"data-sort": c.key, title: "sort by " + c.label}, c.label);
@@ -323,7 +278,7 @@
       rows.forEach(function (r) {
         var tr = el("tr", {"data-function": r.name, "data-calls": r.calls, "data-stacks": r.stacks,
                            "data-incl": r.incl, "data-excl": r.excl,
-                           "class": r.throttled ? "throttled" : null});
+                           "data-inlined-calls": r.inlinedCalls || null, "class": rowClass(r) || null});
         columns.forEach(function (c) {
           var v = c.get(r);
           // a counter's cell carries its exact figure, as the other columns' rows do
@@ -526,7 +481,6 @@
 
   // --- the rank selector ------------------------------------------------------
 
-  function viewName(view) { return view.rank_view !== undefined ? String(view.rank_view) : "all"; }
 
   // One rank's profile as a document the flame graph and the table read:
   // the summary's stacks that rank entered, with its own figures.
@@ -534,7 +488,7 @@
     var byId = new Map(), stacks = rp.stacks.map(function (row) {
       var s = doc.stacks[row[0]];
       var own = {id: row[0], parent: s.parent, function_index: s.function_index, "function": s["function"],
-                 calls: row[1], time_incl_s: row[2], time_excl_s: row[3]};
+                 calls: row[1], time_incl_s: row[2], time_excl_s: row[3], inlined: s.inlined};
       byId.set(own.id, own);
       return own;
     });
