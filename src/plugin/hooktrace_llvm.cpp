@@ -11,22 +11,26 @@
  *
  *   - early simplification (module, every level, before the inliner):
  *     OpenMP outlined functions named after their function, the plumbing
- *     clang generates for OpenMP without hooks (llvm_openmp.cpp); and
+ *     clang generates for OpenMP without hooks (llvm_openmp.cpp);
  *     extern inline bodies (available_externally: glibc's atoi, a C99
  *     inline definition) without hooks, as GCC leaves them: their
  *     out-of-line body is someone else's, and their copies library code;
+ *     then every hook hidden from the inliner as a marker (llvm_hooks.h),
+ *     so that clang inlines what it inlines without hooks;
  *   - the end of each function's simplification (inside the inliner's walk,
  *     callees first): tiny functions lose their hooks before their callers
  *     inline them (llvm_tiny.cpp);
  *   - the start of the vectoriser (each function, -O1 and up): the rule for
- *     inlined copies (llvm_inlined.cpp).  It is the first point after all
+ *     inlined copies, which also turns the markers back into hooks
+ *     (llvm_inlined.cpp).  It is the first point after all
  *     inlining (the inliner's walk of the call graph is over) and before
  *     the loop vectoriser and the late unroller, so the loops whose leaf
  *     copies become counts are vectorised without the hook calls;
  *   - the end of the pipeline (module): the rule for the functions the
  *     vectoriser's point did not see (-O0 and ThinLTO's compile have no
- *     such point), then the names this module lists, written into its
- *     assembler output (llvm_hooks.cpp).
+ *     such point), so that no marker is left for code generation; then
+ *     the names this module lists, written into its assembler output
+ *     (llvm_hooks.cpp).
  *
  * -flto: the plugin runs in the compile (clang's pipeline before the
  * link), so what clang inlines there follows the rule; LLVM 14's linkers
@@ -49,9 +53,11 @@ struct EarlyPass : PassInfoMixin<EarlyPass> {
     PreservedAnalyses run(Module &M, ModuleAnalysisManager &)
     {
         bool changed = hooktrace::nameOpenMPRegions(M);
-        for (Function &F : M)
+        for (Function &F : M) {
             if (F.hasAvailableExternallyLinkage())
                 changed |= hooktrace::removeOwnHooks(F);
+            changed |= hooktrace::hideHooks(F);
+        }
         return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     }
     static bool isRequired() { return true; }
@@ -86,6 +92,7 @@ struct LatePass : PassInfoMixin<LatePass> {
         for (Function &F : M)
             if (hooktrace::rewriteInlinedCopies(F, FAM))
                 FAM.invalidate(F, PreservedAnalyses::none());
+        hooktrace::removeUnusedIds(M);
         hooktrace::writeSections(M); /* the module changes in any case */
         return PreservedAnalyses::none();
     }

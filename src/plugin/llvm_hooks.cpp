@@ -9,6 +9,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/Support/CommandLine.h"
@@ -48,10 +49,45 @@ static const char exitName[] = "__cyg_profile_func_exit";
 /* The runtime's entry for the counts (docs/plugin.md). */
 static const char countsName[] = "hooktrace_inlined_calls";
 
+/* What a marker carries besides its function: its kind, and a tag no
+ * annotation a program writes has (__builtin_annotation names a string of
+ * the program's, not this private global). */
+static const uint64_t markEnter = 1, markExit = 2;
+static const char markerTagName[] = "hooktrace.marker";
+static const char idPrefix[] = "__hooktrace_inlined.";
+
+static bool isMarker(const CallInst &call)
+{
+    const auto *intrinsic = dyn_cast<IntrinsicInst>(&call);
+    if (!intrinsic || intrinsic->getIntrinsicID() != Intrinsic::annotation || call.arg_size() != 4)
+        return false;
+    const auto *tag = dyn_cast<GlobalVariable>(call.getArgOperand(2)->stripPointerCasts());
+    return tag && tag->getName() == markerTagName;
+}
+
+static Constant *markerTag(Module &M)
+{
+    GlobalVariable *tag = M.getNamedGlobal(markerTagName);
+    if (!tag) {
+        Constant *text = ConstantDataArray::getString(M.getContext(), "hooktrace", true);
+        tag = new GlobalVariable(M, text->getType(), true, GlobalValue::PrivateLinkage, text, markerTagName);
+        tag->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    }
+    return ConstantExpr::getPointerCast(tag, Type::getInt8PtrTy(M.getContext()));
+}
+
 Hook hookKind(const Instruction &I)
 {
     const auto *call = dyn_cast<CallInst>(&I);
-    const Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (!call)
+        return Hook::None;
+    if (isMarker(*call)) {
+        const auto *kind = dyn_cast<ConstantInt>(call->getArgOperand(0));
+        if (kind && kind->getZExtValue() == markEnter)
+            return Hook::Enter;
+        return kind && kind->getZExtValue() == markExit ? Hook::Exit : Hook::None;
+    }
+    const Function *callee = call->getCalledFunction();
     if (!callee || call->arg_size() != 2)
         return Hook::None;
     if (callee->getName() == enterName)
@@ -61,15 +97,83 @@ Hook hookKind(const Instruction &I)
     return Hook::None;
 }
 
-Function *hookedFunction(const CallInst &hook)
+StringRef hookedName(const CallInst &hook)
 {
-    return dyn_cast<Function>(hook.getArgOperand(0)->stripPointerCasts());
+    if (isMarker(hook)) {
+        const auto *id = dyn_cast<GlobalVariable>(hook.getArgOperand(1)->stripPointerCasts());
+        return id && id->getName().startswith(idPrefix) ? id->getName().drop_front(sizeof idPrefix - 1) : "";
+    }
+    const auto *F = dyn_cast<Function>(hook.getArgOperand(0)->stripPointerCasts());
+    return F ? F->getName() : "";
 }
 
 bool isOwnHook(const CallInst &hook, const Function &F)
 {
     const DILocation *at = hook.getDebugLoc().get();
-    return hookedFunction(hook) == &F && !(at && at->getInlinedAt());
+    return hookedName(hook) == F.getName() && !(at && at->getInlinedAt());
+}
+
+bool hideHooks(Function &F)
+{
+    Module &M = *F.getParent();
+    LLVMContext &context = M.getContext();
+    bool hidden = false;
+    for (BasicBlock &block : F)
+        for (Instruction &I : make_early_inc_range(block)) {
+            Hook kind = hookKind(I);
+            auto *hook = dyn_cast<CallInst>(&I);
+            if (kind == Hook::None || isMarker(*hook) || hookedName(*hook).empty())
+                continue;
+            Type *i64 = Type::getInt64Ty(context);
+            IRBuilder<> at(hook);
+            CallInst *marker = at.CreateCall(
+                Intrinsic::getDeclaration(&M, Intrinsic::annotation, {i64}),
+                {ConstantInt::get(i64, kind == Hook::Enter ? markEnter : markExit),
+                 inlinedId(M, hookedName(*hook), Type::getInt8PtrTy(context)), markerTag(M),
+                 ConstantInt::get(Type::getInt32Ty(context), 0)});
+            /* Not a barrier to the program's loads and stores (the hooks
+             * read nothing of the program's), but kept in order with every
+             * call that may touch what the program cannot see: MPI, OpenMP,
+             * I/O, the other markers. */
+            marker->addFnAttr(Attribute::InaccessibleMemOnly);
+            marker->setDebugLoc(hook->getDebugLoc());
+            hook->eraseFromParent();
+            hidden = true;
+        }
+    if (hidden)
+        removeUnusedReturnAddresses(F);
+    return hidden;
+}
+
+/* llvm.returnaddress (0) of F, at its entry, which dominates every hook. */
+static Value *returnAddress(Function &F)
+{
+    BasicBlock &entry = F.getEntryBlock();
+    for (Instruction &I : entry)
+        if (auto *intrinsic = dyn_cast<IntrinsicInst>(&I))
+            if (intrinsic->getIntrinsicID() == Intrinsic::returnaddress)
+                return intrinsic;
+    IRBuilder<> at(&entry, entry.getFirstInsertionPt());
+    return at.CreateCall(Intrinsic::getDeclaration(F.getParent(), Intrinsic::returnaddress), {at.getInt32(0)});
+}
+
+CallInst *revealHook(CallInst &hook, Constant *named)
+{
+    Type *pointer = Type::getInt8PtrTy(hook.getContext());
+    if (!isMarker(hook)) {
+        hook.setArgOperand(0, ConstantExpr::getPointerCast(named, hook.getArgOperand(0)->getType()));
+        return &hook;
+    }
+    Function &F = *hook.getFunction();
+    FunctionCallee function = F.getParent()->getOrInsertFunction(
+        hookKind(hook) == Hook::Enter ? enterName : exitName,
+        FunctionType::get(Type::getVoidTy(hook.getContext()), {pointer, pointer}, false));
+    Value *site = returnAddress(F);
+    IRBuilder<> at(&hook);
+    CallInst *call = at.CreateCall(function, {ConstantExpr::getPointerCast(named, pointer), site});
+    call->setDebugLoc(hook.getDebugLoc());
+    hook.eraseFromParent();
+    return call;
 }
 
 bool removeOwnHooks(Function &F)
@@ -97,7 +201,7 @@ void removeUnusedReturnAddresses(Function &F)
 
 Constant *inlinedId(Module &M, StringRef linkageName, Type *pointerType)
 {
-    std::string name = ("__hooktrace_inlined." + linkageName).str();
+    std::string name = (idPrefix + linkageName).str();
     GlobalVariable *id = M.getNamedGlobal(name);
     if (!id) {
         Constant *text = ConstantDataArray::getString(M.getContext(), linkageName, true);
@@ -108,6 +212,16 @@ Constant *inlinedId(Module &M, StringRef linkageName, Type *pointerType)
         id->setAlignment(Align(1));
     }
     return ConstantExpr::getPointerCast(id, pointerType);
+}
+
+void removeUnusedIds(Module &M)
+{
+    for (GlobalVariable &id : make_early_inc_range(M.globals()))
+        if (id.getName().startswith(idPrefix)) {
+            id.removeDeadConstantUsers();
+            if (id.use_empty())
+                id.eraseFromParent();
+        }
 }
 
 /* The lists live in named metadata until the module's end: the passes that

@@ -26,15 +26,35 @@ const Options &options();
 
 enum class Hook { None, Enter, Exit };
 
-/* Whether I is a direct call to __cyg_profile_func_enter or _exit. */
+/* Hooks the inliner does not see (hideHooks, docs/plugin.md): from the
+ * start of clang's pipeline to the point after inlining where the rule for
+ * inlined copies is applied, each hook call is a marker,
+ *     llvm.annotation.i64 (KIND, __hooktrace_inlined.NAME, "hooktrace", 0)
+ * on inaccessible memory only.  Clang's inliner costs an annotation at
+ * nothing, where it charges each hook as a call with two arguments (so
+ * medium helpers the plain build inlines stayed out of line, with their
+ * hooks, in the element loops), and the marker names the function through
+ * its inlined-copy id, not &F, so that a static function called once is
+ * still inlined by the rule for those (its own hooks no longer take its
+ * address).  revealHook turns a marker back into the hook call. */
+
+/* Whether I is a hook: a direct call to __cyg_profile_func_enter or
+ * _exit naming a function, or a marker. */
 Hook hookKind(const llvm::Instruction &I);
 
-/* The function a hook names (its first argument), or null when it names
- * something else, such as an inlined copy's identity. */
-llvm::Function *hookedFunction(const llvm::CallInst &hook);
+/* The linkage name of the function a hook or marker names (empty when it
+ * names something else, such as an inlined copy's id: already decided). */
+llvm::StringRef hookedName(const llvm::CallInst &hook);
 
-/* Whether hook is F's own: it names F and was not inlined into F. */
+/* Whether hook is one of F's own hooks (or markers): not inlined into F. */
 bool isOwnHook(const llvm::CallInst &hook, const llvm::Function &F);
+
+/* Replaces every hook call of F by its marker; at most once per function. */
+bool hideHooks(llvm::Function &F);
+
+/* Replaces the hook or marker by the hook call naming `named` (&F, or an
+ * id), with llvm.returnaddress (0) of F as its call site; returns it. */
+llvm::CallInst *revealHook(llvm::CallInst &hook, llvm::Constant *named);
 
 /* Removes F's own hooks (and the return addresses they passed).  Returns
  * whether there were any. */
@@ -47,6 +67,10 @@ void removeUnusedReturnAddresses(llvm::Function &F);
  * &F: __hooktrace_inlined.<linkage name>, whose content is that name
  * (made on first use; one per program by its COMDAT group). */
 llvm::Constant *inlinedId(llvm::Module &M, llvm::StringRef linkageName, llvm::Type *pointerType);
+
+/* Erases the ids nothing names any more (the markers of functions whose
+ * copies all went, or that stayed out of line). */
+void removeUnusedIds(llvm::Module &M);
 
 /* The module's lists, written into its assembler output at its end
  * (writeSections): functions left out as tiny (.hooktrace.uninstrumented)

@@ -2,15 +2,16 @@
  *
  * Inlined copies after inlining (docs/plugin.md, "Clang"): clang's
  * -finstrument-functions puts the hooks into every function before the
- * inliner runs, so each copy the inliner makes of F carries a hook pair
- * naming &F.  Once inlining is over, for each copy:
+ * inliner runs, and the plugin hides them from the inliner as markers
+ * naming F's id (llvm_hooks.h), so each copy the inliner makes of F
+ * carries a marker pair naming F.  Once inlining is over, the function's
+ * own markers become its hooks again, naming &F, and for each copy:
  *
  *   - a copy that holds a loop whose trip count is not a constant below 16,
  *     or a call that stays a call (not an intrinsic, the C library's maths,
  *     a noreturn call or the hooks; an OpenMP fork, MPI, a function not
- *     inlined), keeps its hooks, which now pass F's inlined identity
- *     (inlinedId) instead of &F: F's own body may be gone, or never have
- *     been hooktrace's to name;
+ *     inlined), keeps its hooks, which pass F's inlined-copy id
+ *     (inlinedId) instead of &F: F's own body may be gone;
  *   - a straight-line leaf copy loses its hooks and becomes a count: an
  *     i64 local per (scope, F) that each pass through the copy increments
  *     and that is handed to hooktrace_inlined_calls (ID, count), when not
@@ -22,7 +23,8 @@
  * A copy and its extent come from the debug information (the prefix adds
  * -g): the inliner gives each call site it inlines a distinct DILocation,
  * which every instruction of the copy names in its inlinedAt chain, the
- * hooks included.  Code the optimiser duplicated after inlining (unrolled
+ * markers included (theirs is F's scope line: F's subprogram, by its
+ * linkage name, must be the one the marker names).  Code the optimiser duplicated after inlining (unrolled
  * loops, threaded jumps) names the same site and is the same copy, with as
  * many entry hooks as copies made: each counts.  A loop belongs to a copy
  * when it holds some of the copy's instructions but none of its entry
@@ -38,6 +40,7 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -47,6 +50,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
+#include <map>
 #include <string>
 
 using namespace llvm;
@@ -67,7 +71,7 @@ const char doneAttribute[] = "hooktrace-inlined-done";
 
 struct Copy {
     const DILocation *site = nullptr; /* the call site it was inlined at */
-    Function *callee = nullptr;
+    std::string callee; /* the linkage name of the function copied */
     SmallVector<CallInst *, 2> enters, exits;
     bool leaf = true;
     std::string kept; /* why it keeps its hooks */
@@ -84,21 +88,23 @@ private:
     FunctionAnalysisManager &FAM;
     Module &M;
     MapVector<const DILocation *, Copy> copies;
-    SmallPtrSet<Function *, 4> unplaced; /* functions with a hook no copy owns */
-    SmallVector<CallInst *, 4> strays;   /* those hooks */
-    SmallVector<CallInst *, 2> ownExits;
+    StringSet<> unplaced;              /* functions with a hook no copy owns */
+    SmallVector<CallInst *, 4> strays; /* those hooks */
+    SmallVector<CallInst *, 2> ownEnters, ownExits;
     /* In the order the copies come, not of addresses: the same source
      * must compile to the same code. */
-    MapVector<std::pair<const Copy *, Function *>, AllocaInst *> counters;
+    using Counted = std::pair<const Copy *, std::string>;
+    MapVector<Counted, AllocaInst *, std::map<Counted, unsigned>> counters;
 
     void collect();
     template <typename Fn> void forEachCopyHolding(const Instruction &I, Fn fn);
     void judgeCalls();
     void judgeLoops();
     void decide();
-    void rename(CallInst &hook);
+    CallInst *rename(CallInst &hook);
     AllocaInst *counter(const Copy &copy);
-    void flush(Instruction &before, AllocaInst *count, Function *callee);
+    void flush(Instruction &before, AllocaInst *count, StringRef callee);
+    void revealOwn();
     void note(const Copy &copy) const;
 };
 
@@ -110,24 +116,26 @@ void Rewriter::collect()
             if (kind == Hook::None)
                 continue;
             auto *hook = cast<CallInst>(&I);
-            Function *callee = hookedFunction(*hook);
-            if (!callee)
-                continue; /* already an identity */
+            StringRef callee = hookedName(*hook);
+            if (callee.empty())
+                continue; /* already an id */
             if (isOwnHook(*hook, F)) {
-                if (kind == Hook::Exit)
-                    ownExits.push_back(hook);
+                (kind == Hook::Enter ? ownEnters : ownExits).push_back(hook);
                 continue;
             }
+            /* The hook's location is the copied function's scope line, with
+             * the copy's call site as its inlinedAt. */
             const DILocation *at = hook->getDebugLoc().get();
-            if (at && at->getInlinedAt() && callee->getSubprogram() &&
-                at->getScope()->getSubprogram() == callee->getSubprogram()) {
+            const DISubprogram *sp = at ? at->getScope()->getSubprogram() : nullptr;
+            if (at && at->getInlinedAt() && sp &&
+                (sp->getLinkageName().empty() ? sp->getName() : sp->getLinkageName()) == callee) {
                 Copy &copy = copies[at->getInlinedAt()];
-                if (copy.callee && copy.callee != callee) {
+                if (!copy.callee.empty() && copy.callee != callee) {
                     unplaced.insert(copy.callee);
                     unplaced.insert(callee);
                 }
                 copy.site = at->getInlinedAt();
-                copy.callee = callee;
+                copy.callee = callee.str();
                 (kind == Hook::Enter ? copy.enters : copy.exits).push_back(hook);
             } else {
                 unplaced.insert(callee);
@@ -206,7 +214,7 @@ void Rewriter::decide()
         } else if (unplaced.count(copy.callee)) {
             copy.leaf = false;
             copy.kept = "a hook of a copy of it is not placed in one";
-        } else if (copy.callee->getName() == "main") {
+        } else if (copy.callee == "main") {
             copy.leaf = false;
             copy.kept = "main";
         }
@@ -226,10 +234,19 @@ void Rewriter::decide()
     }
 }
 
-void Rewriter::rename(CallInst &hook)
+/* The hook call of an inlined copy, naming its function's id. */
+CallInst *Rewriter::rename(CallInst &hook)
 {
-    Value *named = hook.getArgOperand(0);
-    hook.setArgOperand(0, inlinedId(M, hookedFunction(hook)->getName(), named->getType()));
+    return revealHook(hook, inlinedId(M, hookedName(hook), Type::getInt8PtrTy(M.getContext())));
+}
+
+/* The function's own hooks, naming it. */
+void Rewriter::revealOwn()
+{
+    for (CallInst *hook : ownEnters)
+        revealHook(*hook, &F);
+    for (CallInst *hook : ownExits)
+        revealHook(*hook, &F);
 }
 
 AllocaInst *Rewriter::counter(const Copy &copy)
@@ -245,7 +262,7 @@ AllocaInst *Rewriter::counter(const Copy &copy)
 }
 
 /* if (count != 0) hooktrace_inlined_calls (ID, count); count = 0. */
-void Rewriter::flush(Instruction &before, AllocaInst *count, Function *callee)
+void Rewriter::flush(Instruction &before, AllocaInst *count, StringRef callee)
 {
     LLVMContext &context = M.getContext();
     Type *type = count->getAllocatedType();
@@ -259,41 +276,43 @@ void Rewriter::flush(Instruction &before, AllocaInst *count, Function *callee)
     at.CreateStore(ConstantInt::get(type, 0), count);
     Instruction *then = SplitBlockAndInsertIfThen(at.CreateICmpNE(n, ConstantInt::get(type, 0)), &before, false);
     IRBuilder<> call(then);
-    CallInst *made = call.CreateCall(handOver, {inlinedId(M, callee->getName(), pointer), n});
+    CallInst *made = call.CreateCall(handOver, {inlinedId(M, callee, pointer), n});
     made->setDoesNotThrow();
     made->setDebugLoc(before.getDebugLoc());
 }
 
 void Rewriter::note(const Copy &copy) const
 {
-    errs() << "hooktrace plugin: " << F.getName() << ": copy of " << copy.callee->getName() << " inlined at line "
+    errs() << "hooktrace plugin: " << F.getName() << ": copy of " << copy.callee << " inlined at line "
            << copy.site->getLine() << ": ";
     if (!copy.leaf)
         errs() << "keeps its hooks (" << copy.kept << ")\n";
     else
-        errs() << "counted in " << (copy.scope ? copy.scope->callee->getName() : F.getName()) << "\n";
+        errs() << "counted in " << (copy.scope ? StringRef(copy.scope->callee) : F.getName()) << "\n";
 }
 
 bool Rewriter::run()
 {
     collect();
-    if (copies.empty() && strays.empty())
-        return false;
+    if (copies.empty() && strays.empty()) {
+        revealOwn();
+        return !ownEnters.empty() || !ownExits.empty();
+    }
     judgeCalls();
     judgeLoops();
     decide();
     for (CallInst *hook : strays)
         rename(*hook);
-    MapVector<Function *, unsigned> sites;
+    MapVector<std::string, unsigned, std::map<std::string, unsigned>> sites;
     for (auto &entry : copies) {
         Copy &copy = entry.second;
         if (options().verbose)
             note(copy);
         if (!copy.leaf) {
-            for (CallInst *hook : copy.enters)
-                rename(*hook);
-            for (CallInst *hook : copy.exits)
-                rename(*hook);
+            for (CallInst *&hook : copy.enters)
+                hook = rename(*hook);
+            for (CallInst *&hook : copy.exits)
+                hook = rename(*hook); /* the exits a leaf copy inside it counts before */
             continue;
         }
         for (CallInst *hook : copy.enters) {
@@ -331,6 +350,7 @@ bool Rewriter::run()
                 flush(*exit, entry.second, entry.first.second);
         promoted.push_back(entry.second);
     }
+    revealOwn();
     if (!promoted.empty()) {
         DominatorTree tree(F);
         PromoteMemToReg(promoted, tree);
@@ -338,7 +358,7 @@ bool Rewriter::run()
     removeUnusedReturnAddresses(F);
     for (auto &entry : sites)
         if (entry.second)
-            noteCountedSites(M, entry.first->getName(), entry.second);
+            noteCountedSites(M, entry.first, entry.second);
     return true;
 }
 
