@@ -93,7 +93,7 @@ struct LatePass : PassInfoMixin<LatePass> {
             if (hooktrace::rewriteInlinedCopies(F, FAM))
                 FAM.invalidate(F, PreservedAnalyses::none());
         hooktrace::removeUnusedIds(M);
-        hooktrace::writeSections(M); /* the module changes in any case */
+        hooktrace::writeSections(M);
         return PreservedAnalyses::none();
     }
     static bool isRequired() { return true; }

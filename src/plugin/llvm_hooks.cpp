@@ -246,10 +246,12 @@ void noteCountedSites(Module &M, StringRef linkageName, unsigned sites)
 
 /* Top-level assembler, as the GCC plugin's first rule writes: it survives
  * -flto with the module, and the sections are never loaded.  Names are
- * linkage names, which hold no quote or backslash. */
+ * linkage names, which hold no quote or backslash.  No .hooktrace.plugin
+ * marker: the run's advice on throttled functions takes it for the GCC
+ * plugin, whose exclude-file this plugin does not read. */
 void writeSections(Module &M)
 {
-    std::string text = "\t.pushsection .hooktrace.plugin,\"\",@progbits\n\t.byte 1\n\t.popsection\n";
+    std::string text;
     if (NamedMDNode *tiny = M.getNamedMetadata(tinyList)) {
         StringSet<> seen;
         text += "\t.pushsection .hooktrace.uninstrumented,\"\",@progbits\n";
@@ -278,7 +280,8 @@ void writeSections(Module &M)
         text += "\t.popsection\n";
         counted->eraseFromParent();
     }
-    M.appendModuleInlineAsm(text);
+    if (!text.empty())
+        M.appendModuleInlineAsm(text);
 }
 
 /* The C library's maths, whose calls GCC treats as const or pure builtins
