@@ -340,130 +340,6 @@ static int apply_uint64(struct ht_config_load *ld, const struct opt *o, const js
     return 0;
 }
 
-static int apply_rank_set(struct ht_config_load *ld, const struct opt *o, const json_t *v)
-{
-    static const char expected[] = "\"all\", \"none\" or an array of ranks (integers >= 0)";
-    struct ht_rank_set set = {0};
-    if (json_is_string(v)) {
-        const char *word = json_string_value(v);
-        if (strcmp(word, "all") == 0)
-            set.all = true;
-        else if (strcmp(word, "none") != 0) {
-            char q[256];
-            ht_config_quote(q, sizeof q, word);
-            return ht_config_fail_at(ld, " must be %s, not %s", expected, q);
-        }
-    } else if (json_is_array(v)) {
-        size_t n = json_array_size(v);
-        int failed = 0;
-        set.ranks = calloc(n ? n : 1, sizeof *set.ranks);
-        if (!set.ranks)
-            return ht_config_out_of_memory(ld);
-        ld->path[ld->depth++] = (struct ht_config_path_step){.key = NULL, .index = 0};
-        for (size_t i = 0; i < n; i++) {
-            ld->path[ld->depth - 1].index = i;
-            const json_t *e = json_array_get(v, i);
-            if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-                json_integer_value(e) > 0x7fffffff) {
-                int rc = json_is_integer(e)
-                             ? ht_config_fail_at(ld, " must be a rank (an integer >= 0), not %" JSON_INTEGER_FORMAT,
-                                                 json_integer_value(e))
-                             : ht_config_fail_at(ld, " must be a rank (an integer >= 0), not %s",
-                                                 ht_config_type_name(e));
-                if (ht_config_go_on(ld)) { /* every bad rank, for the checker */
-                    failed = rc;
-                    continue;
-                }
-                ld->depth--;
-                free(set.ranks);
-                return rc;
-            }
-            set.ranks[set.count++] = (int)json_integer_value(e);
-        }
-        ld->depth--;
-        if (failed) {
-            free(set.ranks);
-            return failed;
-        }
-    } else {
-        return ht_config_wrong_type(ld, v, expected);
-    }
-    struct ht_rank_set *dst = field(ld, o);
-    ht_rank_set_free(dst);
-    *dst = set;
-    return 0;
-}
-
-/* An array of names from o->names, as a bit set: ["counter", "timer"].
- * Each element is checked like an OPT_ENUM value. */
-static int apply_name_set(struct ht_config_load *ld, const struct opt *o, const json_t *v)
-{
-    char list[512], expected[600];
-    size_t pos = 0;
-    for (size_t i = 0; o->names[i]; i++)
-        ht_config_appendf(list, sizeof list, &pos, "%s\"%s\"", i ? ", " : "", o->names[i]);
-    snprintf(expected, sizeof expected, "an array of names (%s)", list);
-    if (json_is_string(v)) {
-        char q[256];
-        ht_config_quote(q, sizeof q, json_string_value(v));
-        return ht_config_fail_at(ld, " must be %s, not a string (for one name write [%s])",
-                                 expected, q);
-    }
-    if (!json_is_array(v))
-        return ht_config_wrong_type(ld, v, expected);
-
-    unsigned bits = 0;
-    int rc = 0, failed = 0;
-    ld->path[ld->depth++] = (struct ht_config_path_step){.key = NULL, .index = 0};
-    for (size_t i = 0; i < json_array_size(v) && rc == 0; i++) {
-        ld->path[ld->depth - 1].index = i;
-        const json_t *e = json_array_get(v, i);
-        if (!json_is_string(e)) {
-            rc = ht_config_fail_at(ld, " must be one of %s, not %s", list, ht_config_type_name(e));
-            if (ht_config_go_on(ld)) { /* every bad name, for the checker */
-                failed = rc;
-                rc = 0;
-                continue;
-            }
-            break;
-        }
-        const char *name = json_string_value(e);
-        const char *closest = NULL;
-        size_t best = 3;
-        int found = -1;
-        for (int k = 0; o->names[k] && found < 0; k++) {
-            if (strcmp(name, o->names[k]) == 0)
-                found = k;
-            size_t d = ht_config_edit_distance(name, o->names[k], 2);
-            if (d < best) {
-                best = d;
-                closest = o->names[k];
-            }
-        }
-        if (found >= 0) {
-            bits |= 1u << found;
-            continue;
-        }
-        char q[256];
-        ht_config_quote(q, sizeof q, name);
-        if (closest)
-            rc = ht_config_fail_at(ld, " must be one of %s, not %s (did you mean \"%s\"?)", list,
-                                   q, closest);
-        else
-            rc = ht_config_fail_at(ld, " must be one of %s, not %s", list, q);
-        if (ht_config_go_on(ld)) {
-            failed = rc;
-            rc = 0;
-        }
-    }
-    ld->depth--;
-    if (rc == 0)
-        rc = failed;
-    if (rc == 0)
-        *(unsigned *)field(ld, o) = bits;
-    return rc;
-}
-
 static int apply_section(struct ht_config_load *ld, const struct section *s, json_t *obj);
 
 static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
@@ -491,9 +367,9 @@ static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
     case OPT_REGEX_LIST:
         return ht_config_apply_regex_list(ld, field(ld, o), v);
     case OPT_RANK_SET:
-        return apply_rank_set(ld, o, v);
+        return ht_config_apply_rank_set(ld, field(ld, o), v);
     case OPT_NAME_SET:
-        return apply_name_set(ld, o, v);
+        return ht_config_apply_name_set(ld, o->names, field(ld, o), v);
     case OPT_STRING_LIST:
         return ht_config_apply_string_list(ld, field(ld, o), v, o->max, "an event name");
     case OPT_SECTION:
