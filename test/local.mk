@@ -1,9 +1,9 @@
 # Unit tests of the hot-path modules (the symbols and config modules keep
 # theirs in their own local.mk).
 check_PROGRAMS += test/unit/callstack_tree test/unit/callstack_profile test/unit/clock_ticks \
-	test/unit/throttle_exclude test/unit/throttle_insn test/unit/short_name
+	test/unit/throttle_exclude test/unit/throttle_insn test/unit/throttle_rule test/unit/short_name
 TESTS += test/unit/callstack_tree test/unit/callstack_profile test/unit/clock_ticks \
-	test/unit/throttle_exclude test/unit/throttle_insn test/unit/short_name
+	test/unit/throttle_exclude test/unit/throttle_insn test/unit/throttle_rule test/unit/short_name
 EXTRA_DIST += test/unit/check.h
 
 test_unit_callstack_tree_SOURCES = test/unit/callstack_tree.c
@@ -17,6 +17,8 @@ test_unit_short_name_SOURCES = test/unit/short_name.c src/output/short_name.c
 test_unit_short_name_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 test_unit_throttle_insn_SOURCES = test/unit/throttle_insn.c src/throttle/insn.c
 test_unit_throttle_insn_CPPFLAGS = $(HT_LIB_CPPFLAGS)
+test_unit_throttle_rule_SOURCES = test/unit/throttle_rule.c src/throttle/rule.c
+test_unit_throttle_rule_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 
 # Integration tests: instrumented programs (built like a user would build
 # them: -finstrument-functions, linked with libhooktrace) run by Python

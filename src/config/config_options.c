@@ -19,6 +19,7 @@ enum opt_kind {
     OPT_STRING, /* char *, replaced via ht_config_set_string */
     OPT_UINT, /* unsigned, within [min, max] */
     OPT_UINT64, /* uint64_t, within [0, max64] */
+    OPT_REAL, /* double, within [real_min, real_max]; JSON integers too */
     OPT_ENUM, /* an enum (int-sized), the index of the string in names */
     OPT_REGEX_LIST, /* struct ht_regex_list (config_regex.c) */
     OPT_RANK_SET, /* struct ht_rank_set: "all", "none" or [ranks] */
@@ -35,6 +36,7 @@ struct opt {
     size_t offset; /* of the field in struct ht_config */
     unsigned min, max; /* OPT_UINT */
     uint64_t max64; /* OPT_UINT64 */
+    double real_min, real_max; /* OPT_REAL */
     const char *const *names; /* OPT_ENUM, OPT_NAME_SET: NULL-terminated */
     /* OPT_STRING: rules beyond being a string; returns -1 after failing. */
     int (*check)(struct ht_config_load *ld, const char *value);
@@ -145,6 +147,12 @@ static const struct opt throttle_opts[] = {
      .offset = FIELD(throttle.min_calls),
      .min = 1,
      .max = 4000000000u},
+    {.key = "budget",
+     .kind = OPT_REAL,
+     .offset = FIELD(throttle.budget),
+     .real_min = HT_CONFIG_THROTTLE_BUDGET_MIN,
+     .real_max = HT_CONFIG_THROTTLE_BUDGET_MAX},
+    /* Its default, 0, is below the least value a file may give: not set. */
     {.key = "max_ns_per_call",
      .kind = OPT_UINT,
      .offset = FIELD(throttle.max_ns_per_call),
@@ -273,6 +281,10 @@ int ht_config_wrong_type(struct ht_config_load *ld, const json_t *v, const char 
         strspn(s, "0123456789") == strlen(s) && strlen(s) < 20)
         return ht_config_fail_at(ld, " must be %s, not a string (write %s without quotes)",
                                  expected, s);
+    if (s && strncmp(expected, "a number", 8) == 0 && *s && strlen(s) < 32 &&
+        strspn(s, "0123456789.eE+-") == strlen(s))
+        return ht_config_fail_at(ld, " must be %s, not a string (write %s without quotes)",
+                                 expected, s);
     if (json_is_real(v))
         return ht_config_fail_at(ld, " must be %s, not a real number (%g)", expected,
                                  json_real_value(v));
@@ -340,6 +352,25 @@ static int apply_uint64(struct ht_config_load *ld, const struct opt *o, const js
     return 0;
 }
 
+/* %g prints the bounds as users write them (0.0001, 1), and a value given
+ * too unless it has more digits than %g shows (1.0000001 would read "1"). */
+static int apply_real(struct ht_config_load *ld, const struct opt *o, const json_t *v)
+{
+    char expected[96], given[32];
+    snprintf(expected, sizeof expected, "a number from %g to %g", o->real_min, o->real_max);
+    if (!json_is_number(v))
+        return ht_config_wrong_type(ld, v, expected);
+    double x = json_number_value(v);
+    if (!(x >= o->real_min && x <= o->real_max)) {
+        snprintf(given, sizeof given, "%g", x);
+        if (strtod(given, NULL) != x)
+            snprintf(given, sizeof given, "%.17g", x);
+        return ht_config_fail_at(ld, " must be %s, not %s", expected, given);
+    }
+    *(double *)field(ld, o) = x;
+    return 0;
+}
+
 static int apply_section(struct ht_config_load *ld, const struct section *s, json_t *obj);
 
 static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
@@ -362,6 +393,8 @@ static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
         return apply_uint(ld, o, v);
     case OPT_UINT64:
         return apply_uint64(ld, o, v);
+    case OPT_REAL:
+        return apply_real(ld, o, v);
     case OPT_ENUM:
         return apply_enum(ld, o, v);
     case OPT_REGEX_LIST:
@@ -427,8 +460,13 @@ static json_t *section_json(const struct section *s, const struct ht_config *cfg
         switch (o->kind) {
         case OPT_BOOL: v = json_boolean(*(const bool *)field); break;
         case OPT_STRING: v = *(char *const *)field ? json_string(*(char *const *)field) : json_null(); break;
-        case OPT_UINT: v = json_integer(*(const unsigned *)field); break;
+        case OPT_UINT:
+            /* Below its minimum, a value can only be a default meaning
+             * "not set" (throttle.max_ns_per_call). */
+            v = *(const unsigned *)field < o->min ? json_null() : json_integer(*(const unsigned *)field);
+            break;
         case OPT_UINT64: v = json_integer((json_int_t) * (const uint64_t *)field); break;
+        case OPT_REAL: v = json_real(*(const double *)field); break;
         case OPT_ENUM: v = json_string(o->names[*(const int *)field]); break;
         case OPT_REGEX_LIST: {
             const struct ht_regex_list *l = field;
