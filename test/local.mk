@@ -117,6 +117,12 @@ test_programs_throttle_SOURCES = test/programs/throttle.c
 test_programs_throttle_CFLAGS = $(HT_TEST_CFLAGS) -pthread $(OPENMP_CFLAGS)
 test_programs_throttle_LDADD = test/programs/libsharedfix.la libhooktrace.la
 test_programs_throttle_LDFLAGS = $(HT_TEST_LINK) -pthread $(OPENMP_CFLAGS)
+# Throttling by cost (test/integration/throttle_cost.py).
+check_PROGRAMS += test/programs/throttle_cost
+test_programs_throttle_cost_SOURCES = test/programs/throttle_cost.c
+test_programs_throttle_cost_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_throttle_cost_LDADD = libhooktrace.la
+test_programs_throttle_cost_LDFLAGS = $(HT_TEST_LINK)
 test_programs_throttle_code_SOURCES = test/programs/throttle_code.c
 test_programs_throttle_code_CFLAGS = $(HT_TEST_CFLAGS) -pthread
 test_programs_throttle_code_LDADD = libhooktrace.la -ldl
@@ -182,7 +188,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/exit_paths.py test/integration/names.py test/integration/log_names.py \
 	test/integration/metadata.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
-	test/integration/throttle_code.py \
+	test/integration/throttle_code.py test/integration/throttle_cost.py \
 	test/integration/dlclose.py test/integration/paths.py \
 	test/integration/openmp.py \
 	test/integration/deep_output.py test/integration/thread_groups.py \
