@@ -120,8 +120,8 @@ def build_excluded(args, bindir, scratch, lulesh_args):
     with GCC's -finstrument-functions-exclude-function-list= set to the
     throttled functions its profile names, as docs/throttle.md tells users
     to.  Returns the binary's path, or None (with the reason on stderr)."""
-    o = run([os.path.join(bindir, "lulesh_proxy_hooktrace")] + lulesh_args, None, {}, scratch,
-            args.timeout)
+    o = run_program("apps_cost", [os.path.join(bindir, "lulesh_proxy_hooktrace")] + lulesh_args, None,
+                    {}, scratch, args.timeout)
     listed = throttle_field(o.profile, "exclude_function_list")
     if o.error is not None or not listed:
         print("apps_cost: no exclude list (%s)" % (o.error or "nothing throttled"), file=sys.stderr)

@@ -449,3 +449,23 @@ bench-clock-sync: bench/clock_sync_cost$(EXEEXT)
 	  $(MPIEXEC) $(if $(findstring mpich,$(HT_MPI_NAME)),,--oversubscribe) \
 	  -n $(BENCH_CLOCK_SYNC_RANKS) bench/clock_sync_cost$(EXEEXT)
 .PHONY: bench-clock-sync
+
+# --- Throttling by cost (issue 35, point 3) --------------------------------------
+# `make bench-throttle` (bench/throttle_shape.py): an NPB LU-like loop of four
+# sweep kernels of 2-7 us beside a helper of a few ns, plain and with
+# hooktrace under the cost rule, the old fixed 10 us and throttling off,
+# interleaved (BENCHMARKS.md, "Throttling by cost").  Options:
+#   make bench-throttle BENCH_THROTTLE_ARGS='--rounds 15 --steps 100000'
+EXTRA_PROGRAMS += bench/throttle_shape_plain bench/throttle_shape_hooktrace
+bench_throttle_shape_plain_SOURCES = bench/throttle_shape.c
+bench_throttle_shape_plain_LDFLAGS = -no-install
+bench_throttle_shape_hooktrace_SOURCES = bench/throttle_shape.c
+bench_throttle_shape_hooktrace_CFLAGS = $(AM_CFLAGS) -finstrument-functions
+bench_throttle_shape_hooktrace_LDFLAGS = -no-install
+bench_throttle_shape_hooktrace_LDADD = libhooktrace.la
+EXTRA_DIST += bench/throttle_shape.py
+CLEANFILES += bench/throttle_shape_plain$(EXEEXT) bench/throttle_shape_hooktrace$(EXEEXT)
+BENCH_THROTTLE_ARGS =
+bench-throttle: bench/throttle_shape_plain$(EXEEXT) bench/throttle_shape_hooktrace$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/throttle_shape.py --builddir $(top_builddir) $(BENCH_THROTTLE_ARGS)
+.PHONY: bench-throttle

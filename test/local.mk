@@ -1,9 +1,9 @@
 # Unit tests of the hot-path modules (the symbols and config modules keep
 # theirs in their own local.mk).
 check_PROGRAMS += test/unit/callstack_tree test/unit/callstack_profile test/unit/clock_ticks \
-	test/unit/throttle_exclude test/unit/throttle_insn test/unit/short_name
+	test/unit/throttle_exclude test/unit/throttle_insn test/unit/throttle_rule test/unit/short_name
 TESTS += test/unit/callstack_tree test/unit/callstack_profile test/unit/clock_ticks \
-	test/unit/throttle_exclude test/unit/throttle_insn test/unit/short_name
+	test/unit/throttle_exclude test/unit/throttle_insn test/unit/throttle_rule test/unit/short_name
 EXTRA_DIST += test/unit/check.h
 
 test_unit_callstack_tree_SOURCES = test/unit/callstack_tree.c
@@ -17,6 +17,8 @@ test_unit_short_name_SOURCES = test/unit/short_name.c src/output/short_name.c
 test_unit_short_name_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 test_unit_throttle_insn_SOURCES = test/unit/throttle_insn.c src/throttle/insn.c
 test_unit_throttle_insn_CPPFLAGS = $(HT_LIB_CPPFLAGS)
+test_unit_throttle_rule_SOURCES = test/unit/throttle_rule.c src/throttle/rule.c
+test_unit_throttle_rule_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 
 # Integration tests: instrumented programs (built like a user would build
 # them: -finstrument-functions, linked with libhooktrace) run by Python
@@ -115,6 +117,12 @@ test_programs_throttle_SOURCES = test/programs/throttle.c
 test_programs_throttle_CFLAGS = $(HT_TEST_CFLAGS) -pthread $(OPENMP_CFLAGS)
 test_programs_throttle_LDADD = test/programs/libsharedfix.la libhooktrace.la
 test_programs_throttle_LDFLAGS = $(HT_TEST_LINK) -pthread $(OPENMP_CFLAGS)
+# Throttling by cost (test/integration/throttle_cost.py).
+check_PROGRAMS += test/programs/throttle_cost
+test_programs_throttle_cost_SOURCES = test/programs/throttle_cost.c
+test_programs_throttle_cost_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_throttle_cost_LDADD = libhooktrace.la
+test_programs_throttle_cost_LDFLAGS = $(HT_TEST_LINK)
 test_programs_throttle_code_SOURCES = test/programs/throttle_code.c
 test_programs_throttle_code_CFLAGS = $(HT_TEST_CFLAGS) -pthread
 test_programs_throttle_code_LDADD = libhooktrace.la -ldl
@@ -180,7 +188,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/exit_paths.py test/integration/names.py test/integration/log_names.py \
 	test/integration/metadata.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
-	test/integration/throttle_code.py \
+	test/integration/throttle_code.py test/integration/throttle_cost.py \
 	test/integration/dlclose.py test/integration/paths.py \
 	test/integration/openmp.py \
 	test/integration/deep_output.py test/integration/thread_groups.py \

@@ -74,7 +74,8 @@ void ht_config_defaults(struct ht_config *cfg)
     cfg->mpi_t.enabled = true;
     cfg->throttle.enabled = true;
     cfg->throttle.min_calls = HT_CONFIG_DEFAULT_THROTTLE_MIN_CALLS;
-    cfg->throttle.max_ns_per_call = HT_CONFIG_DEFAULT_THROTTLE_MAX_NS;
+    cfg->throttle.budget = HT_CONFIG_DEFAULT_THROTTLE_BUDGET;
+    cfg->throttle.max_ns_per_call = 0;
     cfg->throttle.patch_code = true;
     cfg->source_file = NULL;
 }

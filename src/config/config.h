@@ -112,12 +112,17 @@ struct ht_mpit_config {
 };
 
 /* Throttling (docs/throttle.md): a function that completes more than
- * min_calls calls on one call stack at under max_ns_per_call inclusive
- * each stops being recorded, and its hook calls are rewritten to no-ops. */
+ * min_calls calls on one call stack, taking on average less than the
+ * threshold inclusive each, stops being recorded, and its hook calls are
+ * rewritten to no-ops.  The threshold is the hook pair cost measured at
+ * start-up over budget (src/throttle/rule.h), unless max_ns_per_call is
+ * set. */
 struct ht_throttle_config {
     bool enabled;              /* default true */
     unsigned min_calls;        /* default 100000 */
-    unsigned max_ns_per_call;  /* default 10000 */
+    double budget;             /* the hooks' share of a call's time; default 0.02 */
+    unsigned max_ns_per_call;  /* 0 (default): not set, the threshold comes
+                                  from the hook cost and the budget */
     struct ht_regex_list never; /* functions never throttled, by name */
     bool patch_code;           /* default true: rewrite the hook calls */
 };
@@ -125,7 +130,12 @@ struct ht_throttle_config {
 #define HT_CONFIG_DEFAULT_THROTTLE_MIN_CALLS 100000u
 /* With trace.enabled and no throttle.min_calls in the file. */
 #define HT_CONFIG_DEFAULT_TRACE_THROTTLE_MIN_CALLS 10000u
-#define HT_CONFIG_DEFAULT_THROTTLE_MAX_NS 10000u
+/* 2%: what the hooks may cost a function before it is throttled.  With
+ * the 20 ns of a hook pair on the development machine, functions under
+ * 1 us a call; docs/throttle.md, "Why these defaults". */
+#define HT_CONFIG_DEFAULT_THROTTLE_BUDGET 0.02
+#define HT_CONFIG_THROTTLE_BUDGET_MIN 0.0001
+#define HT_CONFIG_THROTTLE_BUDGET_MAX 1.0
 
 /* What a child made by fork() without exec writes at its exit
  * (docs/config.md "fork_children"). */

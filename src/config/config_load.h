@@ -71,4 +71,13 @@ int ht_config_apply_regex_list(struct ht_config_load *ld, struct ht_regex_list *
 int ht_config_apply_string_list(struct ht_config_load *ld, struct ht_string_list *dst,
                                 const json_t *v, unsigned max, const char *what);
 
+/* OPT_RANK_SET (config_sets.c): "all", "none" or an array of ranks into
+ * *dst (replaced only when every rank is accepted). */
+int ht_config_apply_rank_set(struct ht_config_load *ld, struct ht_rank_set *dst, const json_t *v);
+/* OPT_NAME_SET (config_sets.c): an array of names from the NULL-terminated
+ * names, as a bit set (bit i for names[i]) into *dst: ["counter", "timer"].
+ * Each element is checked like an OPT_ENUM value. */
+int ht_config_apply_name_set(struct ht_config_load *ld, const char *const *names, unsigned *dst,
+                             const json_t *v);
+
 #endif

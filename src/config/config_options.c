@@ -19,6 +19,7 @@ enum opt_kind {
     OPT_STRING, /* char *, replaced via ht_config_set_string */
     OPT_UINT, /* unsigned, within [min, max] */
     OPT_UINT64, /* uint64_t, within [0, max64] */
+    OPT_REAL, /* double, within [real_min, real_max]; JSON integers too */
     OPT_ENUM, /* an enum (int-sized), the index of the string in names */
     OPT_REGEX_LIST, /* struct ht_regex_list (config_regex.c) */
     OPT_RANK_SET, /* struct ht_rank_set: "all", "none" or [ranks] */
@@ -35,6 +36,7 @@ struct opt {
     size_t offset; /* of the field in struct ht_config */
     unsigned min, max; /* OPT_UINT */
     uint64_t max64; /* OPT_UINT64 */
+    double real_min, real_max; /* OPT_REAL */
     const char *const *names; /* OPT_ENUM, OPT_NAME_SET: NULL-terminated */
     /* OPT_STRING: rules beyond being a string; returns -1 after failing. */
     int (*check)(struct ht_config_load *ld, const char *value);
@@ -145,6 +147,12 @@ static const struct opt throttle_opts[] = {
      .offset = FIELD(throttle.min_calls),
      .min = 1,
      .max = 4000000000u},
+    {.key = "budget",
+     .kind = OPT_REAL,
+     .offset = FIELD(throttle.budget),
+     .real_min = HT_CONFIG_THROTTLE_BUDGET_MIN,
+     .real_max = HT_CONFIG_THROTTLE_BUDGET_MAX},
+    /* Its default, 0, is below the least value a file may give: not set. */
     {.key = "max_ns_per_call",
      .kind = OPT_UINT,
      .offset = FIELD(throttle.max_ns_per_call),
@@ -273,6 +281,10 @@ int ht_config_wrong_type(struct ht_config_load *ld, const json_t *v, const char 
         strspn(s, "0123456789") == strlen(s) && strlen(s) < 20)
         return ht_config_fail_at(ld, " must be %s, not a string (write %s without quotes)",
                                  expected, s);
+    if (s && strncmp(expected, "a number", 8) == 0 && *s && strlen(s) < 32 &&
+        strspn(s, "0123456789.eE+-") == strlen(s))
+        return ht_config_fail_at(ld, " must be %s, not a string (write %s without quotes)",
+                                 expected, s);
     if (json_is_real(v))
         return ht_config_fail_at(ld, " must be %s, not a real number (%g)", expected,
                                  json_real_value(v));
@@ -340,128 +352,23 @@ static int apply_uint64(struct ht_config_load *ld, const struct opt *o, const js
     return 0;
 }
 
-static int apply_rank_set(struct ht_config_load *ld, const struct opt *o, const json_t *v)
+/* %g prints the bounds as users write them (0.0001, 1), and a value given
+ * too unless it has more digits than %g shows (1.0000001 would read "1"). */
+static int apply_real(struct ht_config_load *ld, const struct opt *o, const json_t *v)
 {
-    static const char expected[] = "\"all\", \"none\" or an array of ranks (integers >= 0)";
-    struct ht_rank_set set = {0};
-    if (json_is_string(v)) {
-        const char *word = json_string_value(v);
-        if (strcmp(word, "all") == 0)
-            set.all = true;
-        else if (strcmp(word, "none") != 0) {
-            char q[256];
-            ht_config_quote(q, sizeof q, word);
-            return ht_config_fail_at(ld, " must be %s, not %s", expected, q);
-        }
-    } else if (json_is_array(v)) {
-        size_t n = json_array_size(v);
-        int failed = 0;
-        set.ranks = calloc(n ? n : 1, sizeof *set.ranks);
-        if (!set.ranks)
-            return ht_config_out_of_memory(ld);
-        ld->path[ld->depth++] = (struct ht_config_path_step){.key = NULL, .index = 0};
-        for (size_t i = 0; i < n; i++) {
-            ld->path[ld->depth - 1].index = i;
-            const json_t *e = json_array_get(v, i);
-            if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-                json_integer_value(e) > 0x7fffffff) {
-                int rc = json_is_integer(e)
-                             ? ht_config_fail_at(ld, " must be a rank (an integer >= 0), not %" JSON_INTEGER_FORMAT,
-                                                 json_integer_value(e))
-                             : ht_config_fail_at(ld, " must be a rank (an integer >= 0), not %s",
-                                                 ht_config_type_name(e));
-                if (ht_config_go_on(ld)) { /* every bad rank, for the checker */
-                    failed = rc;
-                    continue;
-                }
-                ld->depth--;
-                free(set.ranks);
-                return rc;
-            }
-            set.ranks[set.count++] = (int)json_integer_value(e);
-        }
-        ld->depth--;
-        if (failed) {
-            free(set.ranks);
-            return failed;
-        }
-    } else {
+    char expected[96], given[32];
+    snprintf(expected, sizeof expected, "a number from %g to %g", o->real_min, o->real_max);
+    if (!json_is_number(v))
         return ht_config_wrong_type(ld, v, expected);
+    double x = json_number_value(v);
+    if (!(x >= o->real_min && x <= o->real_max)) {
+        snprintf(given, sizeof given, "%g", x);
+        if (strtod(given, NULL) != x)
+            snprintf(given, sizeof given, "%.17g", x);
+        return ht_config_fail_at(ld, " must be %s, not %s", expected, given);
     }
-    struct ht_rank_set *dst = field(ld, o);
-    ht_rank_set_free(dst);
-    *dst = set;
+    *(double *)field(ld, o) = x;
     return 0;
-}
-
-/* An array of names from o->names, as a bit set: ["counter", "timer"].
- * Each element is checked like an OPT_ENUM value. */
-static int apply_name_set(struct ht_config_load *ld, const struct opt *o, const json_t *v)
-{
-    char list[512], expected[600];
-    size_t pos = 0;
-    for (size_t i = 0; o->names[i]; i++)
-        ht_config_appendf(list, sizeof list, &pos, "%s\"%s\"", i ? ", " : "", o->names[i]);
-    snprintf(expected, sizeof expected, "an array of names (%s)", list);
-    if (json_is_string(v)) {
-        char q[256];
-        ht_config_quote(q, sizeof q, json_string_value(v));
-        return ht_config_fail_at(ld, " must be %s, not a string (for one name write [%s])",
-                                 expected, q);
-    }
-    if (!json_is_array(v))
-        return ht_config_wrong_type(ld, v, expected);
-
-    unsigned bits = 0;
-    int rc = 0, failed = 0;
-    ld->path[ld->depth++] = (struct ht_config_path_step){.key = NULL, .index = 0};
-    for (size_t i = 0; i < json_array_size(v) && rc == 0; i++) {
-        ld->path[ld->depth - 1].index = i;
-        const json_t *e = json_array_get(v, i);
-        if (!json_is_string(e)) {
-            rc = ht_config_fail_at(ld, " must be one of %s, not %s", list, ht_config_type_name(e));
-            if (ht_config_go_on(ld)) { /* every bad name, for the checker */
-                failed = rc;
-                rc = 0;
-                continue;
-            }
-            break;
-        }
-        const char *name = json_string_value(e);
-        const char *closest = NULL;
-        size_t best = 3;
-        int found = -1;
-        for (int k = 0; o->names[k] && found < 0; k++) {
-            if (strcmp(name, o->names[k]) == 0)
-                found = k;
-            size_t d = ht_config_edit_distance(name, o->names[k], 2);
-            if (d < best) {
-                best = d;
-                closest = o->names[k];
-            }
-        }
-        if (found >= 0) {
-            bits |= 1u << found;
-            continue;
-        }
-        char q[256];
-        ht_config_quote(q, sizeof q, name);
-        if (closest)
-            rc = ht_config_fail_at(ld, " must be one of %s, not %s (did you mean \"%s\"?)", list,
-                                   q, closest);
-        else
-            rc = ht_config_fail_at(ld, " must be one of %s, not %s", list, q);
-        if (ht_config_go_on(ld)) {
-            failed = rc;
-            rc = 0;
-        }
-    }
-    ld->depth--;
-    if (rc == 0)
-        rc = failed;
-    if (rc == 0)
-        *(unsigned *)field(ld, o) = bits;
-    return rc;
 }
 
 static int apply_section(struct ht_config_load *ld, const struct section *s, json_t *obj);
@@ -486,14 +393,16 @@ static int apply_opt(struct ht_config_load *ld, const struct opt *o, json_t *v)
         return apply_uint(ld, o, v);
     case OPT_UINT64:
         return apply_uint64(ld, o, v);
+    case OPT_REAL:
+        return apply_real(ld, o, v);
     case OPT_ENUM:
         return apply_enum(ld, o, v);
     case OPT_REGEX_LIST:
         return ht_config_apply_regex_list(ld, field(ld, o), v);
     case OPT_RANK_SET:
-        return apply_rank_set(ld, o, v);
+        return ht_config_apply_rank_set(ld, field(ld, o), v);
     case OPT_NAME_SET:
-        return apply_name_set(ld, o, v);
+        return ht_config_apply_name_set(ld, o->names, field(ld, o), v);
     case OPT_STRING_LIST:
         return ht_config_apply_string_list(ld, field(ld, o), v, o->max, "an event name");
     case OPT_SECTION:
@@ -551,8 +460,13 @@ static json_t *section_json(const struct section *s, const struct ht_config *cfg
         switch (o->kind) {
         case OPT_BOOL: v = json_boolean(*(const bool *)field); break;
         case OPT_STRING: v = *(char *const *)field ? json_string(*(char *const *)field) : json_null(); break;
-        case OPT_UINT: v = json_integer(*(const unsigned *)field); break;
+        case OPT_UINT:
+            /* Below its minimum, a value can only be a default meaning
+             * "not set" (throttle.max_ns_per_call). */
+            v = *(const unsigned *)field < o->min ? json_null() : json_integer(*(const unsigned *)field);
+            break;
         case OPT_UINT64: v = json_integer((json_int_t) * (const uint64_t *)field); break;
+        case OPT_REAL: v = json_real(*(const double *)field); break;
         case OPT_ENUM: v = json_string(o->names[*(const int *)field]); break;
         case OPT_REGEX_LIST: {
             const struct ht_regex_list *l = field;

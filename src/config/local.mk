@@ -4,7 +4,7 @@ libht_config_la_SOURCES = src/config/config.h src/config/config_internal.h \
 	src/config/config_load.h src/config/config.c src/config/config_file.c \
 	src/config/config_options.c src/config/config_locate.c \
 	src/config/patterns.c src/config/patterns.h src/config/config_names.c \
-	src/config/config_strings.c src/config/config_regex.c
+	src/config/config_strings.c src/config/config_regex.c src/config/config_sets.c
 libht_config_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libht_config_la_CFLAGS = $(HT_LIB_CFLAGS)
 libht_config_la_LIBADD = $(JANSSON_LIBS)

@@ -66,7 +66,13 @@ json_t *ht_output_throttle_json(const struct ht_throttle_info *th, const struct 
     json_t *obj = json_object();
     json_object_set_new(obj, "enabled", json_boolean(th->enabled));
     json_object_set_new(obj, "min_calls", json_integer((json_int_t)th->min_calls));
-    json_object_set_new(obj, "max_ns_per_call", json_integer((json_int_t)th->max_ns_per_call));
+    /* The threshold in effect, whatever it came from. */
+    json_object_set_new(obj, "max_ns_per_call", json_integer((json_int_t)th->rule.threshold_ns));
+    json_object_set_new(obj, "threshold_source", json_string(th->rule.from_config ? "config" : "cost"));
+    json_object_set_new(obj, "budget", json_real(th->rule.budget));
+    json_object_set_new(obj, "hook_pair_ns", json_real(th->rule.hook_pair_ns));
+    json_object_set_new(obj, "hook_pair_ns_measured", json_real(th->rule.hook_pair_ns_measured));
+    json_object_set_new(obj, "hook_pair_fixed", json_boolean(th->hook_pair_fixed));
     char patching[160];
     ht_output_throttle_patching(th, patching, sizeof patching);
     json_object_set_new(obj, "code_patching", json_string(patching));

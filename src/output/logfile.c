@@ -34,6 +34,28 @@ static const char *caller_name(const struct ht_profile *p, const struct ht_stack
     return s->parent < 0 ? "-" : p->stacks[s->parent].function->name;
 }
 
+/* What the threshold came from: the hook cost over the budget, or the
+ * config (with the hooks' share of a call at it).  A hook cost outside
+ * what is taken (src/throttle/rule.h), or fixed by a test, says so. */
+static void logfile_threshold(FILE *out, const struct ht_throttle_info *th)
+{
+    const struct ht_throttle_rule *r = &th->rule;
+    char outside[80] = "";
+    if (r->hook_pair_ns != r->hook_pair_ns_measured)
+        snprintf(outside, sizeof outside, ": %.1f ns, clamped to %g-%g ns", r->hook_pair_ns_measured,
+                 HT_THROTTLE_HOOK_NS_MIN, HT_THROTTLE_HOOK_NS_MAX);
+    char cost[200];
+    snprintf(cost, sizeof cost, "hook pair %.1f ns (%s%s)", r->hook_pair_ns,
+             th->hook_pair_fixed ? "fixed by HOOKTRACE_HOOK_NS_TEST" : "measured at start-up",
+             outside);
+    if (r->from_config)
+        fprintf(out, "                 threshold: max_ns_per_call from the config; %s, %.2g%% of "
+                     "a call at the threshold\n",
+                cost, 100.0 * r->hook_pair_ns / (double)r->threshold_ns);
+    else
+        fprintf(out, "                 threshold: %s / budget %.4g%%\n", cost, 100.0 * r->budget);
+}
+
 /* The throttling lines of the header, and what to recompile with. */
 static void logfile_throttle(FILE *out, const struct ht_run_info *run, const struct ht_profile *p)
 {
@@ -43,15 +65,17 @@ static void logfile_throttle(FILE *out, const struct ht_run_info *run, const str
         return;
     }
     fprintf(out, "throttling:      after %llu calls at under %.3f us per call; ",
-            (unsigned long long)th->min_calls, (double)th->max_ns_per_call * 1e-3);
+            (unsigned long long)th->min_calls, (double)th->rule.threshold_ns * 1e-3);
     size_t functions = ht_output_throttled_functions(p);
-    if (functions == 0) {
+    if (functions == 0)
         fprintf(out, "no function throttled\n");
+    else
+        fprintf(out, "%zu function%s throttled (marked *)\n", functions, functions == 1 ? "" : "s");
+    logfile_threshold(out, th);
+    if (functions == 0)
         return;
-    }
     char patching[160];
     ht_output_throttle_patching(th, patching, sizeof patching);
-    fprintf(out, "%zu function%s throttled (marked *)\n", functions, functions == 1 ? "" : "s");
     fprintf(out, "                 %.3g hook calls saved (estimated); code patching %s: "
                  "%llu hook calls rewritten, %llu not; %llu hook calls after throttling\n",
             ht_output_hook_calls_saved(th, p), patching, (unsigned long long)th->sites_patched,
@@ -107,7 +131,7 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
     for (size_t i = 0; i < p->nstacks; i++)
         if (p->stacks[i].parent < 0)
             recorded += p->stacks[i].total.time_incl;
-    fprintf(out, "overhead:        %.6f s over all threads (%.1f ns per call, measured at exit;"
+    fprintf(out, "overhead:        %.6f s over all threads (%.1f ns per call, measured at start-up;"
                  " %.2f%% of the %.6f s recorded)\n",
             run->overhead_seconds, run->overhead_ns_per_call,
             recorded > 0 ? 100.0 * run->overhead_seconds / recorded : 0.0, recorded);

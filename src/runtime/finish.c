@@ -142,7 +142,7 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     else
         snprintf(lp->basename, sizeof lp->basename, "%s%s", base, child);
     lp->command = read_command_line();
-    double per_call = ht_overhead_seconds_per_call();
+    double per_call = ht_runtime_hook_pair_seconds();
     ht_runtime_metadata(&lp->meta, &lp->args_text, cfg);
     lp->run = (struct ht_run_info){
         .meta = &lp->meta,

@@ -32,6 +32,12 @@ static bool started;
 static time_t start_time;
 static uint64_t start_ns;
 static struct timespec start_realtime;
+static double hook_pair_seconds;
+
+double ht_runtime_hook_pair_seconds(void)
+{
+    return hook_pair_seconds;
+}
 
 struct timespec ht_runtime_start_realtime(void)
 {
@@ -154,6 +160,8 @@ static void setup_throttle(void)
     struct ht_throttle_settings s = {
         .enabled = tc->enabled,
         .min_calls = tc->min_calls,
+        .hook_pair_ns = hook_pair_seconds * 1e9,
+        .budget = tc->budget,
         .max_ns_per_call = tc->max_ns_per_call,
         .patch_code = tc->patch_code,
         .never = scan.addresses,
@@ -199,6 +207,10 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
     ht_runtime_check_hook_binding();
     ht_thread_max_depth = config.max_stack_depth;
     find_own_code();
+    /* Throttling's threshold derives from what a hook pair costs, so it is
+     * measured before anything records (under a millisecond); the
+     * profile's overhead figure is the same measurement. */
+    hook_pair_seconds = ht_overhead_seconds_per_call();
     setup_throttle();
     ht_trace_setup(&config);
     /* PAPI starts only if the config names events; every thread's nodes

@@ -1,4 +1,5 @@
-/* Measures what one instrumented call costs the program, at exit, on this
+/* Measures what one instrumented call costs the program, at start-up (the
+ * throttling threshold derives from it, src/throttle/rule.h), on this
  * machine: the hook bodies run on a scratch tree for a fixed pattern of calls
  * (a loop calling two functions, as profiled code typically does) and the
  * time per call is taken from CLOCK_MONOTONIC.  It leaves out the two call

@@ -126,8 +126,10 @@ void ht_runtime_restart_clock(void);
  * ht_runtime_finish. */
 void ht_runtime_finish_mpi(void);
 
-/* Measured cost of one instrumented call (enter + exit hook) in seconds
- * (overhead.c). */
+/* Measures the cost of one instrumented call (enter + exit hook) in
+ * seconds (overhead.c): at start-up, once. */
 double ht_overhead_seconds_per_call(void);
+/* What that measurement gave at start-up (0 if profiling is off). */
+double ht_runtime_hook_pair_seconds(void);
 
 #endif

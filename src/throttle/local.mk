@@ -3,6 +3,7 @@
 noinst_LTLIBRARIES += libht_throttle.la
 libht_throttle_la_SOURCES = \
 	src/throttle/throttle.c src/throttle/throttle.h \
+	src/throttle/rule.c src/throttle/rule.h \
 	src/throttle/patch.c src/throttle/patch.h \
 	src/throttle/code_range.c src/throttle/code_range.h \
 	src/throttle/mappings.c src/throttle/mappings.h \

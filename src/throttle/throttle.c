@@ -1,5 +1,7 @@
 #include "throttle/throttle.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "callstack/functions.h"
@@ -8,15 +10,44 @@
 
 uint64_t ht_throttle_check_calls = UINT64_MAX;
 
+#define HOOK_NS_VARIABLE "HOOKTRACE_HOOK_NS_TEST"
+
 static struct ht_throttle_settings settings;
+static struct ht_throttle_rule rule;
+static bool hook_pair_fixed;
 static uint64_t max_ticks_per_call; /* 0 until the first check */
 static uint64_t functions_throttled;
+
+/* The hook pair cost HOOKTRACE_HOOK_NS_TEST fixes, or 0.  Like the other
+ * testing aid (HOOKTRACE_CLOCK_SKEW_TEST), a malformed value is reported
+ * in one line and ignored: it is no setting, and a test that set it checks
+ * the profile's hook_pair_fixed. */
+static double hook_ns_for_tests(void)
+{
+    const char *value = getenv(HOOK_NS_VARIABLE);
+    if (!value || !*value)
+        return 0.0;
+    char *end;
+    errno = 0;
+    double ns = strtod(value, &end);
+    if (end == value || *end || errno || !(ns > 0.0 && ns <= 1e9)) {
+        fprintf(stderr, "hooktrace: " HOOK_NS_VARIABLE "=\"%s\": not a hook pair cost in "
+                        "nanoseconds (a number > 0); ignored, the measured cost is used\n",
+                value);
+        return 0.0;
+    }
+    return ns;
+}
 
 void ht_throttle_setup(const struct ht_throttle_settings *s)
 {
     settings = *s;
     settings.never = NULL; /* not kept: marked in the registry below */
     settings.nnever = 0;
+    double fixed = hook_ns_for_tests();
+    hook_pair_fixed = fixed > 0.0;
+    ht_throttle_rule_make(&rule, hook_pair_fixed ? fixed : s->hook_pair_ns, s->budget,
+                          s->max_ns_per_call);
     if (!s->enabled || s->min_calls == 0)
         return;
     ht_functions_enable();
@@ -38,8 +69,7 @@ static uint64_t max_ticks(void)
 {
     uint64_t v = __atomic_load_n(&max_ticks_per_call, __ATOMIC_RELAXED);
     if (v == 0) {
-        double ticks = (double)settings.max_ns_per_call * 1e-9 * ht_clock_ticks_per_second_quick();
-        v = ticks < 1.0 ? 1 : (uint64_t)ticks;
+        v = ht_throttle_threshold_ticks(rule.threshold_ns, ht_clock_ticks_per_second_quick());
         __atomic_store_n(&max_ticks_per_call, v, __ATOMIC_RELAXED);
     }
     return v;
@@ -87,7 +117,7 @@ bool ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t e
         int64_t reads = ht_node_read_ticks(node, t->tree.counters)[0];
         ticks = reads <= 0 ? ticks : (uint64_t)reads < ticks ? ticks - (uint64_t)reads : 0;
     }
-    if (ticks / node->calls >= max_ticks() ||
+    if (!ht_throttle_cheap(ticks, node->calls, max_ticks()) ||
         (__atomic_load_n(&rec->flags, __ATOMIC_RELAXED) & (HT_FUNCTION_CALLS_MPI | HT_FUNCTION_NEVER)))
         return false;
     if (!ht_functions_throttle(rec, ht_clock_now())) {
@@ -253,7 +283,8 @@ void ht_throttle_report(uint64_t end_tick, double overhead_ticks_per_call,
         .patch_code = settings.patch_code,
         .patch_refused_errno = ps.refused_errno,
         .min_calls = settings.min_calls,
-        .max_ns_per_call = settings.max_ns_per_call,
+        .rule = rule,
+        .hook_pair_fixed = hook_pair_fixed,
         .hook_calls_avoided = estimate_saved(end_tick, overhead_ticks_per_call),
         .sites_patched = ps.sites_patched,
         .sites_unpatched = ps.sites_unpatched,

@@ -1,7 +1,9 @@
 /* Throttling: a function called very often for very little time costs the
- * program more than it tells the user, so after min_calls calls at under
- * max_ns_per_call each it stops being recorded, and the calls to its hooks
- * are rewritten into no-ops (patch.c).  docs/throttle.md says what users see.
+ * program more than it tells the user, so after min_calls calls that took
+ * on average less than the threshold (rule.h: the measured hook pair cost
+ * over the budget, or the config's max_ns_per_call) it stops being
+ * recorded, and the calls to its hooks are rewritten into no-ops
+ * (patch.c).  docs/throttle.md says what users see.
  *
  * The check costs the hot path one compare: when a node's call count
  * reaches min_calls + 1, its exit hook looks at the node's average
@@ -17,6 +19,7 @@
 
 #include "callstack/thread.h"
 #include "throttle/patch.h"
+#include "throttle/rule.h"
 
 /* What throttling did (docs/throttle.md).  In a merged profile the counts
  * are summed over ranks. */
@@ -24,7 +27,9 @@ struct ht_throttle_info {
     bool enabled;
     bool patch_code;           /* the config lets it rewrite hook calls */
     int patch_refused_errno;   /* mprotect's errno where it refused, else 0 */
-    uint64_t min_calls, max_ns_per_call;
+    uint64_t min_calls;
+    struct ht_throttle_rule rule; /* the threshold and what it came from */
+    bool hook_pair_fixed;      /* HOOKTRACE_HOOK_NS_TEST gave the hook cost */
     double hook_calls_avoided; /* estimated: two per call each throttled
                                   function would have made at its rate */
     uint64_t sites_patched, sites_unpatched; /* hook calls rewritten, or not */
@@ -33,13 +38,19 @@ struct ht_throttle_info {
 struct ht_throttle_settings {
     bool enabled;
     uint64_t min_calls;
-    uint64_t max_ns_per_call;
+    double hook_pair_ns;         /* measured at start-up (the runtime) */
+    double budget;               /* the hooks' share of a call's time */
+    uint64_t max_ns_per_call;    /* 0: the threshold comes from the two above */
     bool patch_code;             /* rewrite the hook calls (else: the flag only) */
     const uintptr_t *never;      /* entry addresses never throttled */
     size_t nnever;
 };
 
-/* At start-up, before any thread records. */
+/* At start-up, before any thread records.  The variable
+ * HOOKTRACE_HOOK_NS_TEST, for hooktrace's tests only, replaces the
+ * measured hook pair cost (docs/config.md, "Environment variables"), so
+ * that a test can place functions on each side of the threshold whatever
+ * the machine. */
 void ht_throttle_setup(const struct ht_throttle_settings *settings);
 
 /* The call count at which an exiting node is checked: min_calls + 1, or

@@ -186,7 +186,7 @@ def run(exe, args=(), config=None, env=None, basename=None):
     directory = run_directory("hooktrace-test-")
     environment = dict(os.environ)
     for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY",
-                "HOOKTRACE_PAPI_DISABLE"):
+                "HOOKTRACE_PAPI_DISABLE", "HOOKTRACE_HOOK_NS_TEST"):
         environment.pop(key, None)
     if config is not None:
         config_path = os.path.join(directory, "config.json")

@@ -126,8 +126,24 @@ if page is not None:
                     for tr in rows), throttled, "the page lists the throttled stacks and their calls")
     check_eq([tr.get("data-calls") for tr in rows], ["1001"] * 7,
              "each throttled stack recorded 1001 calls")
+    helps = [p.text for p in page.by_id("ht-throttled").find_all("p")]
+    check(any("recorded until throttled (min_calls 1000, under 20.000 \u00b5s a call "
+              "(max_ns_per_call), code patching on)" in t for t in helps),
+          "the page gives the threshold and where it came from: %r" % helps)
     browser.check_menu(page, ["ht-flame-section", "ht-functions-section", "ht-throttled-section"],
                        "throttle.html")
+
+# The threshold by cost, with the hook cost fixed (docs/throttle.md, "The rule").
+r = run(program("throttle"), config={"throttle": {"min_calls": 1000}},
+        env={"HOOKTRACE_HOOK_NS_TEST": "20"})
+check_eq(r.returncode, 0, "throttle by cost: exit status")
+page, errors, page_errors = browser.load(r.path(".html"))
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "throttle by cost")
+    helps = [p.text for p in page.by_id("ht-throttled").find_all("p")]
+    check(any("recorded until throttled (min_calls 1000, under 1.000 \u00b5s a call: the hook "
+              "pair's 20.0 ns over a 2% budget, code patching on)" in t for t in helps),
+          "the page gives the threshold by cost: %r" % helps)
 
 # --- a partial profile is said so ------------------------------------------
 r = run(program("basic"))

@@ -37,7 +37,9 @@ for disable in ("", "perf_event"):
     for event, prefixes in EXPECTED.items():
         reason = unavailable.get(event, "")
         check(any(reason.startswith(p) for p in prefixes), what + "%s: %s" % (event, reason))
-        if not disable and event == PRESET:
+        # A machine whose PAPI finds no PMU at all disables perf_event by
+        # itself ("libpfm4 no default PMU found"): that reason is the one.
+        if not disable and event == PRESET and not reason.startswith(prefixes[1]):
             check_eq(reason, prefixes[0], what + "the preset's reason")
         line = "hooktrace: counter %s: %s; not counted" % (event, reason)
         check_eq(r.stderr.split("\n").count(line), 1, what + "said once in the job: " + line)

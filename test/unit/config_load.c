@@ -606,23 +606,55 @@ static void test_throttle_section(void)
     ht_config_defaults(&cfg);
     CHECK(cfg.throttle.enabled && cfg.throttle.patch_code);
     CHECK_EQ_U64(cfg.throttle.min_calls, 100000);
-    CHECK_EQ_U64(cfg.throttle.max_ns_per_call, 10000);
+    CHECK(cfg.throttle.budget == 0.02);
+    CHECK_EQ_U64(cfg.throttle.max_ns_per_call, 0); /* not set: the threshold comes from the budget */
     CHECK_EQ_U64(cfg.throttle.never.count, 0);
     CHECK(!ht_config_function_never_throttled(&cfg, "anything"));
     const char *path = tmp_file("throttle_ok.json",
                                 "{\"throttle\": {\"enabled\": true, \"min_calls\": 5000,\n"
                                 " \"max_ns_per_call\": 250, \"never\": [\"^Domain::x$\", \"::leaf$\"],\n"
-                                " \"patch_code\": false}}");
+                                " \"patch_code\": false, \"budget\": 0.05}}");
     CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
     CHECK(cfg.throttle.enabled && !cfg.throttle.patch_code);
     CHECK_EQ_U64(cfg.throttle.min_calls, 5000);
     CHECK_EQ_U64(cfg.throttle.max_ns_per_call, 250);
+    CHECK(cfg.throttle.budget == 0.05);
     CHECK_EQ_U64(cfg.throttle.never.count, 2);
     CHECK(ht_config_function_never_throttled(&cfg, "Domain::x"));
     CHECK(ht_config_function_never_throttled(&cfg, "reqs::leaf"));
     CHECK(!ht_config_function_never_throttled(&cfg, "Domain::xd"));
     ht_config_free(&cfg);
+    /* The bounds themselves, and an integer for a number. */
+    ht_config_defaults(&cfg);
+    path = tmp_file("throttle_budget1.json", "{\"throttle\": {\"budget\": 1}}");
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
+    CHECK(cfg.throttle.budget == 1.0);
+    path = tmp_file("throttle_budget2.json", "{\"throttle\": {\"budget\": 0.0001}}");
+    CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
+    CHECK(cfg.throttle.budget == 0.0001);
+    ht_config_free(&cfg);
 
+    CHECK_STR(load_error("throttle7.json", "{\"throttle\": {\n\n\"budget\": 0}}"),
+              in_tmp("throttle7.json:3: \"throttle.budget\" must be a number from 0.0001 to 1, "
+                     "not 0"));
+    CHECK_STR(load_error("throttle8.json", "{\"throttle\": {\"budget\": 2}}"),
+              in_tmp("throttle8.json:1: \"throttle.budget\" must be a number from 0.0001 to 1, "
+                     "not 2"));
+    CHECK_STR(load_error("throttle9.json", "{\"throttle\": {\"budget\": -0.02}}"),
+              in_tmp("throttle9.json:1: \"throttle.budget\" must be a number from 0.0001 to 1, "
+                     "not -0.02"));
+    CHECK_STR(load_error("throttle10.json", "{\"throttle\": {\"budget\": 1.0000001}}"),
+              in_tmp("throttle10.json:1: \"throttle.budget\" must be a number from 0.0001 to 1, "
+                     "not 1.0000001000000001"));
+    CHECK_STR(load_error("throttle11.json", "{\"throttle\": {\"budget\": \"0.02\"}}"),
+              in_tmp("throttle11.json:1: \"throttle.budget\" must be a number from 0.0001 to 1, "
+                     "not a string (write 0.02 without quotes)"));
+    CHECK_STR(load_error("throttle12.json", "{\"throttle\": {\"budget\": \"2%\"}}"),
+              in_tmp("throttle12.json:1: \"throttle.budget\" must be a number from 0.0001 to 1, "
+                     "not a string"));
+    CHECK_STR(load_error("throttle13.json", "{\"throttle\": {\"budget\": null}}"),
+              in_tmp("throttle13.json:1: \"throttle.budget\" must be a number from 0.0001 to 1, "
+                     "not null"));
     CHECK_STR(load_error("throttle1.json", "{\"throttle\": {\"min_calls\": 0}}"),
               in_tmp("throttle1.json:1: \"throttle.min_calls\" must be an integer from 1 to "
                      "4000000000, not 0"));
@@ -634,11 +666,11 @@ static void test_throttle_section(void)
                      "\"(bad\": Unmatched ( or \\("));
     CHECK_STR(load_error("throttle4.json", "{\"throttle\": {\"enabld\": true}}"),
               in_tmp("throttle4.json:1: unknown key \"enabld\" in \"throttle\"; valid keys are: "
-                     "enabled, min_calls, max_ns_per_call, never, patch_code (did you mean "
+                     "enabled, min_calls, budget, max_ns_per_call, never, patch_code (did you mean "
                      "\"enabled\"?)"));
     CHECK_STR(load_error("throttle5.json", "{\"throttle\": true}"),
               in_tmp("throttle5.json:1: \"throttle\" must be an object with the keys enabled, "
-                     "min_calls, max_ns_per_call, never, patch_code, not a boolean"));
+                     "min_calls, budget, max_ns_per_call, never, patch_code, not a boolean"));
     CHECK_STR(load_error("throttle6.json", "{\"throttle\": {\"never\": \"main\"}}"),
               in_tmp("throttle6.json:1: \"throttle.never\" must be an array of strings (regular "
                      "expressions), not a string (for one pattern write [\"main\"])"));

@@ -427,9 +427,21 @@
       return;
     }
     var t = doc.throttle || {};
+    // The threshold and what it came from (docs/throttle.md, "The rule");
+    // profiles written before the rule by cost have max_ns_per_call only.
+    var rule = "";
+    if (typeof t.max_ns_per_call === "number") {
+      rule = ", under " + (t.max_ns_per_call / 1000).toFixed(3) + " \u00b5s a call";
+      if (t.threshold_source === "cost" && typeof t.hook_pair_ns === "number")
+        rule += ": the hook pair's " + t.hook_pair_ns.toFixed(1) + " ns over a " +
+                Number((100 * t.budget).toPrecision(2)) + "% budget";
+      else if (t.threshold_source === "config")
+        rule += " (max_ns_per_call)";
+    }
     box.appendChild(el("p", {"class": "help"},
                        "Called very often for very little time: recorded until throttled (min_calls " +
-                       t.min_calls + ", code patching " + t.code_patching + "), later time in the caller's exclusive time."));
+                       t.min_calls + rule + ", code patching " + t.code_patching +
+                       "), later time in the caller's exclusive time."));
     var table = el("table", {id: "ht-throttled-stacks"});
     var head = el("tr");
     ["stack", "function", "calls recorded", "inclusive", "path"].forEach(function (h) {
