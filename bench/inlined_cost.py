@@ -102,12 +102,8 @@ def main():
                 proc.returncode = os.waitstatus_to_exitcode(status)
                 if proc.returncode != 0:
                     sys.exit("%s failed (%d)" % (variants[i][0], proc.returncode))
-                if args.lulesh:
-                    checksums.add(out.splitlines()[1])
-                    loop = float(out.split("elapsed_s=")[1].split()[0])
-                else:
-                    checksums.add(out.splitlines()[0])
-                    loop = float(out.splitlines()[1].split()[1])
+                checksums.add(out.split("checksum=")[1].split("\n")[0])
+                loop = float(out.split("elapsed_s=")[1].split()[0])
                 this[i] = (wall, usage.ru_utime + usage.ru_stime, loop)
                 shutil.rmtree(run_dir)
             plain = {family: this[i] for i, (_, family, _, flags) in enumerate(variants) if not flags}
