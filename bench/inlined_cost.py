@@ -9,8 +9,10 @@ Builds, in a temporary directory, with -O2 -g:
     gcc plugin, inlined-hooks=keep  -finstrument-functions + the plugin, every
                                     inlined copy keeps its hooks (the plugin
                                     before the second rule)
-    gcc plugin, keep-loops          the default: copies of functions with a
-                                    loop keep their hooks
+    gcc plugin, default (leaf)      copies holding a loop or a call keep their
+                                    hooks, straight-line leaf copies are counted
+    gcc plugin, keep-loops          the default before: copies of functions
+                                    with a loop keep their hooks
     gcc plugin, remove              every inlined copy loses its hooks
     clang plain                     clang++ (if found), no hooktrace
     clang -finstrument-functions    hooks inserted before inlining
@@ -67,7 +69,8 @@ def main():
     arg = "-fplugin-arg-hooktrace_gcc-inlined-hooks="
     variants = [("gcc plain", "gcc", [args.gxx], []),
                 ("gcc plugin, inlined-hooks=keep", "gcc", [args.gxx], plugin_flags + [arg + "keep"] + link),
-                ("gcc plugin, keep-loops (default)", "gcc", [args.gxx], plugin_flags + link),
+                ("gcc plugin, default (leaf)", "gcc", [args.gxx], plugin_flags + link),
+                ("gcc plugin, keep-loops", "gcc", [args.gxx], plugin_flags + [arg + "keep-loops"] + link),
                 ("gcc plugin, remove", "gcc", [args.gxx], plugin_flags + [arg + "remove"] + link)]
     if args.clangxx:
         variants += [("clang plain", "clang", [args.clangxx], []),
