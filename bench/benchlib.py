@@ -116,6 +116,35 @@ def run_program(tool, cmd, config, extra_env, scratch, timeout):
                        written)
 
 
+def alternate(tool, title, labels, cmd_of, env, rounds, timeout, scratch, config=None):
+    """Runs cmd_of(label) for each label in turn, rounds times, the order
+    rotating by one each round (so that no variant always follows the same
+    one), each run by run_program with config (a dict or None, or a function
+    of the label giving one); returns {label: [Outcome]},
+    one per round.  A label that timed out is not run again (its later
+    rounds are timeouts too).  Ratios are then taken between runs of the
+    same round: see ratios()."""
+    results = {label: [] for label in labels}
+    for r in range(rounds):
+        order = labels[r % len(labels):] + labels[:r % len(labels)]
+        for label in order:
+            if results[label] and results[label][-1].error == "timeout":
+                results[label].append(Outcome(error="timeout"))
+                continue
+            conf = config(label) if callable(config) else config
+            results[label].append(run_program(tool, cmd_of(label), conf, env, scratch, timeout))
+        print("%s: round %d/%d done (load %s)" % (title, r + 1, rounds, loadavg()),
+              file=sys.stderr, flush=True)
+    return results
+
+
+def ratios(runs, base_runs, attr="wall"):
+    """Same-round ratios runs[i].attr / base_runs[i].attr over the rounds
+    where both completed (Outcomes from alternate())."""
+    return [getattr(o, attr) / getattr(b, attr) for o, b in zip(runs, base_runs)
+            if o.error is None and b.error is None and getattr(b, attr)]
+
+
 def kill_group(proc):
     for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 10)):
         try:

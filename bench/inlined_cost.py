@@ -9,8 +9,10 @@ Builds, in a temporary directory, with -O2 -g:
     gcc plugin, inlined-hooks=keep  -finstrument-functions + the plugin, every
                                     inlined copy keeps its hooks (the plugin
                                     before the second rule)
-    gcc plugin, keep-loops          the default: copies of functions with a
-                                    loop keep their hooks
+    gcc plugin, default (leaf)      copies holding a loop or a call keep their
+                                    hooks, straight-line leaf copies are counted
+    gcc plugin, keep-loops          the default before: copies of functions
+                                    with a loop keep their hooks
     gcc plugin, remove              every inlined copy loses its hooks
     clang plain                     clang++ (if found), no hooktrace
     clang -finstrument-functions    hooks inserted before inlining
@@ -69,7 +71,8 @@ def main():
     arg = "-fplugin-arg-hooktrace_gcc-inlined-hooks="
     variants = [("gcc plain", "gcc", [args.gxx], []),
                 ("gcc plugin, inlined-hooks=keep", "gcc", [args.gxx], plugin_flags + [arg + "keep"] + link),
-                ("gcc plugin, keep-loops (default)", "gcc", [args.gxx], plugin_flags + link),
+                ("gcc plugin, default (leaf)", "gcc", [args.gxx], plugin_flags + link),
+                ("gcc plugin, keep-loops", "gcc", [args.gxx], plugin_flags + [arg + "keep-loops"] + link),
                 ("gcc plugin, remove", "gcc", [args.gxx], plugin_flags + [arg + "remove"] + link)]
     if args.clangxx:
         variants += [("clang plain", "clang", [args.clangxx], []),
@@ -109,12 +112,8 @@ def main():
                 proc.returncode = os.waitstatus_to_exitcode(status)
                 if proc.returncode != 0:
                     sys.exit("%s failed (%d)" % (variants[i][0], proc.returncode))
-                if args.lulesh:
-                    checksums.add(out.splitlines()[1])
-                    loop = float(out.split("elapsed_s=")[1].split()[0])
-                else:
-                    checksums.add(out.splitlines()[0])
-                    loop = float(out.splitlines()[1].split()[1])
+                checksums.add(out.split("checksum=")[1].split("\n")[0])
+                loop = float(out.split("elapsed_s=")[1].split()[0])
                 this[i] = (wall, usage.ru_utime + usage.ru_stime, loop)
                 shutil.rmtree(run_dir)
             plain = {family: this[i] for i, (_, family, _, flags) in enumerate(variants) if not flags}

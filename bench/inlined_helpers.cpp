@@ -4,8 +4,9 @@
  * -O2, and kernels with a loop inlined into the driver of each step.
  * Serial, no MPI: the cost measured is the hooks' in the loops.
  *
- * Usage: inlined_helpers [ELEMENTS [STEPS]]; prints a checksum and the
- * time of its own step loop. */
+ * Usage: inlined_helpers [ELEMENTS [STEPS]]   (default 200000 100)
+ * Output: "inlined_helpers: ... elapsed_s=S" (its own step loop), then
+ * "checksum=...", as bench/benchlib.py reads them. */
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -149,6 +150,7 @@ int main(int argc, char **argv)
         energy = total_energy(m, n);
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("checksum %.9e\nloop %.6f s\n", energy, seconds);
+    std::printf("inlined_helpers: elements=%d steps=%d elapsed_s=%.6f\n", n, steps, seconds);
+    std::printf("checksum=%.9e\n", energy);
     return 0;
 }

@@ -343,6 +343,25 @@ bench-shapes: all
 	  --mpi '$(HT_MPI_NAME)' $(BENCH_SHAPES_ARGS)
 .PHONY: bench-shapes
 
+# --- The program as written (issue 35) -----------------------------------------
+# `make bench-asbuilt`: bench/asbuilt_cost.py builds five shapes with the
+# staged `hooktrace` driver (the plugin's default, inlined-hooks=leaf), with
+# inlined-hooks=keep-loops (the old default) and without hooktrace, times
+# them alternated (whole process), and checks that every default-build
+# profile is the program's tree with exact counts, against a reference build
+# that records every call (BENCHMARKS.md, "The program as written").
+#   make bench-asbuilt BENCH_ASBUILT_ARGS='--rounds 11 --only lulesh_shape'   (or '--quick')
+EXTRA_DIST += bench/asbuilt_cost.py bench/lulesh_shape.cpp
+BENCH_ASBUILT_ARGS =
+bench-asbuilt: all
+	rm -rf '$(HT_BENCH_STAGE)'
+	$(MAKE) $(AM_MAKEFLAGS) install DESTDIR='$(HT_BENCH_STAGE)' >/dev/null
+	$(PYTHON3) $(srcdir)/bench/asbuilt_cost.py \
+	  --hooktrace '$(HT_BENCH_STAGE)$(bindir)/hooktrace' --cxx '$(CXX)' \
+	  --mpicxx '$(subst mpicc,mpicxx,$(MPICC))' --mpiexec '$(MPIEXEC)' \
+	  --mpi '$(HT_MPI_NAME)' $(BENCH_ASBUILT_ARGS)
+.PHONY: bench-asbuilt
+
 # --- MPI_Finalize's added wall time against the ranks --------------------------
 # `make bench-finalize` (bench/finalize_cost.py): bench/halo with and without
 # hooktrace on 2, 4, 8 and 16 ranks (oversubscribed), the slowest rank's

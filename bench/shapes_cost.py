@@ -58,7 +58,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import Outcome, cpu_model, loadavg, mpi_version, run_program  # noqa: E402
+from benchlib import alternate, cpu_model, loadavg, mpi_version  # noqa: E402
 
 SRCDIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -125,21 +125,6 @@ def build(prog, mpi, openmp, args, outdir):
         print("shapes_cost: warning: %s has no .hooktrace.uninstrumented section (plugin not "
               "used?)" % exes["plugin"], file=sys.stderr)
     return exes
-
-
-def bench(title, labels, cmd_of, env, args, scratch):
-    results = {label: [] for label in labels}
-    for r in range(args.rounds):
-        order = labels[r % len(labels):] + labels[:r % len(labels)]
-        for label in order:
-            if results[label] and results[label][-1].error == "timeout":
-                results[label].append(Outcome(error="timeout"))
-                continue
-            results[label].append(run_program("shapes_cost", cmd_of(label), None, env, scratch,
-                                              args.timeout))
-        print("%s: round %d/%d done (load %s)" % (title, r + 1, args.rounds, loadavg()),
-              file=sys.stderr, flush=True)
-    return results
 
 
 def med(xs):
@@ -306,7 +291,8 @@ def main():
                 cmd = ([] if ranks is None else launch(ranks)) + [exes[build_name]] + pargs
                 return ([args.hooktrace, "run", "--"] if preload else []) + cmd
             load = loadavg()
-            res = bench(title, labels, cmd_of, env, args, scratch)
+            res = alternate("shapes_cost", title, labels, cmd_of, env, args.rounds, args.timeout,
+                            scratch)
             where = "`%s`" % " ".join(os.path.basename(c) if c.startswith(scratch) else c
                                       for c in cmd_of(PLAIN))
             report(title, labels, res, args, where, load)
