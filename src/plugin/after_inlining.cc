@@ -231,14 +231,16 @@ bool hide_hooks(function *fun, bool kernel)
 }
 
 /* The address a hook of SELF's own passes: the function cloned (as GCC's
- * own hooks in a clone do), or SELF when that has no body of its own left
- * (every call to it inlined or redirected to its clones). */
+ * own hooks in a clone do), or its id when that has no body of its own
+ * left (every call to it inlined or redirected to its clones). */
 tree own_address(tree self)
 {
     tree origin = DECL_ORIGIN(self);
     cgraph_node *node = cgraph_node::get(origin);
+    /* A clone whose original has no body left names the original by its
+     * id (leaf_copies.h), so that it records as the function written. */
     if (origin != self && (!node || !node->definition || node->inlined_to))
-        origin = self;
+        return build_fold_addr_expr(ht_inlined_id(ht_listed_name(origin)));
     return build_fold_addr_expr(origin);
 }
 
