@@ -18,6 +18,7 @@
  * stacks may then give the same line; the readers add such lines up. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output/output.h"
 #include "output/room.h"
@@ -26,8 +27,15 @@
  * ("ns::f(int, double)"): the readers split the count off at the last one. */
 static void print_frame(FILE *out, const char *name)
 {
-    for (const char *c = name; *c; c++)
-        fputc(*c == ';' ? ':' : *c, out);
+    for (const char *c = name; *c;) {
+        size_t run = strcspn(c, ";");
+        fwrite(c, 1, run, out);
+        c += run;
+        if (*c) {
+            fputc(':', out);
+            c++;
+        }
+    }
 }
 
 void ht_output_folded(FILE *out, const struct ht_profile *p)

@@ -59,13 +59,19 @@ int ht_function_index_of(struct ht_function_index *fi, const struct ht_function 
 
 static void json_chars(FILE *out, const char *s)
 {
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+    const unsigned char *c = (const unsigned char *)s;
+    while (*c) {
+        const unsigned char *run = c;
+        while (*c && *c != '"' && *c != '\\' && *c >= 0x20)
+            c++;
+        fwrite(run, 1, (size_t)(c - run), out);
+        if (!*c)
+            break;
         if (*c == '"' || *c == '\\')
             fprintf(out, "\\%c", *c);
-        else if (*c < 0x20)
-            fprintf(out, "\\u%04x", *c);
         else
-            fputc(*c, out);
+            fprintf(out, "\\u%04x", *c);
+        c++;
     }
 }
 

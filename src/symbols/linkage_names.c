@@ -57,7 +57,7 @@ int ht_symbols_linkage_names(const char *const *display, size_t n, struct ht_nam
         return -1;
     memcpy(l.wanted, display, n * sizeof *display);
     qsort(l.wanted, n, sizeof *l.wanted, compare_strings);
-    ht_symbols_scan_symbols(false, wanted, &l, found, &l);
+    ht_symbols_scan_objects(HT_SCAN_INSTRUMENTED, wanted, &l, found, &l);
     free(l.wanted);
     /* A function in the symbol tables of two objects, or under two
      * symbols of one object (an alias) is listed once per name. */

@@ -5,6 +5,7 @@
  * to find the functions throttling must never touch. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <gelf.h>
 #include <limits.h>
 #include <link.h>
 #include <stdlib.h>
@@ -127,16 +128,58 @@ void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void
     ht_symbols_scan_symbols(executable_only, wanted, ctx, found_address, &b);
 }
 
+/* Whether the shared object open at fd calls the hooks: its dynamic
+ * symbols import __cyg_profile_func_enter (an executable linked with
+ * libhooktrace.a defines it instead, and is scanned in any case). */
+static bool imports_hooks(int fd)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return true;
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    bool found = false;
+    for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn && !found; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr shdr;
+        Elf_Data *data;
+        if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNSYM || shdr.sh_entsize == 0 ||
+            !(data = elf_getdata(scn, NULL)))
+            continue;
+        size_t n = shdr.sh_size / shdr.sh_entsize;
+        for (size_t k = 0; k < n && !found; k++) {
+            GElf_Sym sym;
+            const char *name;
+            found = gelf_getsym(data, (int)k, &sym) && sym.st_shndx == SHN_UNDEF &&
+                    (name = elf_strptr(elf, shdr.sh_link, sym.st_name)) &&
+                    strcmp(name, "__cyg_profile_func_enter") == 0;
+        }
+    }
+    if (elf)
+        elf_end(elf);
+    return found;
+}
+
 void ht_symbols_scan_symbols(bool executable_only, bool (*wanted)(const char *name, void *ctx),
                              void *wanted_ctx,
                              void (*found)(uintptr_t address, const char *symbol, void *ctx),
                              void *ctx)
 {
+    ht_symbols_scan_objects(executable_only ? HT_SCAN_EXECUTABLE : HT_SCAN_ALL, wanted,
+                            wanted_ctx, found, ctx);
+}
+
+void ht_symbols_scan_objects(enum ht_scan_objects which, bool (*wanted)(const char *name, void *ctx),
+                             void *wanted_ctx,
+                             void (*found)(uintptr_t address, const char *symbol, void *ctx),
+                             void *ctx)
+{
     struct ht_object_list list;
-    ht_object_list_take(&list, executable_only);
+    ht_object_list_take(&list, which == HT_SCAN_EXECUTABLE);
     struct ht_demangler demangler = {0};
     for (size_t i = 0; i < list.count; i++) {
         int fd = open(list.objects[i].path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0 && which == HT_SCAN_INSTRUMENTED && i > 0 && !imports_hooks(fd)) {
+            close(fd);
+            continue;
+        }
         if (fd >= 0) {
             struct ht_strpool pool = {0};
             struct ht_func *funcs = NULL;

@@ -82,6 +82,16 @@ void ht_symbols_scan_symbols(bool executable_only, bool (*wanted)(const char *na
                              void (*found)(uintptr_t address, const char *symbol, void *ctx),
                              void *ctx);
 
+/* The same over the objects chosen: all, the executable, or the
+ * executable and the shared objects that call the hooks (the only ones
+ * whose functions can be recorded: the rest cost most of a scan, in
+ * demangling). */
+enum ht_scan_objects { HT_SCAN_ALL, HT_SCAN_EXECUTABLE, HT_SCAN_INSTRUMENTED };
+void ht_symbols_scan_objects(enum ht_scan_objects which, bool (*wanted)(const char *name, void *ctx),
+                             void *wanted_ctx,
+                             void (*found)(uintptr_t address, const char *symbol, void *ctx),
+                             void *ctx);
+
 /* Display names of the functions hooktrace's GCC plugin left uninstrumented
  * in the objects loaded now (uninstrumented.c), sorted, each once.  Returns
  * 0, or -1 if memory ran out (out then holds what was read). */
