@@ -23,9 +23,13 @@ void __cyg_profile_func_enter(void *function, void *call_site)
 void __cyg_profile_func_exit(void *function, void *call_site)
     __attribute__((no_instrument_function));
 
-/* What the GCC plugin calls in place of the hooks of inlined copies it
- * counts: count more calls of the function whose inlined-copy id is id,
- * under the current call (docs/plugin.md). */
+/* What the compiler plugins call in place of the hooks of inlined copies
+ * they count: count more calls of the function whose inlined-copy id is
+ * id, under scope, the function or copy they were inlined into, whose
+ * exit hook follows (docs/plugin.md).  hooktrace_inlined_calls: the same
+ * under the current call, for objects compiled by earlier plugins. */
+void hooktrace_inlined_calls_in(const void *id, unsigned long count, const void *scope)
+    __attribute__((no_instrument_function));
 void hooktrace_inlined_calls(const void *id, unsigned long count)
     __attribute__((no_instrument_function));
 

@@ -11,12 +11,14 @@ unsigned ht_thread_max_depth = 512;
 uint32_t ht_thread_counters;
 
 /* What start-up decided every new thread gets (src/runtime). */
-static uint64_t first_throttle_check = UINT64_MAX;
+static uint64_t first_throttle_check = UINT64_MAX, second_throttle_check = UINT64_MAX;
 static void (*prepare)(struct ht_thread *t);
 
-void ht_thread_configure(uint64_t throttle_at, void (*prepare_thread)(struct ht_thread *t))
+void ht_thread_configure(uint64_t throttle_at, uint64_t throttle_again_at,
+                         void (*prepare_thread)(struct ht_thread *t))
 {
     first_throttle_check = throttle_at;
+    second_throttle_check = throttle_again_at;
     prepare = prepare_thread;
 }
 
@@ -42,6 +44,7 @@ struct ht_thread *ht_thread_attach_entering(uintptr_t function)
     t->tree.counters = ht_thread_counters;
     t->counting = ht_thread_counters != 0;
     t->throttle_at = first_throttle_check;
+    t->throttle_again_at = second_throttle_check;
     t->tid = (pid_t)syscall(SYS_gettid);
     t->index = __atomic_fetch_add(&registry_count, 1, __ATOMIC_RELAXED);
     t->start_routine = function;

@@ -36,9 +36,10 @@ struct ht_thread {
         };
         uint64_t general_path;
     };
-    /* The call count at which an exiting node is checked for throttling
-     * (ht_throttle_check_calls), next to what the fast path reads. */
-    uint64_t throttle_at;
+    /* The call counts at which an exiting node is checked for throttling
+     * (ht_throttle_check_calls, ht_throttle_recheck_calls), next to what
+     * the fast path reads. */
+    uint64_t throttle_at, throttle_again_at;
     /* A frame address of the general path in progress (in_hook): a
      * longjmp above it leaves that hook for good (src/hooks/longjmp.c). */
     uintptr_t hook_frame;
@@ -72,7 +73,8 @@ extern uint32_t ht_thread_counters;
 /* Set at start-up, before any thread but the first attaches: the call count
  * at which a node is first checked for throttling, and a function that
  * readies a new thread (its trace buffer) before it joins the registry. */
-void ht_thread_configure(uint64_t throttle_at, void (*prepare)(struct ht_thread *t));
+void ht_thread_configure(uint64_t throttle_at, uint64_t throttle_again_at,
+                         void (*prepare)(struct ht_thread *t));
 
 /* Creates and registers the calling thread's state.  Lock-free and
  * async-signal-safe; returns NULL only when memory is exhausted. */

@@ -360,6 +360,12 @@ bool ht_tree_count_inlined(struct ht_tree *tree, uintptr_t id, uint64_t count)
     return true;
 }
 
+void ht_tree_exclude_ticks(struct ht_tree *tree, uint64_t ticks)
+{
+    for (struct ht_node *n = tree->current; n && n != &tree->root; n = n->parent)
+        n->enter_tick += ticks;
+}
+
 size_t ht_tree_memory_bytes(const struct ht_tree *tree)
 {
     size_t bytes = tree->slots ? (tree->slot_mask + 1) * sizeof *tree->slots : 0;

@@ -216,6 +216,9 @@ void ht_tree_release(struct ht_tree *tree);
  * memory runs out, and when the function is throttled (*throttled set). */
 struct ht_node *ht_tree_find_or_add_child(struct ht_tree *tree, struct ht_node *parent,
                                           uintptr_t function, uint64_t now, bool *throttled);
+/* Leaves ticks spent in hooktrace's own work (rewriting code) out of every
+ * call in progress: their activations start that much later. */
+void ht_tree_exclude_ticks(struct ht_tree *tree, uint64_t ticks);
 struct ht_node *ht_tree_unwind_to(struct ht_tree *tree, uintptr_t sp, uintptr_t site,
                                   uint64_t now);
 

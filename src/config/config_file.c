@@ -259,12 +259,6 @@ static int parse_text(const char *path, const char *text, size_t len, struct ht_
                             ht_config_type_name(root));
     else
         rc = ht_config_apply_options(&ld, root);
-    /* A trace records every call before its function is throttled: in
-     * trace mode throttling comes ten times sooner unless the file says
-     * when (docs/trace.md, "Volume"). */
-    json_t *throttle = rc == 0 ? json_object_get(root, "throttle") : NULL;
-    if (rc == 0 && cfg->trace.enabled && !json_object_get(throttle, "min_calls"))
-        cfg->throttle.min_calls = HT_CONFIG_DEFAULT_TRACE_THROTTLE_MIN_CALLS;
     if (rc == 0) {
         char *copy = strdup(path);
         if (!copy) {

@@ -4,6 +4,8 @@
  * one compare for throttling (throttle.h). */
 #include "config.h"
 
+#include <string.h>
+
 #include "hooks/hooks.h"
 #include "hooktrace.h"
 #include "counters/counters.h"
@@ -13,7 +15,8 @@
 
 /* Where the program's hook calls land, for throttling to recognise them. */
 static const struct ht_hook_pair own_hooks = {(uintptr_t)&__cyg_profile_func_enter,
-                                              (uintptr_t)&__cyg_profile_func_exit};
+                                              (uintptr_t)&__cyg_profile_func_exit,
+                                              (uintptr_t)&hooktrace_inlined_calls_in};
 
 /* A program linked with libhooktrace.a pulls in only the objects it
  * references: the hooks.  This reference brings the start-up and shut-down
@@ -85,7 +88,7 @@ HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t func
         }
     }
     if (move == HT_THROTTLED)
-        ht_throttle_site_reached(hook_site, function, false, &own_hooks);
+        ht_throttle_site_reached(t, hook_site, function, false, &own_hooks);
     else if (t->counting && move == HT_MOVED)
         ht_counters_entered(t, t->tree.current);
     if (t->poll_requests)
@@ -117,10 +120,11 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
     } else {
         move = ht_tree_exit_slow(&t->tree, function, now);
     }
-    if (move == HT_MOVED && before->calls == t->throttle_at && t->tree.current == before->parent)
+    if (move == HT_MOVED && (before->calls == t->throttle_at || before->calls == t->throttle_again_at) &&
+        t->tree.current == before->parent)
         consider(t, before, hook_site);
     else if (move == HT_THROTTLED)
-        ht_throttle_site_reached(hook_site, function, true, &own_hooks);
+        ht_throttle_site_reached(t, hook_site, function, true, &own_hooks);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
     hook_end(t);
@@ -163,7 +167,7 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
         struct ht_node *cur = ht_tree_current_if(&t->tree, f);
         if (HT_LIKELY(cur != NULL)) {
             ht_tree_pop(&t->tree, cur, __rdtsc());
-            if (HT_UNLIKELY(cur->calls == t->throttle_at))
+            if (HT_UNLIKELY(cur->calls == t->throttle_at || cur->calls == t->throttle_again_at))
                 consider(t, cur, (uintptr_t)__builtin_return_address(0));
             return;
         }
@@ -171,20 +175,58 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
     exit_general(t, f, (uintptr_t)__builtin_return_address(0));
 }
 
-/* The calls of inlined copies the GCC plugin counts instead of hooking
- * (docs/plugin.md, "Inlined copies"): called before the exit hook of the
- * function or copy they were inlined into, so the current node is its. */
-HT_EXPORT HT_NOINSTR void hooktrace_inlined_calls(const void *id, unsigned long count)
+/* Hand-overs whose scope is throttled and which could not be rewritten
+ * (a proof that fails, say for an id reloaded from a stack slot that a
+ * call might have written): each would otherwise look the scope up and
+ * try the rewrite again at every call.  Throttling is for good, so a site
+ * found once stays found, until code is unmapped (the generation). */
+#define DECLINED_SLOTS 16
+static __thread uintptr_t declined_sites[DECLINED_SLOTS] __attribute__((tls_model("initial-exec")));
+static __thread uint64_t declined_generation __attribute__((tls_model("initial-exec")));
+
+HT_NOINSTR static inline size_t declined_slot(uintptr_t site)
+{
+    return (site ^ (site >> 7)) & (DECLINED_SLOTS - 1);
+}
+
+/* The calls of inlined copies the compiler plugins count instead of
+ * hooking (docs/plugin.md, "Inlined copies"): handed over before the exit
+ * hook of scope, the function or copy they were inlined into, so the
+ * current node is scope's.  When it is not because scope is throttled,
+ * the copies stop counting with it, and this call is rewritten into a
+ * no-op as its hooks were; a NULL scope (a function without hooks of its
+ * own, an OpenMP outlined body) counts under whatever is current. */
+HT_EXPORT HT_NOINSTR void hooktrace_inlined_calls_in(const void *id, unsigned long count,
+                                                     const void *scope)
 {
     if (HT_UNLIKELY(!ht_recording) || count == 0)
+        return;
+    uintptr_t site = (uintptr_t)__builtin_return_address(0);
+    uint64_t generation = __atomic_load_n(&ht_throttle_code_generation, __ATOMIC_RELAXED);
+    if (HT_UNLIKELY(declined_generation != generation)) {
+        memset(declined_sites, 0, sizeof declined_sites);
+        declined_generation = generation;
+    }
+    if (declined_sites[declined_slot(site)] == site)
         return;
     struct ht_thread *t = ht_thread_self;
     if (t == NULL && (t = ht_thread_attach()) == NULL)
         return;
     if (!hook_begin(t))
         return;
-    ht_tree_count_inlined(&t->tree, (uintptr_t)id, count);
+    if (scope == NULL || t->tracing || ht_tree_current_if(&t->tree, (uintptr_t)scope))
+        ht_tree_count_inlined(&t->tree, (uintptr_t)id, count);
+    else if (ht_throttle_declines_counts(t, site, (uintptr_t)id, (uintptr_t)scope, &own_hooks))
+        declined_sites[declined_slot(site)] = site;
+    else
+        ht_tree_count_inlined(&t->tree, (uintptr_t)id, count);
     hook_end(t);
+}
+
+/* The entry point of objects compiled before hand-overs named their scope. */
+HT_EXPORT HT_NOINSTR void hooktrace_inlined_calls(const void *id, unsigned long count)
+{
+    hooktrace_inlined_calls_in(id, count, NULL);
 }
 
 HT_EXPORT const char *hooktrace_version(void)

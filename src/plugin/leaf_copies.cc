@@ -17,8 +17,10 @@
  * nearest enclosing copy that keeps its hooks, or the function: before each
  * of that scope's exit hooks (or the function's returns, when it has none
  * of its own, as an OpenMP outlined body) the counter goes to the run time,
- * hooktrace_inlined_calls (ID, COUNT), which adds COUNT to the child ID of
- * the call-stack node then current: the scope's own node. */
+ * hooktrace_inlined_calls_in (ID, COUNT, SCOPE), which adds COUNT to the
+ * child ID of the call-stack node then current: the scope's own node.
+ * SCOPE is the id the exit hook passes, so that the run time can tell a
+ * throttled scope (not current) and drop its copies' counts with it. */
 #include "gcc-plugin.h"
 
 #include "tree.h"
@@ -46,7 +48,8 @@ namespace {
 /* ids handed out in this unit, by listed name. */
 std::map<std::string, tree> *ids;
 
-/* The run time's hooktrace_inlined_calls (const void *id, unsigned long). */
+/* The run time's hooktrace_inlined_calls_in (const void *id, unsigned long,
+ * const void *scope). */
 tree flush_function;
 
 bool is_copy(tree block)
@@ -244,22 +247,26 @@ void ht_leaf_copies::count_call(gimple_stmt_iterator *gsi, tree copy, const char
 }
 
 /* Hands every counter of SCOPE to the run time before the statement at GSI,
- * and resets it. */
+ * and resets it.  The statement is SCOPE's exit hook, whose id names the
+ * scope to the run time (which drops the counts while the scope is
+ * throttled), or a return of a function without hooks (no scope). */
 void ht_leaf_copies::insert_flushes(gimple_stmt_iterator *gsi, tree scope)
 {
     if (!flush_function) {
         tree type = build_function_type_list(void_type_node, const_ptr_type_node, long_unsigned_type_node,
-                                             NULL_TREE);
-        flush_function = build_fn_decl("hooktrace_inlined_calls", type);
+                                             const_ptr_type_node, NULL_TREE);
+        flush_function = build_fn_decl("hooktrace_inlined_calls_in", type);
         TREE_NOTHROW(flush_function) = 1;
         DECL_ATTRIBUTES(flush_function) = tree_cons(get_identifier("leaf"), NULL_TREE, NULL_TREE);
     }
+    gimple *at = gsi_stmt(*gsi);
+    tree scope_id = ht_is_hook_call(at) ? unshare_expr(gimple_call_arg(at, 0)) : null_pointer_node;
     for (const counter &c : counters) {
         if (c.scope != scope)
             continue;
-        gcall *call = gimple_build_call(flush_function, 2, build_fold_addr_expr(ht_inlined_id(c.listed.c_str())),
-                                        c.var);
-        gimple_set_location(call, gimple_location(gsi_stmt(*gsi)));
+        gcall *call = gimple_build_call(flush_function, 3, build_fold_addr_expr(ht_inlined_id(c.listed.c_str())),
+                                        c.var, scope_id);
+        gimple_set_location(call, gimple_location(at));
         gsi_insert_before(gsi, call, GSI_SAME_STMT);
         gsi_insert_before(gsi, gimple_build_assign(c.var, build_int_cst(long_unsigned_type_node, 0)),
                           GSI_SAME_STMT);

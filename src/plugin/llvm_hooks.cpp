@@ -47,7 +47,7 @@ const Options &options()
 static const char enterName[] = "__cyg_profile_func_enter";
 static const char exitName[] = "__cyg_profile_func_exit";
 /* The runtime's entry for the counts (docs/plugin.md). */
-static const char countsName[] = "hooktrace_inlined_calls";
+static const char countsName[] = "hooktrace_inlined_calls_in";
 
 /* What a marker carries besides its function: its kind, and a tag no
  * annotation a program writes has (__builtin_annotation names a string of

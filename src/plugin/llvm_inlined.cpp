@@ -103,7 +103,7 @@ private:
     void decide();
     CallInst *rename(CallInst &hook);
     AllocaInst *counter(const Copy &copy);
-    void flush(Instruction &before, AllocaInst *count, StringRef callee);
+    void flush(Instruction &before, AllocaInst *count, StringRef callee, Constant *scope);
     void revealOwn();
     void note(const Copy &copy) const;
 };
@@ -261,14 +261,17 @@ AllocaInst *Rewriter::counter(const Copy &copy)
     return count;
 }
 
-/* if (count != 0) hooktrace_inlined_calls (ID, count); count = 0. */
-void Rewriter::flush(Instruction &before, AllocaInst *count, StringRef callee)
+/* if (count != 0) hooktrace_inlined_calls_in (ID, count, SCOPE); count = 0.
+ * SCOPE: the id the exit hook that follows passes (the run time drops the
+ * counts while that scope is throttled), or null before a return or a
+ * resume without one. */
+void Rewriter::flush(Instruction &before, AllocaInst *count, StringRef callee, Constant *scope)
 {
     LLVMContext &context = M.getContext();
     Type *type = count->getAllocatedType();
     Type *pointer = Type::getInt8PtrTy(context);
-    FunctionCallee handOver =
-        M.getOrInsertFunction("hooktrace_inlined_calls", FunctionType::get(Type::getVoidTy(context), {pointer, type}, false));
+    FunctionCallee handOver = M.getOrInsertFunction(
+        "hooktrace_inlined_calls_in", FunctionType::get(Type::getVoidTy(context), {pointer, type, pointer}, false));
     if (auto *declared = dyn_cast<Function>(handOver.getCallee()))
         declared->addFnAttr(Attribute::NoUnwind);
     IRBuilder<> at(&before);
@@ -276,7 +279,8 @@ void Rewriter::flush(Instruction &before, AllocaInst *count, StringRef callee)
     at.CreateStore(ConstantInt::get(type, 0), count);
     Instruction *then = SplitBlockAndInsertIfThen(at.CreateICmpNE(n, ConstantInt::get(type, 0)), &before, false);
     IRBuilder<> call(then);
-    CallInst *made = call.CreateCall(handOver, {inlinedId(M, callee, pointer), n});
+    Constant *scopeId = scope ? ConstantExpr::getPointerCast(scope, pointer) : ConstantPointerNull::get(cast<PointerType>(pointer));
+    CallInst *made = call.CreateCall(handOver, {inlinedId(M, callee, pointer), n, scopeId});
     made->setDoesNotThrow();
     made->setDebugLoc(before.getDebugLoc());
 }
@@ -342,12 +346,13 @@ bool Rewriter::run()
     SmallVector<AllocaInst *, 4> promoted;
     for (auto &entry : counters) {
         const Copy *scope = entry.first.first;
+        Type *pointer = Type::getInt8PtrTy(M.getContext());
         if (scope)
             for (CallInst *exit : scope->exits)
-                flush(*exit, entry.second, entry.first.second);
+                flush(*exit, entry.second, entry.first.second, inlinedId(M, scope->callee, pointer));
         else
             for (Instruction *exit : functionExits)
-                flush(*exit, entry.second, entry.first.second);
+                flush(*exit, entry.second, entry.first.second, isa<CallInst>(exit) && hookKind(*exit) != Hook::None ? &F : nullptr);
         promoted.push_back(entry.second);
     }
     revealOwn();

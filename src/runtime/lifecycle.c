@@ -218,7 +218,7 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
     ht_thread_counters = ht_counters_setup(&config);
     /* Every thread, this one first, starts with throttling's first check
      * and its trace buffer. */
-    ht_thread_configure(ht_throttle_check_calls, ht_trace_attach);
+    ht_thread_configure(ht_throttle_check_calls, ht_throttle_recheck_calls, ht_trace_attach);
     if (!ht_thread_self && !ht_thread_attach())
         return;
     started = true;

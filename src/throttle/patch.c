@@ -28,7 +28,7 @@
 #define MODRM_RIP_RELATIVE_4 0x25 /* with 0xFF: jmp *disp32(%rip) */
 #define OP_RET 0xC3
 
-static uintptr_t hook_address[2];
+static uintptr_t hook_address[3]; /* enter, exit, the hand-over of inlined calls */
 static uintptr_t page_size;
 static int patch_lock;
 static int refused_errno;
@@ -65,6 +65,8 @@ void ht_patch_stats(struct ht_patch_stats *out)
 struct table {
     uintptr_t *keys, *values;
     size_t used;
+    uintptr_t lowest, highest; /* of the keys ever added: a library closed
+                                  outside them costs no sweep */
 };
 
 /* Call sites that cannot be rewritten, and functions whose code was
@@ -111,13 +113,17 @@ static bool table_add(struct table *t, uintptr_t key, uintptr_t value)
         s = (s + 1) & (TABLE_SLOTS - 1);
     t->keys[s] = key;
     t->values[s] = value;
+    if (t->used == 0 || key < t->lowest)
+        t->lowest = key;
+    if (t->used == 0 || key > t->highest)
+        t->highest = key;
     t->used++;
     return true;
 }
 
 static void table_forget(struct table *t, uintptr_t lo, uintptr_t hi)
 {
-    if (!t->keys)
+    if (!t->keys || t->used == 0 || hi <= t->lowest || lo > t->highest)
         return;
     for (size_t s = 0; s < TABLE_SLOTS; s++)
         if (t->keys[s] >= lo && t->keys[s] < hi)
@@ -170,7 +176,7 @@ static int32_t read_i32(const uint8_t *p)
 
 static bool is_hook(uintptr_t a)
 {
-    return a == hook_address[0] || a == hook_address[1];
+    return a != 0 && (a == hook_address[0] || a == hook_address[1] || a == hook_address[2]);
 }
 
 /* A GOT slot holding the hook's address. */
@@ -340,7 +346,10 @@ static enum ht_patch_result store_byte(uintptr_t at, uint8_t replacement,
 
 static enum ht_patch_result patch_tail_jumps_locked(uintptr_t function);
 
-static enum ht_patch_result patch_locked(uintptr_t ret, uintptr_t function, bool exit)
+/* scope: for a hand-over of inlined calls (hooks->counts), the scope it
+ * was made for, which %rdx must hold as well; 0 for a hook call. */
+static enum ht_patch_result patch_locked(uintptr_t ret, uintptr_t function, bool exit,
+                                         uintptr_t scope)
 {
     if (tried_before(ret))
         return exit ? patch_tail_jumps_locked(function) : HT_PATCH_CANNOT;
@@ -372,7 +381,8 @@ static enum ht_patch_result patch_locked(uintptr_t ret, uintptr_t function, bool
      * reached for two functions, or whose %rdi may hold another, stays.
      * Nor while code cannot be written safely: remembered, not retried. */
     if (!serves_one_so_far(ret, function) || !may_write_code() ||
-        !ht_site_serves_only(at, function, original_byte))
+        !ht_site_serves_only(at, function, original_byte) ||
+        (scope && !ht_site_register_holds(at, HT_REG_RDX, scope, original_byte)))
         return give_up(ret);
     /* Only the text of a loaded object: private, readable, executable and
      * not writable, which is also what it goes back to. */
@@ -524,6 +534,7 @@ void ht_patch_forget(uintptr_t lo, uintptr_t hi)
     table_forget(&seen_with, lo, hi);
     table_forget(&rewritten, lo, hi);
     ht_mappings_forget();
+    ht_site_proof_forget();
     if (locked)
         unlock();
 }
@@ -538,7 +549,27 @@ enum ht_patch_result ht_patch_hook_call(uintptr_t return_address, uintptr_t func
     if (lock()) {
         hook_address[0] = hooks->enter;
         hook_address[1] = hooks->exit;
-        r = patch_locked(return_address, function, exit);
+        hook_address[2] = hooks->counts;
+        r = patch_locked(return_address, function, exit, 0);
+        unlock();
+    }
+    errno = saved_errno;
+    return r;
+}
+
+enum ht_patch_result ht_patch_counts_call(uintptr_t return_address, uintptr_t id, uintptr_t scope,
+                                          const struct ht_hook_pair *hooks)
+{
+    if (__atomic_load_n(&refused_errno, __ATOMIC_RELAXED) || page_size == 0 || !scope)
+        return HT_PATCH_CANNOT;
+    int saved_errno = errno;
+    enum ht_patch_result r = HT_PATCH_BUSY;
+    if (lock()) {
+        /* Only the hand-over itself: a hook call reached from here would
+         * be a mistake of the caller's. */
+        hook_address[0] = hook_address[1] = 0;
+        hook_address[2] = hooks->counts;
+        r = patch_locked(return_address, id, false, scope);
         unlock();
     }
     errno = saved_errno;

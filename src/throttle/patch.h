@@ -43,6 +43,7 @@ enum ht_patch_result {
  * folder needs no reference to the layer above it. */
 struct ht_hook_pair {
     uintptr_t enter, exit;
+    uintptr_t counts; /* hooktrace_inlined_calls_in: inlined calls handed over */
 };
 
 /* Before the first rewrite (reads the mappings). */
@@ -55,6 +56,13 @@ void ht_patch_init(void);
  * once per function). */
 enum ht_patch_result ht_patch_hook_call(uintptr_t return_address, uintptr_t function, bool exit,
                                         const struct ht_hook_pair *hooks);
+
+/* Rewrites the hand-over of inlined calls (hooks->counts) that returns to
+ * return_address, made for the copy id inside the function or copy scope,
+ * once scope's hooks no longer record: only if every path to it loads id
+ * into %rdi and scope into %rdx. */
+enum ht_patch_result ht_patch_counts_call(uintptr_t return_address, uintptr_t id, uintptr_t scope,
+                                          const struct ht_hook_pair *hooks);
 
 /* A thread of hooktrace's own that never runs the program's code (the
  * signal watcher): without membarrier, it does not make the process

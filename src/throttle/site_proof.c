@@ -20,7 +20,6 @@
 #define MAX_STATES 65536u
 #define SEEN_SLOTS (2 * MAX_STATES) /* a power of two */
 #define REG_RSP 4u
-#define REG_RDI 7u
 /* Locations from SLOT on are stack slots: SLOT + d is d(%rsp), where a
  * function's address may be spilled and reloaded from. */
 #define SLOT 0x100u
@@ -519,18 +518,45 @@ static bool through(uintptr_t p, unsigned r, uintptr_t function)
     }
 }
 
-bool ht_site_serves_only(uintptr_t call, uintptr_t function, ht_original_byte_fn original)
+/* The function swept last, and whether its sweep succeeded: throttling
+ * reaches the hook calls of one hot function one after another (a kernel
+ * with dozens of inlined copies), and a large function's sweep costs as
+ * much as a few hundred thousand of its calls.  The sweep reads the code
+ * as compiled (original_byte), so rewriting calls in it leaves it valid;
+ * unmapping code does not (ht_site_proof_forget). */
+static uintptr_t swept_base, swept_limit, swept_lsda;
+static int swept; /* 0: nothing kept, 1: swept, -1: the sweep failed */
+
+void ht_site_proof_forget(void)
+{
+    swept = 0;
+}
+
+static bool sweep_once(uintptr_t lsda)
+{
+    if (swept != 0 && swept_base == base && swept_limit == limit && swept_lsda == lsda)
+        return swept > 0;
+    bool ok = sweep() && landing_pads(lsda);
+    swept_base = base;
+    swept_limit = limit;
+    swept_lsda = lsda;
+    swept = ok ? 1 : -1;
+    return ok;
+}
+
+bool ht_site_register_holds(uintptr_t call, unsigned reg, uintptr_t function,
+                            ht_original_byte_fn original)
 {
     uintptr_t lsda = 0;
     if (!ht_code_range_lsda(call, &base, &limit, &lsda) || !scratch())
         return false;
     original_byte = original;
-    if (!sweep() || !bit(starts, call) || !landing_pads(lsda))
+    if (!sweep_once(lsda) || !bit(starts, call))
         return false;
     for (size_t i = 0; i < nseen; i++)
         seen[seen_used[i]] = 0;
     nseen = npending = 0;
-    add_state(call, REG_RDI);
+    add_state(call, reg);
     while (npending > 0) {
         struct state s = pending[--npending];
         /* The function's entry (the value is its caller's), or a landing

@@ -25,8 +25,22 @@
 typedef uint8_t (*ht_original_byte_fn)(uintptr_t at);
 
 /* Whether the call (or sibling-call jump) to a hook whose first byte is at
- * `call` is reached only with `function` in %rdi.  Not reentrant: callers
- * hold patch.c's lock.  Async-signal-safe (its scratch space is mmap'ed). */
-bool ht_site_serves_only(uintptr_t call, uintptr_t function, ht_original_byte_fn original);
+ * `call` is reached only with `value` in register reg (x86-64 numbering:
+ * the function in %rdi; a hand-over of inlined calls also has its scope in
+ * %rdx).  Not reentrant: callers hold patch.c's lock.  Async-signal-safe
+ * (its scratch space is mmap'ed). */
+#define HT_REG_RDI 7u
+#define HT_REG_RDX 2u
+bool ht_site_register_holds(uintptr_t call, unsigned reg, uintptr_t value,
+                            ht_original_byte_fn original);
+
+static inline bool ht_site_serves_only(uintptr_t call, uintptr_t function,
+                                       ht_original_byte_fn original)
+{
+    return ht_site_register_holds(call, HT_REG_RDI, function, original);
+}
+
+/* Code was unmapped: what was learnt of the function decoded last goes. */
+void ht_site_proof_forget(void);
 
 #endif

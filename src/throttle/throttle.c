@@ -9,6 +9,7 @@
 #include "throttle/patch.h"
 
 uint64_t ht_throttle_check_calls = UINT64_MAX;
+uint64_t ht_throttle_recheck_calls = UINT64_MAX;
 
 #define HOOK_NS_VARIABLE "HOOKTRACE_HOOK_NS_TEST"
 
@@ -61,6 +62,10 @@ void ht_throttle_setup(const struct ht_throttle_settings *s)
     if (s->patch_code)
         ht_patch_init();
     ht_throttle_check_calls = s->min_calls + 1;
+    /* A second look, for a function whose first sample a preemption or a
+     * page fault made look slow. */
+    if (s->min_calls <= UINT64_MAX / 20)
+        ht_throttle_recheck_calls = HT_THROTTLE_RECHECK_FACTOR * s->min_calls + 1;
 }
 
 /* Converted on first use rather than at start-up: the tick rate is measured
@@ -75,14 +80,27 @@ static uint64_t max_ticks(void)
     return v;
 }
 
+/* The time a thread spent rewriting code is hooktrace's, not the calls in
+ * progress around it: it would otherwise be charged to them (a proof can
+ * take longer than a thousand calls of the function it is made for, and
+ * throttling judges a caller by its average). */
+static void exclude_time(struct ht_thread *t, uint64_t since)
+{
+    uint64_t now = ht_clock_now();
+    if (!t->tracing && now > since)
+        ht_tree_exclude_ticks(&t->tree, now - since);
+}
+
 /* Rewrites the call that reached a hook from site; an exit hook that cannot
  * be found there was reached by a jump at the end of the function. */
-static void patch_site(uintptr_t site, uintptr_t function, bool exit,
+static void patch_site(struct ht_thread *t, uintptr_t site, uintptr_t function, bool exit,
                        const struct ht_hook_pair *hooks)
 {
     if (!site || !settings.patch_code)
         return;
+    uint64_t start = ht_clock_now();
     ht_patch_hook_call(site, function, exit, hooks);
+    exclude_time(t, start);
 }
 
 /* The completed time of a node's children (another thread's may be read
@@ -134,18 +152,37 @@ bool ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t e
     __atomic_add_fetch(&functions_throttled, 1, __ATOMIC_RELAXED);
     /* The call known here is this exit's; every other call is rewritten
      * when it next reaches a hook, which then declines it. */
-    patch_site(exit_site, ht_node_function(node), true, hooks);
+    patch_site(t, exit_site, ht_node_function(node), true, hooks);
     return true;
 }
 
-void ht_throttle_site_reached(uintptr_t hook_site, uintptr_t function, bool exit,
-                              const struct ht_hook_pair *hooks)
+void ht_throttle_site_reached(struct ht_thread *t, uintptr_t hook_site, uintptr_t function,
+                              bool exit, const struct ht_hook_pair *hooks)
 {
-    patch_site(hook_site, function, exit, hooks);
+    patch_site(t, hook_site, function, exit, hooks);
 }
+
+bool ht_throttle_declines_counts(struct ht_thread *t, uintptr_t site, uintptr_t id,
+                                 uintptr_t scope, const struct ht_hook_pair *hooks)
+{
+    if (!settings.enabled || !scope)
+        return false;
+    const struct ht_function_record *rec = ht_functions_find(scope);
+    if (!rec || !ht_function_is_throttled(rec))
+        return false;
+    if (site && settings.patch_code) {
+        uint64_t start = ht_clock_now();
+        ht_patch_counts_call(site, id, scope, hooks);
+        exclude_time(t, start);
+    }
+    return true;
+}
+
+uint64_t ht_throttle_code_generation;
 
 void ht_throttle_code_unmapped(uintptr_t lo, uintptr_t hi)
 {
+    __atomic_add_fetch(&ht_throttle_code_generation, 1, __ATOMIC_RELAXED);
     if (!settings.enabled)
         return;
     ht_functions_retire(lo, hi);

@@ -53,9 +53,11 @@ struct ht_throttle_settings {
  * the machine. */
 void ht_throttle_setup(const struct ht_throttle_settings *settings);
 
-/* The call count at which an exiting node is checked: min_calls + 1, or
- * UINT64_MAX when throttling is off.  Each thread copies it. */
-extern uint64_t ht_throttle_check_calls;
+/* The call counts at which an exiting node is checked: min_calls + 1 and
+ * HT_THROTTLE_RECHECK_FACTOR x min_calls + 1, or UINT64_MAX when
+ * throttling is off.  Each thread copies them. */
+#define HT_THROTTLE_RECHECK_FACTOR 10u
+extern uint64_t ht_throttle_check_calls, ht_throttle_recheck_calls;
 
 /* A node of this thread just completed its (min_calls + 1)th call; exit_site
  * is the exit hook's return address.  Returns true if this call throttled
@@ -65,13 +67,25 @@ bool ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t e
 
 /* A hook (exit: the exit hook) of the throttled function at `function` was
  * called from hook_site (its return address): rewrite that call. */
-void ht_throttle_site_reached(uintptr_t hook_site, uintptr_t function, bool exit,
-                              const struct ht_hook_pair *hooks);
+void ht_throttle_site_reached(struct ht_thread *t, uintptr_t hook_site, uintptr_t function,
+                              bool exit, const struct ht_hook_pair *hooks);
+
+/* A hand-over of the calls of the inlined copy id, counted inside scope
+ * (a function or a copy that kept its hooks), reached from site while
+ * scope is not the current call: true if that is because scope is
+ * throttled.  Then its copies' calls stop counting with it, as its own
+ * did, and the hand-over at site is rewritten like a hook call. */
+bool ht_throttle_declines_counts(struct ht_thread *t, uintptr_t site, uintptr_t id,
+                                 uintptr_t scope, const struct ht_hook_pair *hooks);
 
 /* The code in [lo, hi) was unmapped (dlclose): its functions' throttling
  * state and what was recorded of their call sites are retired, so that a
  * library loaded there later is recorded (and throttled) afresh. */
 void ht_throttle_code_unmapped(uintptr_t lo, uintptr_t hi);
+
+/* Counts the unmappings above: what a hook remembers of call sites is
+ * good while it stays the same. */
+extern uint64_t ht_throttle_code_generation;
 
 /* What throttling did in this process, as of end_tick; overhead: what a
  * recorded call costs in hooks, in ticks. */

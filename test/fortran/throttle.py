@@ -1,6 +1,7 @@
 """Throttling's estimate of the hook calls it saved, on a Fortran program in
-the shape of a NAS-style solver (test/fortran/throttle.F90, 4 ranks, the
-default min_calls 100,000, docs/throttle.md): every rank calls sweep 10
+the shape of a NAS-style solver (test/fortran/throttle.F90, 4 ranks,
+min_calls 100,000 in the config, so that the throttling comes in the 6th
+sweep, docs/throttle.md): every rank calls sweep 10
 times and each sweep calls 4 tiny subroutines 20,000 times.  Each is
 throttled at exactly its 100,001st call, on the first iteration of the 6th
 sweep, and then makes 99,999 calls hooktrace no longer sees.
@@ -35,7 +36,8 @@ assert LOW <= TRUE <= HIGH
 
 reference = mpirun(fortran_program("fthrottle_plain"), N)
 check_status(reference, 0, "fthrottle_plain")
-r = mpirun(fortran_program("fthrottle_f90"), N, config={"mpi": {"rank_files": list(range(N))}})
+r = mpirun(fortran_program("fthrottle_f90"), N,
+           config={"mpi": {"rank_files": list(range(N))}, "throttle": {"min_calls": MIN_CALLS}})
 check_status(r, 0, "fthrottle_f90")
 check_eq(lines(r), lines(reference), "fthrottle_f90: every rank's line, as without hooktrace")
 

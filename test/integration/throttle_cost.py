@@ -18,7 +18,9 @@ with the default budget of 2%, whatever this machine measures.
 - The shape of an NPB LU solver (issue 35): a sweep of a few us called
   200,000 times, each followed by 100 calls of the leaf (20 million): with
   the default min_calls the sweep and the kernel it calls keep all their
-  calls, and the leaf alone is throttled at 100,001.
+  calls, and the leaf alone is throttled at 10,001.
+- The second look at 10 x min_calls + 1: a function slow only in its
+  first call (a 2 ms sleep) is kept at min_calls + 1 and throttled there.
 
 No assertion depends on a time: noise only lengthens calls, and every
 function asserted kept is at least 2.5 times the threshold even on a much
@@ -36,7 +38,7 @@ NEAR = ["near", str(TINIES), str(KERNELS), str(ITERATIONS)]
 # calls of the leaf between them, min_calls at its default.
 SWEEPS, TINY_CALLS, SWEEP_ITERATIONS = 200000, 20000000, 2000
 SHAPE = ["shape", str(SWEEPS), str(TINY_CALLS), str(SWEEP_ITERATIONS)]
-DEFAULT_MIN_CALLS = 100000
+DEFAULT_MIN_CALLS = 10000
 HOOK_20NS = {"HOOKTRACE_HOOK_NS_TEST": "20"}
 # The runs' stderr must stay empty: no shut-down progress lines however
 # slow the machine is.
@@ -145,7 +147,7 @@ check_eq(th["max_ns_per_call"], int(th["hook_pair_ns"] / 0.02 + 0.5),
 
 # 6. LU's shape with the default min_calls: the sweep and its kernel, a few
 # us a call, keep all 200,000 calls; the leaf called 20 million times is
-# throttled at 100,001.
+# throttled at 10,001.
 shape_stdout = plain_stdout(SHAPE)
 r = run(EXE, SHAPE, config={"outputs": OUTPUTS}, env=HOOK_20NS)
 check_eq((r.returncode, r.stdout, r.stderr), (0, shape_stdout, ""),
@@ -159,4 +161,17 @@ for path, calls, throttled in (("main", 1, False), ("main;shape", 1, False),
     check_eq((p.calls(path), bool(p.stack(path).get("throttled"))), (calls, throttled),
              "LU shape: calls of %s and whether it was throttled" % path)
 check_eq(p.doc["throttle"]["functions"], 1, "LU shape: tiny alone throttled")
+
+# 7. The second look, at 10 x min_calls + 1: settle's first call sleeps
+# 2 ms and the others do nothing.  With min_calls 10 and a 100 us
+# threshold, its average at call 11 is at least 180 us (kept), and at call
+# 101 under 100 us unless the sleep overran by 8 ms: throttled there.
+LATE = ["late", "5000", "2", "0"]
+late_stdout = plain_stdout(LATE)
+r = run(EXE, LATE, config={"outputs": OUTPUTS, "throttle": {"min_calls": 10, "max_ns_per_call": 100000}})
+check_eq((r.returncode, r.stdout, r.stderr), (0, late_stdout, ""),
+         "second look: exit status, the program's output unchanged, nothing on stderr")
+p = r.profile()
+check_eq((p.calls("main;late;settle"), bool(p.stack("main;late;settle").get("throttled"))), (101, True),
+         "second look: settle kept at its 11th call, throttled at its 101st")
 finish()

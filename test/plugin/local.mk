@@ -7,6 +7,7 @@
 EXTRA_DIST += test/plugin/plugin.py test/plugin/tiny.cpp test/plugin/tiny_O0.cpp \
 	test/plugin/tiny_module.f90 test/plugin/after_inlining.py test/plugin/inlined.cpp \
 	test/plugin/medium.py test/plugin/medium.cpp \
+	test/plugin/throttled_scope.py test/plugin/throttled_scope.cpp \
 	test/plugin/containers.cpp test/plugin/containers_O1.cpp test/plugin/containers_O3.cpp \
 	test/plugin/containers.py \
 	test/plugin/throttle_names.cpp test/plugin/throttle_names.exclude test/plugin/exclude.py \
@@ -241,6 +242,19 @@ test_plugin_medium_plain_SOURCES = test/plugin/medium.cpp
 test_plugin_medium_plain_CXXFLAGS = -O2 -g $(HT_WARN_CFLAGS)
 if HT_GCC_PLUGIN
 test/plugin/medium_plugin-medium.$(OBJEXT): hooktrace_gcc.so
+endif
+
+# A counted copy inside a copy that throttling stops
+# (test/plugin/throttled_scope.py): its counts stop with it, and land
+# nowhere else.
+check_PROGRAMS += test/plugin/throttled_scope
+TESTS += test/plugin/throttled_scope.py
+test_plugin_throttled_scope_SOURCES = test/plugin/throttled_scope.cpp
+test_plugin_throttled_scope_CXXFLAGS = -O2 -g -finstrument-functions $(HT_WARN_CFLAGS) $(HT_PLUGIN_FLAGS)
+test_plugin_throttled_scope_LDADD = libhooktrace.la
+test_plugin_throttled_scope_LDFLAGS = $(HT_TEST_LINK)
+if HT_GCC_PLUGIN
+test/plugin/throttled_scope-throttled_scope.$(OBJEXT): hooktrace_gcc.so
 endif
 
 # The LLVM plugin (test/plugin/clang_lulesh.py, docs/plugin.md "Clang"): a

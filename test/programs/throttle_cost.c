@@ -8,12 +8,16 @@
  *   shape S T N  the shape of an NPB LU solver's sweeps: sweep S times (N
  *                iterations: a few us), each followed by T / S calls of
  *                tiny
+ *   late C M 0   settle C times, its first call sleeping M milliseconds,
+ *                the others doing nothing: slow at the first look, cheap
+ *                at the second
  * The busy loop's iteration count is fixed, never timed, so that it does
  * the same work on any machine.  The program prints a checksum that must
  * not depend on whether the profiler is there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static volatile unsigned long sink;
 
@@ -35,6 +39,24 @@ __attribute__((noinline)) unsigned long kernel(unsigned long n)
 __attribute__((noinline)) unsigned long sweep(unsigned long n)
 {
     return kernel(n);
+}
+
+__attribute__((noinline)) long settle(long i, long sleep_ms)
+{
+    if (i == 0) {
+        struct timespec ts = {sleep_ms / 1000, (sleep_ms % 1000) * 1000000};
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+    }
+    return i + 1;
+}
+
+static unsigned long late(long calls, long sleep_ms)
+{
+    unsigned long sum = 0;
+    for (long i = 0; i < calls; i++)
+        sum += (unsigned long)settle(i, sleep_ms);
+    return sum;
 }
 
 static unsigned long near(long tinies, long kernels, unsigned long n)
@@ -62,7 +84,8 @@ static unsigned long shape(long sweeps, long tinies, unsigned long n)
 int main(int argc, char **argv)
 {
     if (argc != 5) {
-        fprintf(stderr, "usage: %s near TINIES KERNELS ITERATIONS | shape SWEEPS TINIES ITERATIONS\n",
+        fprintf(stderr, "usage: %s near TINIES KERNELS ITERATIONS | shape SWEEPS TINIES ITERATIONS"
+                        " | late CALLS SLEEP_MS 0\n",
                 argv[0]);
         return 2;
     }
@@ -73,6 +96,8 @@ int main(int argc, char **argv)
         sum = near(a, b, n);
     else if (strcmp(argv[1], "shape") == 0)
         sum = shape(a, b, n);
+    else if (strcmp(argv[1], "late") == 0)
+        sum = late(a, b);
     else
         return 2;
     sink = sum;
