@@ -179,9 +179,13 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
  * (a proof that fails, say for an id reloaded from a stack slot that a
  * call might have written): each would otherwise look the scope up and
  * try the rewrite again at every call.  Throttling is for good, so a site
- * found once stays found, until code is unmapped (the generation). */
+ * and scope found once stay found, until code is unmapped (the
+ * generation).  The scope is part of the key: an unproven site may serve
+ * another scope too, one not throttled. */
 #define DECLINED_SLOTS 16
-static __thread uintptr_t declined_sites[DECLINED_SLOTS] __attribute__((tls_model("initial-exec")));
+static __thread struct declined {
+    uintptr_t site, scope;
+} declined_sites[DECLINED_SLOTS] __attribute__((tls_model("initial-exec")));
 static __thread uint64_t declined_generation __attribute__((tls_model("initial-exec")));
 
 HT_NOINSTR static inline size_t declined_slot(uintptr_t site)
@@ -207,7 +211,8 @@ HT_EXPORT HT_NOINSTR void hooktrace_inlined_calls_in(const void *id, unsigned lo
         memset(declined_sites, 0, sizeof declined_sites);
         declined_generation = generation;
     }
-    if (declined_sites[declined_slot(site)] == site)
+    struct declined *d = &declined_sites[declined_slot(site)];
+    if (d->site == site && d->scope == (uintptr_t)scope)
         return;
     struct ht_thread *t = ht_thread_self;
     if (t == NULL && (t = ht_thread_attach()) == NULL)
@@ -217,7 +222,7 @@ HT_EXPORT HT_NOINSTR void hooktrace_inlined_calls_in(const void *id, unsigned lo
     if (scope == NULL || t->tracing || ht_tree_current_if(&t->tree, (uintptr_t)scope))
         ht_tree_count_inlined(&t->tree, (uintptr_t)id, count);
     else if (ht_throttle_declines_counts(t, site, (uintptr_t)id, (uintptr_t)scope, &own_hooks))
-        declined_sites[declined_slot(site)] = site;
+        *d = (struct declined){site, (uintptr_t)scope};
     else
         ht_tree_count_inlined(&t->tree, (uintptr_t)id, count);
     hook_end(t);
