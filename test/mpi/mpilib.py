@@ -18,6 +18,7 @@ exits without MPI_Finalize, both are told not to kill the other ranks when
 the first one exits (--enable-recovery, -disable-auto-cleanup).  Standard
 library only; the check counters are htlib's."""
 
+import glob
 import json
 import os
 import signal
@@ -118,6 +119,21 @@ class MpiRun(htlib.Run):
         return self._load("_%d.json" % rank)
 
 
+def where_it_hung(directory):
+    """What the profiles the ranks wrote at the kill say: each rank file's
+    "partial:" line and the top of its table (the calls in progress count
+    up to the kill), so that a hang seen once in CI says where it was."""
+    text = []
+    for log in sorted(glob.glob(os.path.join(directory, "*.log"))):
+        with open(log, errors="replace") as f:
+            lines = f.read().splitlines()
+        partial = [line for line in lines if line.startswith("partial:")]
+        table = next((i for i, line in enumerate(lines) if line.startswith("Runtime profile")), None)
+        top = lines[table:table + 16] if table is not None else []
+        text.append("%s:\n    %s" % (os.path.basename(log), "\n    ".join(partial + top)))
+    return "; the ranks' profiles at the kill:\n  " + "\n  ".join(text) if text else ""
+
+
 def mpirun(exe, ranks, args=(), config=None, env=None, basename=None, allow_no_finalize=False,
            timeout=TIMEOUT):
     """Runs exe on `ranks` processes in a new temporary directory (the
@@ -161,7 +177,8 @@ def mpirun(exe, ranks, args=(), config=None, env=None, basename=None, allow_no_f
                 continue
         else:
             out, err = "", ""
-    check(not timed_out, "%s on %d ranks finished within %d s" % (" ".join(cmd), ranks, timeout))
+    check(not timed_out, "%s on %d ranks finished within %d s%s" % (" ".join(cmd), ranks, timeout,
+                                                                  where_it_hung(directory) if timed_out else ""))
     result = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
     return MpiRun(directory, result, basename or os.path.basename(exe), ranks, timed_out)
 
