@@ -63,11 +63,49 @@ HT_COLD HT_NOINSTR static void consider(struct ht_thread *t, struct ht_node *nod
         ht_trace_throttled(t, node, ht_clock_now());
 }
 
+/* Calls of throttled functions that could not be rewritten (a proof that
+ * fails, say for an argument reloaded from a stack slot that a call might
+ * have written): each would otherwise go through the tree and try the
+ * rewrite again at every call.  Throttling is for good, so a call site
+ * found once with a throttled function (a hook's) or scope (a hand-over's)
+ * stays found, until code is unmapped (the generation).  The function is
+ * part of the key: an unproven site may serve another, not throttled. */
+#define DECLINED_SLOTS 16
+static __thread struct declined {
+    uintptr_t site, function;
+} declined_sites[DECLINED_SLOTS] __attribute__((tls_model("initial-exec")));
+static __thread uint64_t declined_generation __attribute__((tls_model("initial-exec")));
+
+HT_NOINSTR static inline struct declined *declined_slot(uintptr_t site)
+{
+    uint64_t generation = __atomic_load_n(&ht_throttle_code_generation, __ATOMIC_RELAXED);
+    if (HT_UNLIKELY(declined_generation != generation)) {
+        memset(declined_sites, 0, sizeof declined_sites);
+        declined_generation = generation;
+    }
+    return &declined_sites[(site ^ (site >> 7)) & (DECLINED_SLOTS - 1)];
+}
+
+HT_NOINSTR static inline bool declined_before(uintptr_t site, uintptr_t function)
+{
+    const struct declined *d = declined_slot(site);
+    return d->site == site && d->function == function;
+}
+
+HT_NOINSTR static inline void remember_declined(uintptr_t site, uintptr_t function)
+{
+    *declined_slot(site) = (struct declined){site, function};
+}
+
 HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t function, uintptr_t sp,
                                              uintptr_t site, uintptr_t hook_site)
 {
     if (t == NULL && (t = ht_thread_attach_entering(function)) == NULL)
         return;
+    if (!t->tracing && declined_before(hook_site, function)) {
+        t->tree.declined++;
+        return;
+    }
     if (!hook_begin(t))
         return;
     enum ht_tree_move move;
@@ -87,9 +125,10 @@ HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t func
             move = ht_tree_enter_slow(&t->tree, function, now, sp, site);
         }
     }
-    if (move == HT_THROTTLED)
+    if (move == HT_THROTTLED) {
         ht_throttle_site_reached(t, hook_site, function, false, &own_hooks);
-    else if (t->counting && move == HT_MOVED)
+        remember_declined(hook_site, function);
+    } else if (t->counting && move == HT_MOVED)
         ht_counters_entered(t, t->tree.current);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
@@ -101,6 +140,13 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
 {
     if (t == NULL) /* an exit without an enter on this thread */
         return;
+    /* Not when a call of it entered before its throttling is the one
+     * returning: that frame is closed here, as it was opened. */
+    if (!t->tracing && ht_node_function(t->tree.current) != function &&
+        declined_before(hook_site, function)) {
+        t->tree.declined++;
+        return;
+    }
     if (!hook_begin(t))
         return;
     struct ht_node *before = t->tree.current;
@@ -123,8 +169,10 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
     if (move == HT_MOVED && (before->calls == t->throttle_at || before->calls == t->throttle_again_at) &&
         t->tree.current == before->parent)
         consider(t, before, hook_site);
-    else if (move == HT_THROTTLED)
+    else if (move == HT_THROTTLED) {
         ht_throttle_site_reached(t, hook_site, function, true, &own_hooks);
+        remember_declined(hook_site, function);
+    }
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
     hook_end(t);
@@ -175,24 +223,6 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
     exit_general(t, f, (uintptr_t)__builtin_return_address(0));
 }
 
-/* Hand-overs whose scope is throttled and which could not be rewritten
- * (a proof that fails, say for an id reloaded from a stack slot that a
- * call might have written): each would otherwise look the scope up and
- * try the rewrite again at every call.  Throttling is for good, so a site
- * and scope found once stay found, until code is unmapped (the
- * generation).  The scope is part of the key: an unproven site may serve
- * another scope too, one not throttled. */
-#define DECLINED_SLOTS 16
-static __thread struct declined {
-    uintptr_t site, scope;
-} declined_sites[DECLINED_SLOTS] __attribute__((tls_model("initial-exec")));
-static __thread uint64_t declined_generation __attribute__((tls_model("initial-exec")));
-
-HT_NOINSTR static inline size_t declined_slot(uintptr_t site)
-{
-    return (site ^ (site >> 7)) & (DECLINED_SLOTS - 1);
-}
-
 /* The calls of inlined copies the compiler plugins count instead of
  * hooking (docs/plugin.md, "Inlined copies"): handed over before the exit
  * hook of scope, the function or copy they were inlined into, so the
@@ -206,13 +236,7 @@ HT_EXPORT HT_NOINSTR void hooktrace_inlined_calls_in(const void *id, unsigned lo
     if (HT_UNLIKELY(!ht_recording) || count == 0)
         return;
     uintptr_t site = (uintptr_t)__builtin_return_address(0);
-    uint64_t generation = __atomic_load_n(&ht_throttle_code_generation, __ATOMIC_RELAXED);
-    if (HT_UNLIKELY(declined_generation != generation)) {
-        memset(declined_sites, 0, sizeof declined_sites);
-        declined_generation = generation;
-    }
-    struct declined *d = &declined_sites[declined_slot(site)];
-    if (d->site == site && d->scope == (uintptr_t)scope)
+    if (declined_before(site, (uintptr_t)scope))
         return;
     struct ht_thread *t = ht_thread_self;
     if (t == NULL && (t = ht_thread_attach()) == NULL)
@@ -222,7 +246,7 @@ HT_EXPORT HT_NOINSTR void hooktrace_inlined_calls_in(const void *id, unsigned lo
     if (scope == NULL || t->tracing || ht_tree_current_if(&t->tree, (uintptr_t)scope))
         ht_tree_count_inlined(&t->tree, (uintptr_t)id, count);
     else if (ht_throttle_declines_counts(t, site, (uintptr_t)id, (uintptr_t)scope, &own_hooks))
-        *d = (struct declined){site, (uintptr_t)scope};
+        remember_declined(site, (uintptr_t)scope);
     else
         ht_tree_count_inlined(&t->tree, (uintptr_t)id, count);
     hook_end(t);
