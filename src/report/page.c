@@ -1,5 +1,8 @@
 /* hooktrace-report's file writing (page.h). */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,14 +22,28 @@ int ht_report_write_file(const char *program, const char *out, int (*write)(FILE
         }
         return 0;
     }
-    size_t n = strlen(out) + 32;
+    size_t n = strlen(out) + 16;
     char *tmp = malloc(n);
     if (!tmp) {
         fprintf(stderr, "%s: out of memory\n", program);
         return -1;
     }
-    snprintf(tmp, n, "%s.tmp-%ld", out, (long)getpid());
-    FILE *f = fopen(tmp, "we");
+    /* A name nobody can guess or plant a link under: mkstemp creates it
+     * (O_EXCL), 0600, which the page then gets back as umask allows. */
+    snprintf(tmp, n, "%s.tmp.XXXXXX", out);
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    FILE *f = NULL;
+    if (fd >= 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        (void)fchmod(fd, 0666 & ~mask);
+        if (!(f = fdopen(fd, "w"))) {
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            errno = e;
+        }
+    }
     int rc = -1, err = 0;
     if (!f) {
         err = errno;

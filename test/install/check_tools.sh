@@ -38,6 +38,25 @@ for tool in hooktrace hooktrace-report hooktrace-check-config hooktrace-analyze 
     if grep -q '[^/]docs/' "$work/help"; then fail "$tool --help names a source tree's docs/"; else ok; fi
 done
 
+# Every command runs for any user, not only for its builder: a script's
+# first line names a system interpreter (a python3 first on the builder's
+# PATH may live in the builder's home, as pyenv's shims do), checked by
+# running each as nobody.
+case $(head -n 1 "$prefix/bin/hooktrace-score") in
+'#!/usr/bin/'* | '#!/bin/'*) ok ;;
+*) fail "hooktrace-score's first line names no system interpreter: $(head -n 1 "$prefix/bin/hooktrace-score")" ;;
+esac
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1; then
+    chmod 755 "$destdir"
+    for tool in hooktrace hooktrace-report hooktrace-check-config hooktrace-analyze hooktrace-score; do
+        out=$(cd / && setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups -- \
+              "$prefix/bin/$tool" --version 2>&1) && [ "$out" = "$tool (hooktrace) $version" ] && ok ||
+            fail "$tool --version as nobody: status $?, output: $out"
+    done
+else
+    echo "tools check: not root (or no nobody, no setpriv): the commands were not run as another user"
+fi
+
 # The man pages: found by name, rendered without a warning (groff's go to
 # standard error).
 man=$prefix/share/man

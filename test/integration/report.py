@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 
 import browser
-from htlib import BUILDDIR, check, check_eq, finish, program, run
+from htlib import BUILDDIR, check, check_eq, finish, program, run, run_directory
 
 browser.chromium()
 TOOL = os.path.join(BUILDDIR, "hooktrace-report")
@@ -301,4 +301,26 @@ check_eq((code, err.splitlines()[0] if err else ""), (2, "hooktrace-report: -o n
 code, out, err = tool("--help")
 check_eq((code, out.splitlines()[0], err), (0, "usage: hooktrace-report PROFILE.json [-o OUT.html]", ""),
          "--help")
+
+# --- links planted where the page's temporary file would go: the old name,
+# OUT.tmp-<pid>, for the pids the tool will get next (they follow this
+# process's), and OUT.tmp.* -------------------------------------------------
+planted = run_directory("hooktrace-report-links-")
+victim = os.path.join(planted, "victim.txt")
+with open(victim, "w") as f:
+    f.write("the victim's data\n")
+out_html = os.path.join(planted, "page.html")
+for pid in range(os.getpid(), os.getpid() + 5000):
+    os.symlink(victim, out_html + ".tmp-%d" % pid)
+for tail in ("XXXXXX", "000000", "aaaaaa"):
+    os.symlink(victim, out_html + ".tmp." + tail)
+code, out, err = tool(path, "-o", out_html)
+check_eq((code, err), (0, ""), "planted links: the page is written")
+with open(victim) as f:
+    kept = f.read()
+check(kept == "the victim's data\n",
+      "planted links: the file they point to is untouched (it holds %d bytes now)" % len(kept))
+check(os.path.isfile(out_html) and not os.path.islink(out_html), "planted links: the page is a file of its own")
+left = [n for n in os.listdir(planted) if n.startswith("page.html.tmp.") and not os.path.islink(os.path.join(planted, n))]
+check_eq(left, [], "planted links: no temporary file left")
 finish()

@@ -201,6 +201,8 @@ filt = os.path.join(unthrottled_run.directory, "filter.json")
 proc = subprocess.run([SCORE, profile, "--budget", str(BUDGET), "-o", filt], stdout=subprocess.PIPE,
                       stderr=subprocess.PIPE, universal_newlines=True)
 check_eq(proc.returncode, 0, what + ": --budget exit status (%s %s)" % (proc.stdout, proc.stderr))
+check_eq([n for n in os.listdir(unthrottled_run.directory) if n.startswith("filter.json.tmp.")], [],
+         what + ": written through a temporary file of its own, none left")
 with open(filt) as f:
     snippet = json.load(f)
 excluded = snippet["trace"]["exclude_functions"]
