@@ -7,9 +7,11 @@
  * Nothing is written from inside the handler: it may have interrupted
  * malloc or stdio.  The handler wakes a watcher thread (started at
  * start-up with every signal blocked, so no signal is ever delivered to it,
- * and never recorded: it runs library code only) through a pipe, and waits
- * on a second pipe with poll(), both async-signal-safe, for at most
- * signal_timeout_ms.  If the interrupted thread holds a lock the writer
+ * and never recorded: it runs library code only) through a word in memory
+ * and a futex, and waits on a second word for at most signal_timeout_ms:
+ * plain system calls, async-signal-safe, and no descriptor, which a
+ * program that closes every descriptor it did not open and opens its own
+ * files would get back and have written into.  If the interrupted thread holds a lock the writer
  * needs, the wait times out, standard error says the profile was not
  * written, and the process dies all the same.
  *
@@ -27,7 +29,7 @@
  * complete profile at exit; one that returns lets the program go on, still
  * recorded.  Only the process that started the watcher writes: a vfork
  * child, or a fork child the signal reaches before its set-up, shares or
- * copies our state and pipes, and acts as the kernel would without us.
+ * copies our state, and acts as the kernel would without us.
  *
  * An MPI rank does not die before RANK_LINGER_MS have passed since the
  * signal reached it, even when its files are written sooner: Open MPI's
@@ -39,12 +41,13 @@
  * Open MPI's default 1 s. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,9 +58,15 @@
 
 static const char *const watched_names[HT_SIGNALS_WATCHED] = {"SIGTERM", "SIGINT", "SIGHUP"};
 
-/* request: handler -> watcher (the signal's index); done: watcher -> handler
- * (never read: once written it stays readable for every waiting handler). */
-static int request_pipe[2] = {-1, -1}, done_pipe[2] = {-1, -1};
+/* request: handler -> watcher, 0 until a signal asks, then 1 + the
+ * signal's index; done: watcher -> handler, 0 until the profile is
+ * written, then 1 for every handler waiting. */
+static int request_word, done_word;
+
+static long futex(int *word, int op, int value, const struct timespec *timeout)
+{
+    return syscall(SYS_futex, word, op, value, timeout, NULL, 0);
+}
 static int handling;
 static unsigned timeout_ms;
 
@@ -143,7 +152,7 @@ void ht_signals_on_signal(int sig, siginfo_t *info, void *context)
     int slot = ht_signals_slot(sig);
     /* A process that did not start the watcher (a vfork child, a fork
      * child before its set-up) does its own thing and never wakes the
-     * parent's watcher through an inherited pipe. */
+     * parent's watcher through the words it shares (vfork) or copied. */
     bool foreign = getpid() != ht_signals_owner();
     if (slot >= 0 && program_action(slot, sig, info, context, foreign, saved_errno))
         return; /* errno as the program's handler left it */
@@ -156,19 +165,22 @@ void ht_signals_on_signal(int sig, siginfo_t *info, void *context)
     /* The first signal asks for the profile; a second one (another thread,
      * another signal) waits for the same write. */
     bool first = !__atomic_exchange_n(&handling, 1, __ATOMIC_ACQ_REL);
-    bool asked = !first;
     if (first) {
-        unsigned char b = (unsigned char)(slot >= 0 ? slot : 0);
-        asked = write(request_pipe[1], &b, 1) == 1;
+        __atomic_store_n(&request_word, 1 + (slot >= 0 ? slot : 0), __ATOMIC_RELEASE);
+        futex(&request_word, FUTEX_WAKE_PRIVATE, 1, NULL);
     }
-    bool written = false;
-    if (asked) {
-        struct pollfd p = {.fd = done_pipe[0], .events = POLLIN};
-        int r;
-        do
-            r = poll(&p, 1, (int)timeout_ms);
-        while (r < 0 && errno == EINTR);
-        written = r > 0;
+    struct timespec now, deadline;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    deadline = after(now, timeout_ms);
+    bool written;
+    while (!(written = __atomic_load_n(&done_word, __ATOMIC_ACQUIRE) != 0)) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long long left = (long long)(deadline.tv_sec - now.tv_sec) * 1000000000LL +
+                         (deadline.tv_nsec - now.tv_nsec);
+        if (left <= 0)
+            break;
+        struct timespec wait = {(time_t)(left / 1000000000LL), (long)(left % 1000000000LL)};
+        futex(&done_word, FUTEX_WAIT_PRIVATE, 0, &wait);
     }
     if (!written)
         say("hooktrace: ", name,
@@ -195,45 +207,16 @@ static void *watch(void *unused)
     /* It runs none of the program's code, which patching rewrites. */
     ht_patch_thread_runs_no_program_code((long)gettid());
     __atomic_store_n(&watcher_running, 1, __ATOMIC_RELEASE);
-    unsigned char slot;
-    for (;;) {
-        ssize_t n = read(request_pipe[0], &slot, 1);
-        if (n == 1)
-            break;
-        if (n < 0 && errno == EINTR)
-            continue;
-        return NULL;
-    }
+    int word;
+    while ((word = __atomic_load_n(&request_word, __ATOMIC_ACQUIRE)) == 0)
+        futex(&request_word, FUTEX_WAIT_PRIVATE, 0, NULL);
+    unsigned slot = (unsigned)(word - 1);
     why.signal = watched_names[slot < HT_SIGNALS_WATCHED ? slot : 0];
     __atomic_store_n(&linger, ht_runtime_is_running_rank(), __ATOMIC_RELEASE);
     ht_runtime_finish_partial(&why);
-    char done[1] = {1};
-    ssize_t r = write(done_pipe[1], done, 1);
-    (void)r;
+    __atomic_store_n(&done_word, 1, __ATOMIC_RELEASE);
+    futex(&done_word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
     return NULL;
-}
-
-static bool open_pipes(void)
-{
-    if (pipe2(request_pipe, O_CLOEXEC) != 0)
-        return false;
-    if (pipe2(done_pipe, O_CLOEXEC) != 0) {
-        close(request_pipe[0]);
-        close(request_pipe[1]);
-        return false;
-    }
-    return true;
-}
-
-static void close_pipes(void)
-{
-    int *fds[] = {request_pipe, done_pipe};
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++) {
-            if (fds[i][j] >= 0)
-                close(fds[i][j]);
-            fds[i][j] = -1;
-        }
 }
 
 /* The watcher thread, with every signal blocked. */
@@ -269,12 +252,8 @@ static bool start_watcher(void)
 void ht_signals_start(void)
 {
     timeout_ms = ht_runtime_config()->signal_timeout_ms;
-    if (!open_pipes())
+    if (!start_watcher())
         return;
-    if (!start_watcher()) {
-        close_pipes();
-        return;
-    }
     ht_signals_set_owner();
     for (unsigned i = 0; i < HT_SIGNALS_WATCHED; i++) {
         struct sigaction now;
@@ -287,11 +266,12 @@ void ht_signals_start(void)
 void ht_signals_restart(void)
 {
     /* In a fork child: the watcher did not survive the fork; a new one,
-     * on new pipes (the parent's are still the parent's). */
+     * on words of the child's own (private futexes: the parent's are the
+     * parent's). */
     ht_signals_after_fork();
-    close_pipes();
+    __atomic_store_n(&request_word, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&done_word, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&handling, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&watcher_running, 0, __ATOMIC_RELEASE);
-    if (open_pipes() && !start_watcher())
-        close_pipes();
+    start_watcher();
 }

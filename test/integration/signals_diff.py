@@ -2,7 +2,9 @@
 signal-handling idioms (test/programs/signals_idioms.c) run plain and
 instrumented give the same exit status and the same standard output, byte
 for byte; where the program dies of a signal hooktrace would have written a
-partial profile, it has exactly the calls made; a signal for a child never
+partial profile, it has exactly the calls made (a daemon that closes every
+descriptor and opens its own files too: they keep their bytes, hooktrace
+holds no descriptor to write its wake-up into); a signal for a child never
 touches the parent's profile; and a signal handler that interrupts a hook
 leaves the tree alone (its hooks decline, and the profile counts them)."""
 import json
@@ -69,7 +71,19 @@ MODES = {
     "thread_default": (-signal.SIGTERM, "SIGTERM", N),
     "old_apis": (0, "complete", N),
     "sysv_twice": (-signal.SIGINT, "SIGINT", N),
+    "daemon_files": (-signal.SIGTERM, "SIGTERM", N),
 }
+
+
+def files_of(d):
+    """The program's own files in its directory, and their bytes."""
+    found = {}
+    for name in ("data.txt", "log.txt"):
+        path = os.path.join(d, name)
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                found[name] = f.read()
+    return found
 
 for mode, (status, kind, work_calls) in sorted(MODES.items()):
     pd, plain = run_mode(PLAIN, mode)
@@ -86,6 +100,7 @@ for mode, (status, kind, work_calls) in sorted(MODES.items()):
             continue
     check_eq(inst.returncode, plain.returncode, "%s: exit status, instrumented vs plain" % mode)
     check_eq(inst.stdout, plain.stdout, "%s: standard output, instrumented vs plain" % mode)
+    check_eq(files_of(hd), files_of(pd), "%s: the program's own files, byte for byte" % mode)
     p = profile(hd)
     if check(p is not None, "%s: a profile was written (stderr %r)" % (mode, inst.stderr)):
         if kind == "complete":

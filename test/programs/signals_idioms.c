@@ -5,6 +5,7 @@
  * the kernel reports them. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -449,6 +450,20 @@ int main(int argc, char **argv)
         fresh();
         in_handler();
         printf("handler runs: %d\n", (int)runs);
+        return 0;
+    }
+    if (strcmp(mode, "daemon_files") == 0) {
+        /* A daemon's start: every descriptor but the standard ones closed,
+         * its own files opened on the lowest numbers, then SIGTERM. */
+        for (int fd = 3; fd < 1024; fd++)
+            close(fd);
+        int data = open("data.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int log = open("log.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        printf("data on %d, log on %d\n", data, log);
+        if (write(data, "DATA\n", 5) != 5 || write(log, "LOG\n", 4) != 4)
+            return 3;
+        raise(SIGTERM);
+        printf("not reached\n");
         return 0;
     }
     if (strcmp(mode, "sysv_twice") == 0) {
