@@ -106,10 +106,17 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
         if (lp->threads[i].start_routine) /* names a group of threads */
             ht_function_table_add(lp->threads[i].start_routine, lp->table);
     }
-    /* Collective: a rank that failed above still takes part. */
-    if (names_comm != MPI_COMM_NULL)
+    /* Collective: a rank that failed above still takes part.  The wait for
+     * the last rank to reach MPI_Finalize is its own step, so that the
+     * progress lines do not give it to the naming. */
+    if (names_comm != MPI_COMM_NULL) {
+        int size = 1;
+        PMPI_Comm_size(names_comm, &size);
+        PMPI_Barrier(names_comm);
+        ht_progress_note(progress, "all %d ranks reached MPI_Finalize", size);
         lp->names = ht_shared_names_exchange(names_comm, ready ? lp->symbols : NULL,
                                              ready ? lp->table : NULL);
+    }
     if (!ready)
         return -1;
     size_t named_here = 0, named_by_rank0 = 0;

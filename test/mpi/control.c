@@ -8,8 +8,10 @@
  * Arguments: exit=N returns N from main after MPI_Finalize; nofinalize
  * exits with status 0 before MPI_Finalize (after an MPI_Barrier, so every
  * rank got that far); straddle-last calls straddle() once more right
- * before MPI_Finalize, with no MPI call after its MPI_Pcontrol(1). */
+ * before MPI_Finalize, with no MPI call after its MPI_Pcontrol(1); late=MS
+ * makes the last rank sleep MS milliseconds before MPI_Finalize. */
 #include <string.h>
+#include <time.h>
 
 #include "common.h"
 
@@ -53,7 +55,7 @@ NOINLINE static void straddle(void)
 
 int main(int argc, char **argv)
 {
-    int status = 0, finalize = 1, straddle_last = 0;
+    int status = 0, finalize = 1, straddle_last = 0, late_ms = 0;
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "exit=", 5) == 0)
             status = atoi(argv[i] + 5);
@@ -61,6 +63,8 @@ int main(int argc, char **argv)
             finalize = 0;
         else if (strcmp(argv[i], "straddle-last") == 0)
             straddle_last = 1;
+        else if (strncmp(argv[i], "late=", 5) == 0)
+            late_ms = atoi(argv[i] + 5);
     }
     start(&argc, &argv);
     exchange(1);
@@ -76,6 +80,11 @@ int main(int argc, char **argv)
     }
     if (straddle_last)
         straddle();
+    if (late_ms > 0 && world_rank == world_size - 1) {
+        struct timespec pause = {late_ms / 1000, (late_ms % 1000) * 1000000L};
+        while (nanosleep(&pause, &pause) != 0)
+            ;
+    }
     MPI_Finalize();
     return status;
 }

@@ -116,7 +116,20 @@ check_status(r, 0, "progress")
 steps = [re.sub(r"^hooktrace: \d+\.\d s: ", "", line)
          for line in r.stderr.splitlines() if re.match(r"^hooktrace: \d+\.\d s: ", line)]
 steps = [re.sub(r"into \d+ stacks", "into <n> stacks", step) for step in steps]
-check_eq(steps, ["named the functions", "merged 1 thread into <n> stacks",
-                 "merged %d ranks and wrote control.*" % N, "done"],
+check_eq(steps, ["all %d ranks reached MPI_Finalize" % N, "named the functions",
+                 "merged 1 thread into <n> stacks", "merged %d ranks and wrote control.*" % N, "done"],
          "progress: rank 0's steps, once each")
+# The last rank reaches MPI_Finalize 1.5 s after the others: rank 0 says it
+# waited for it (at least 1 s of the 1.5, whatever the ranks' skew), and
+# naming took none of that time.
+r = mpirun(EXE, N, args=["late=1500"], config={"outputs": {"progress_after_ms": 0}})
+check_status(r, 0, "late")
+times = {re.sub(r"^hooktrace: \d+\.\d s: ", "", line): float(line.split()[1])
+         for line in r.stderr.splitlines() if re.match(r"^hooktrace: \d+\.\d s: ", line)}
+arrived = times.get("all %d ranks reached MPI_Finalize" % N)
+check(arrived is not None and arrived >= 1.0,
+      "late: rank 0 says how long it waited for the last rank: %r" % r.stderr)
+named = times.get("named the functions")
+check(arrived is not None and named is not None and named >= arrived,
+      "late: the functions are named after the wait: %r" % r.stderr)
 finish()
