@@ -88,6 +88,25 @@ int archive_report(const struct otf2_errors *errors, char *err, size_t errsize,
     return report(err, errsize, anchor, doing, code);
 }
 
+/* An anchor file shorter than its fixed header (OTF2 1.x and 2.x write
+ * more than 60 bytes: the version, chunk sizes, substrate, compression,
+ * location count and creator), which OTF2 would read past the end of
+ * before saying it is damaged. */
+#define ANCHOR_MIN_BYTES 32
+
+static char *checked_anchor(char *anchor, char *err, size_t errsize)
+{
+    struct stat st;
+    if (stat(anchor, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < ANCHOR_MIN_BYTES) {
+        snprintf(err, errsize, "%s: not a readable OTF2 archive: %lld bytes, shorter than an "
+                               "OTF2 anchor file's header (truncated or corrupt)",
+                 anchor, (long long)st.st_size);
+        free(anchor);
+        return NULL;
+    }
+    return anchor;
+}
+
 char *archive_find_anchor(const char *path, char *err, size_t errsize)
 {
     struct stat st;
@@ -96,7 +115,7 @@ char *archive_find_anchor(const char *path, char *err, size_t errsize)
         return NULL;
     }
     if (!S_ISDIR(st.st_mode))
-        return xstrdup(path);
+        return checked_anchor(xstrdup(path), err, errsize);
     DIR *dir = opendir(path);
     if (!dir) {
         snprintf(err, errsize, "%s: %s", path, strerror(errno));
@@ -116,7 +135,7 @@ char *archive_find_anchor(const char *path, char *err, size_t errsize)
     }
     closedir(dir);
     if (count == 1)
-        return found;
+        return checked_anchor(found, err, errsize);
     free(found);
     if (count == 0)
         snprintf(err, errsize, "%s: a directory without an OTF2 anchor file (*.otf2)", path);

@@ -69,6 +69,12 @@ expect_error(damaged(lambda d: garbage(os.path.join(d, "traces.otf2"))),
              ["not a readable OTF2 archive"], "anchor file garbage")
 expect_error(damaged(lambda d: half(os.path.join(d, "traces.otf2"))),
              ["not a readable OTF2 archive"], "anchor file cut in half")
+# Shorter than the header: refused before OTF2 reads past its end (which
+# valgrind saw on a 1-byte file).
+for size in (0, 1, 31):
+    expect_error(damaged(lambda d, size=size: truncate(os.path.join(d, "traces.otf2"), size)),
+                 ["not a readable OTF2 archive", "%d bytes" % size, "truncated or corrupt"],
+                 "anchor file of %d bytes" % size)
 
 directory = damaged(lambda d: os.remove(os.path.join(d, "traces.otf2")))
 expect_error(directory, ["a directory without an OTF2 anchor file"], "no anchor file",
