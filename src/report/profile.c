@@ -130,6 +130,12 @@ int ht_rp_load(struct ht_rp_profile *p, const char *path, const char *program)
             -1);
         goto fail;
     }
+    const json_t *format = json_object_get(p->doc, "format");
+    if (format && (!json_is_integer(format) || json_integer_value(format) < 2)) {
+        bad(program, path, "\"format\" is not 2 or later (a profile of format 2 or later is needed)",
+            -1);
+        goto fail;
+    }
     const json_t *ranks = json_object_get(p->doc, "ranks");
     if (ranks && (!json_is_integer(ranks) || json_integer_value(ranks) < 1)) {
         bad(program, path, "\"ranks\" is not a positive integer", -1);

@@ -188,6 +188,16 @@ with open(broken, "w") as f:
 check_eq(tool("--compare", base, broken),
          (1, "", "hooktrace-report: %s: stack 2: \"parent\" is not -1 or a smaller stack ID\n"
           % broken), "a stack whose parent comes after it")
+# docs/compare.md: format 2 or later, whatever else the file holds.
+for value in (1, 0, "2"):
+    old = os.path.join(h, "format_%s.json" % value)
+    doc = json.load(open(base))
+    doc["format"] = value
+    with open(old, "w") as f:
+        json.dump(doc, f)
+    check_eq(tool("--compare", old, base),
+             (1, "", "hooktrace-report: %s: \"format\" is not 2 or later (a profile of format 2 or"
+                     " later is needed)\n" % old), "format %r refused" % value)
 for args, first in (
         ((base,), "hooktrace-report: --compare needs two profiles, BASE.json and NEW.json"),
         ((base, new, new), "hooktrace-report: --compare takes two profiles: '%s' is a third" % new),
