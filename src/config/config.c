@@ -67,6 +67,7 @@ void ht_config_defaults(struct ht_config *cfg)
     cfg->mpi.poll_interval_us = 50;
     cfg->mpi.poll_max_interval_us = 10000;
     cfg->mpi.poll_batch = 1;
+    cfg->mpi.poll = true;
     cfg->mpi.rank_times_top = 16;
     cfg->mpi.rank_profiles_all = 16;
     cfg->trace.buffer_mib = HT_CONFIG_DEFAULT_TRACE_BUFFER_MIB;

@@ -48,6 +48,9 @@ struct ht_mpi_config {
                                      open requests, per thread */
     unsigned poll_max_interval_us; /* default 10000: the most, while nothing completes */
     unsigned poll_batch;          /* default 1: requests checked per poll */
+    bool poll;                    /* default true: poll open requests from hooks
+                                     and wrappers (false: only the program's own
+                                     completion calls see them complete) */
     unsigned rank_times_top;      /* default 16: stacks whose inclusive time the
                                      summary lists for every rank; 0: none */
     unsigned rank_profiles_all;   /* default 16: up to this many ranks the summary

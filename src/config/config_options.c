@@ -89,6 +89,7 @@ static const struct opt mpi_opts[] = {
      .min = 0,
      .max = 10000000},
     {.key = "poll_batch", .kind = OPT_UINT, .offset = FIELD(mpi.poll_batch), .min = 1, .max = 1000000},
+    {.key = "poll", .kind = OPT_BOOL, .offset = FIELD(mpi.poll)},
     {.key = "rank_times_top",
      .kind = OPT_UINT,
      .offset = FIELD(mpi.rank_times_top),

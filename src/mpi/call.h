@@ -76,7 +76,7 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
      * seems to start after its message arrived. */
     /* poll_requests: open requests, or completions other threads handed
      * back (requests_shared.c). */
-    if (t->poll_requests && ht_request_poll_paced(t, now))
+    if (t->poll_requests && ht_mpi.polling && ht_request_poll_paced(t, now))
         now = ht_clock_now();
     enum ht_tree_move move = HT_UNLIKELY(t->tracing)
                                  ? ht_trace_enter(t, routine, now, sp, site)

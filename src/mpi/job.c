@@ -80,7 +80,8 @@ static void job_start(MPI_Comm job, bool own_comm, int thread_level, MPI_Comm bi
     /* MPI_THREAD_SERIALIZED lets any thread call MPI, one at a time: a hook
      * on one thread must not call MPI while another is inside it.  With the
      * other levels a thread polls only requests it made itself. */
-    ht_mpi.hook_polling = ht_mpi.thread_level != MPI_THREAD_SERIALIZED;
+    ht_mpi.polling = cfg->mpi.poll;
+    ht_mpi.hook_polling = ht_mpi.polling && ht_mpi.thread_level != MPI_THREAD_SERIALIZED;
     ht_mpi.shared_requests = ht_mpi.thread_level >= MPI_THREAD_SERIALIZED;
     double ticks_per_us = 1e-6 * ht_clock_ticks_per_second_estimate();
     ht_mpi.poll_interval_ticks = (uint64_t)((double)cfg->mpi.poll_interval_us * ticks_per_us);

@@ -13,6 +13,7 @@ struct ht_mpi_state {
     int thread_level;   /* as provided */
     int pcontrol_level; /* 1 unless the program called MPI_Pcontrol */
     bool rank_logged;   /* this rank is selected by mpi.log_ranks */
+    bool polling;       /* mpi.poll: open requests are polled at all */
     bool hook_polling;  /* hooks may call MPI to poll requests */
     /* MPI_THREAD_SERIALIZED or MULTIPLE: one thread may complete another's
      * requests, so the request tables are locked (requests_shared.c). */

@@ -73,4 +73,20 @@ p = r.summary()
 expect_messages(p, m, N, "poll_interval_us 0")
 if p:
     polled_while_computing(r, at, "main;overlap", "poll_interval_us 0")
+
+# No polling at all (mpi.poll false, for an MPI that misbehaves when asked
+# about a request: docs/config.md): the same messages, each seen complete
+# at the program's own Wait or Test, so the overlap's messages last past
+# the 0.5 s without hooks.
+r = mpirun(mpi_program("requests"), N,
+           config={"mpi": {"poll": False, "rank_files": RANK_FILES}, "throttle": KEEP_LEAF})
+check_status(r, 0, "poll false")
+expect_same_stdout(r, reference, "poll false")
+p = r.summary()
+expect_messages(p, m, N, "poll false")
+q = r.rank_profile(0)
+if q:
+    entry = q.rank_entries(at("overlap", "MPI_Isend")).get(0, {})
+    check(entry.get("message_time_sent_s", 0) >= 0.5,
+          "poll false: rank 0's overlap Isend seen complete only at its Wait, after the 0.5 s: %r" % entry)
 finish()

@@ -179,4 +179,19 @@ if p is not None:
     check_eq(dict(t.sends()), {k: v[0] for k, v in model().matrix("comm_matrix").items()},
              "trace: MpiSend per sender and receiver (world ranks) = the model")
 t.check_nesting()
+
+# --- a message to itself on a mpi://SELF communicator, polling off ----------
+# (docs/mpi.md, "Switching polling off": MPICH 4.0 with UCX crashes in
+# PMPI_Request_get_status on the open receive, with or without hooktrace.)
+r = mpirun(mpi_program(EXE), N, args=["self"], config={"mpi": {"poll": False}})
+check_status(r, 0, "self, poll false")
+check_eq(r.stdout, "self: received 7\n" * N, "self, poll false: every rank received its message")
+p = r.summary()
+if p is not None:
+    expect_total_calls(p, {at("self_session", "MPI_Send"): N, at("self_session", "MPI_Irecv"): N,
+                           at("self_session", "MPI_Wait"): N}, "self, poll false")
+    m = Messages()
+    for k in range(N):
+        m.p2p(k, k, INT, at("self_session", "MPI_Send"), at("self_session", "MPI_Irecv"))
+    expect_messages(p, m, N, "self, poll false")
 finish()

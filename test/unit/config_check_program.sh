@@ -58,7 +58,7 @@ hooktrace-check-config: $files/bad_regex.json:5: \"exclude_functions\"[2]: inval
 run 1 "$files/bad_four.json" "$files/full.json"
 same "$out.1" "$files/full.json: ok"
 same "$out.2" "hooktrace-check-config: $files/bad_four.json:2: \"max_stack_depth\" must be an integer >= 1, not a string (write 512 without quotes)
-hooktrace-check-config: $files/bad_four.json:4: unknown key \"poll_btach\" in \"mpi\"; valid keys are: log_messages, log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch, rank_times_top, rank_profiles_all (did you mean \"poll_batch\"?)
+hooktrace-check-config: $files/bad_four.json:4: unknown key \"poll_btach\" in \"mpi\"; valid keys are: log_messages, log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch, poll, rank_times_top, rank_profiles_all (did you mean \"poll_batch\"?)
 hooktrace-check-config: $files/bad_four.json:5: \"exclude_functions\"[1]: invalid regular expression \"a(b\": Unmatched ( or \\(
 hooktrace-check-config: $files/bad_four.json:6: \"outputs.progress_after_ms\" must be an integer from 0 to 3600000, not -1"
 

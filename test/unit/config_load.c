@@ -172,7 +172,7 @@ static void test_unknown_keys(void)
     /* Sections that later issues add are unknown today. */
     CHECK_CONTAINS(load_error("mpi.json", "{\"mpi\": {\"log_mesages\": true}}"),
                    "unknown key \"log_mesages\" in \"mpi\"; valid keys are: log_messages, "
-                   "log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch, "
+                   "log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch, poll, "
                    "rank_times_top, rank_profiles_all (did you mean "
                    "\"log_messages\"?)");
     CHECK_CONTAINS(load_error("trace.json", "{\"trace\": {\"enable\": true}}"),
@@ -210,6 +210,7 @@ static void test_mpi_section(void)
     CHECK_EQ_U64(cfg.mpi.poll_interval_us, 50);
     CHECK_EQ_U64(cfg.mpi.poll_max_interval_us, 10000);
     CHECK_EQ_U64(cfg.mpi.poll_batch, 1);
+    CHECK(cfg.mpi.poll);
     CHECK_EQ_U64(cfg.mpi.rank_times_top, 16);
     const char *path = tmp_file("mpi_ok.json",
                                  "{\"mpi\": {\"log_messages\": false, \"log_ranks\": [0, 3],\n"
@@ -495,7 +496,7 @@ static void test_every_problem(void)
     CHECK_STR(m.text[0], expected);
     snprintf(expected, sizeof expected,
              "%s:4: unknown key \"poll_btach\" in \"mpi\"; valid keys are: log_messages, "
-             "log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch, "
+             "log_ranks, rank_files, poll_interval_us, poll_max_interval_us, poll_batch, poll, "
              "rank_times_top, rank_profiles_all (did you mean \"poll_batch\"?)", path);
     CHECK_STR(m.text[1], expected);
     snprintf(expected, sizeof expected,
