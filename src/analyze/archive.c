@@ -88,10 +88,8 @@ int archive_report(const struct otf2_errors *errors, char *err, size_t errsize,
     return report(err, errsize, anchor, doing, code);
 }
 
-/* An anchor file shorter than its fixed header (OTF2 1.x and 2.x write
- * more than 60 bytes: the version, chunk sizes, substrate, compression,
- * location count and creator), which OTF2 would read past the end of
- * before saying it is damaged. */
+/* Shorter than an anchor file's fixed header (OTF2 writes over 60 bytes),
+ * which OTF2 would read past the end of before saying it is damaged. */
 #define ANCHOR_MIN_BYTES 32
 
 static char *checked_anchor(char *anchor, char *err, size_t errsize)
