@@ -73,10 +73,16 @@ paths = []
 for s, name in zip(doc["stacks"], names):
     paths.append((paths[s["parent"]] + ";" if s["parent"] >= 0 else "") + name)
 calls = {paths[s["id"]]: s["calls"] for s in doc["stacks"]}
-expected = {"main;step": 400, "main;step;stencil_row": 400 * 190,
-            "main;step;swap_and_residual": 400, "main;set_boundary": 1,
+throttled = {paths[s["id"]] for s in doc["stacks"] if s.get("throttled")}
+expected = {"main;step": 400, "main;step;swap_and_residual": 400, "main;set_boundary": 1,
             "background;checksum": 200}
 bad = {p: (calls.get(p), n) for p, n in expected.items() if calls.get(p) != n}
+# stencil_row (about 60 ns a call, 76,000 calls) is throttled at its
+# 10,001st call (docs/throttle.md), unless a preemption made its first
+# 10,000 look slow: then every call is there.
+row = "main;step;stencil_row"
+if (calls.get(row), row in throttled) not in ((10001, True), (400 * 190, False)):
+    bad[row] = ((calls.get(row), row in throttled), "(10001, throttled) or (76000, not)")
 print("%s: %s" % (sys.argv[2], "ok" if not bad else "FAIL %r" % bad))
 sys.exit(1 if bad else 0)
 PY
