@@ -160,7 +160,8 @@ def launcher_killed_4(round_):
     files = sorted(f for f in os.listdir(d) if f.startswith(NAME))
     check_eq(files, sorted("%s_%d%s" % (NAME, r, e) for r in range(4)
                            for e in (".folded", ".json", ".log")),
-             what + ": every rank's files, no HTML page")
+             "%s: every rank's files, no HTML page (load average %s; stderr: %s)"
+             % (what, os.getloadavg(), last_stderr[0][-3000:]))
     for r in range(4):
         expect_rank_partial(d, r, {"reason": "signal", "signal": "SIGTERM"},
                             {"main;wait_here": 1}, what)

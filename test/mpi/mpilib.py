@@ -34,6 +34,13 @@ MPI_NAME = os.environ.get("HT_MPI_NAME", "")
 TIMEOUT = 60
 
 INT, DOUBLE, LONG = 4, 8, 8
+# The sanitizers the test programs are built with (CI's ASan stage).
+SANITIZED = {c for f in os.environ.get("HT_CC_CFLAGS", "").split() if f.startswith("-fsanitize=")
+             for c in f.split("=", 1)[1].split(",")}
+# -fsanitize=undefined checks every signed addition, the loop counter's
+# too, which hides a short loop's trip count from GCC: test/plugin's
+# corner_sum (4 trips) then keeps its hooks as a kernel (docs/plugin.md).
+CHECKED_LOOPS = bool(SANITIZED & {"undefined", "signed-integer-overflow"})
 ENVIRONMENT_ROUTINES = ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")
 
 

@@ -56,12 +56,7 @@ INLINED = {"stress(Element const&, double)": (STRESS, STEPS * ELEMENTS),
            "corner_sum(Element const&)": (CORNER, STEPS * ELEMENTS),
            "energy_kernel(Element const*, int)": (KERNEL, STEPS)}
 LOOP_KERNELS = {"energy_kernel(Element const*, int)"}
-# -fsanitize=undefined checks every signed addition, the loop counter's
-# too, which hides a loop's trip count from GCC: corner_sum's 4 trips then
-# count as a kernel's loop (docs/plugin.md).
-SANITIZED = {c for f in os.environ.get("HT_CC_CFLAGS", "").split() if f.startswith("-fsanitize=")
-             for c in f.split("=", 1)[1].split(",")}
-if SANITIZED & {"undefined", "signed-integer-overflow"}:
+if CHECKED_LOOPS:  # corner_sum's 4 trips count as a kernel's loop
     LOOP_KERNELS.add("corner_sum(Element const&)")
 
 m = Messages()
