@@ -565,7 +565,7 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
     if (d && d->self != 0) {
         archive_read_share(&readers[d->self]);
     } else {
-        unsigned helpers /* with MPI, rank 0's one share has one */ = d ? 1 : n - 1;
+        unsigned helpers = d ? 1 : n - 1; /* with MPI, rank 0's share has one */
         pthread_t *threads_started = xcalloc(helpers ? helpers : 1, sizeof *threads_started);
         for (unsigned k = 0; k < helpers; k++)
             if (pthread_create(&threads_started[k], NULL, helper_main, &pool) != 0)
