@@ -146,9 +146,9 @@ def sde_run(env, forced):
     unavailable = {u["event"]: u["reason"] for u in c["unavailable"]}
     check_eq(sorted(unavailable), ["NOPE_EVENT"] + ([] if perf else [PERF]),
              what + ": the events dropped")
-    check_eq(unavailable.get("NOPE_EVENT"), "unknown event (PAPI: Not supported)",
+    check_eq(unavailable.get("NOPE_EVENT"), "unknown event (PAPI: Not supported by component)",
              what + ": NOPE_EVENT's reason")
-    check("hooktrace: counter NOPE_EVENT: unknown event (PAPI: Not supported); not counted\n"
+    check("hooktrace: counter NOPE_EVENT: unknown event (PAPI: Not supported by component); not counted\n"
           in r.stderr, what + ": NOPE_EVENT's message on stderr")
     if not perf:
         check_perf_dropped(r, c, [PERF], what, forced)
@@ -183,7 +183,7 @@ def sde_run(env, forced):
     log = r.text(".log")
     check("counters:        %s (PAPI %s)\n" % (", ".join(events), c["papi_version"]) in log,
           what + ": the events in the log header")
-    check("                 unavailable: NOPE_EVENT: unknown event (PAPI: Not supported)\n" in log,
+    check("                 unavailable: NOPE_EVENT: unknown event (PAPI: Not supported by component)\n" in log,
           what + ": the unavailable events in the log header")
     table = log.split("Counters, all threads", 1)[1].split("\n\n", 3)[2] \
         if "Counters, all threads" in log else ""
