@@ -18,7 +18,13 @@ of its own and sleeps 5 times: where perf events are read, page faults and
 context switches have those least counts, each thread's own (a thread's
 set counts it alone: main's count leaves the other thread's pages out),
 and every event keeps 0 <= excl <= incl, excl = incl - the callees' incl.
-Without PAPI the config gets one message."""
+Without PAPI the config gets one message.
+
+What the machine has decides which branch runs, never whether the test
+passes: .ci/run runs it again with PAPI's perf_event component forced
+active (LIBPFM_FORCE_PMU) on machines where it is disabled, and
+test/integration/papi_states.py checks every state exactly, through a
+stand-in for libpapi."""
 import os
 import re
 from htlib import *
