@@ -236,7 +236,7 @@ if HAVE_PAPI
 check_LTLIBRARIES += test/papi_stub/libpapi_stub.la
 test_papi_stub_libpapi_stub_la_SOURCES = test/papi_stub/papi_stub.c
 test_papi_stub_libpapi_stub_la_CPPFLAGS = $(PAPI_CFLAGS)
-test_papi_stub_libpapi_stub_la_CFLAGS = $(HT_WARN_CFLAGS) -pthread
+test_papi_stub_libpapi_stub_la_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS) -pthread
 test_papi_stub_libpapi_stub_la_LDFLAGS = -rpath /nowhere -avoid-version -pthread
 endif
 EXTRA_DIST += test/papi_stub/papi_stub.c
