@@ -228,13 +228,19 @@ def signal_during_merge(exe, plain):
     return d, proc.returncode, partial
 
 
-plain_status = signal_during_merge(mpi_program("lifecycle_mpi_plain"), True)[1]
 for attempt in range(3):
     d, status, partial = signal_during_merge(EXE, False)
     if all(partial.get(r, {}).get("during") for r in (0, 2, 3)):
         break
 what = "signal during the merge"
-check_eq(status, plain_status, what + ": the launcher's status, as without hooktrace")
+# Open MPI 4.1's mpirun itself dies of SIGSEGV on SIGTERM in about one
+# plain run of three (exit 1 otherwise): the status is checked against
+# those plain runs give, up to 6 of them.
+plain_statuses = []
+while status not in plain_statuses and len(plain_statuses) < 6:
+    plain_statuses.append(signal_during_merge(mpi_program("lifecycle_mpi_plain"), True)[1])
+check(status in plain_statuses, "%s: the launcher's status %s is one the plain program's gives (%s)"
+      % (what, status, plain_statuses))
 files = sorted(os.listdir(d))
 check_eq([f for f in files if f.startswith(NAME)],
          sorted("%s_%d%s" % (NAME, r, e) for r in range(4) for e in (".folded", ".json", ".log")),
