@@ -88,6 +88,53 @@ void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Reque
     ht_requests_unlock(c->thread, locked);
 }
 
+void ht_mpi_on_isendrecv(struct ht_mpi_call *c, MPI_Count sendcount, MPI_Datatype sendtype,
+                         int dest, int source, MPI_Comm comm, MPI_Request request)
+{
+    if (dest == MPI_PROC_NULL && source == MPI_PROC_NULL)
+        return;
+    struct ht_rank_map *map = source == MPI_ANY_SOURCE ? ht_mpi_rank_map_get(comm) : NULL;
+    int send_peer = ht_mpi_world_rank(comm, dest);
+    int recv_peer = source == MPI_ANY_SOURCE ? -1 : ht_mpi_world_rank(comm, source);
+    uint64_t bytes = ht_mpi_bytes(sendcount, sendtype);
+    bool locked = ht_requests_lock(c->thread);
+    struct ht_request *r = ht_request_add(c->thread, request, c->start);
+    if (r) {
+        /* Not traced: its two messages would need two trace requests. */
+        r->node = c->node;
+        r->kind = HT_REQUEST_SENDRECV;
+        r->peer = send_peer;
+        r->bytes = bytes;
+        r->map = map;
+        r->recv_peer = recv_peer;
+        ht_request_activated(c->thread, r, c->start);
+    } else {
+        ht_mpi_rank_map_put(map);
+    }
+    ht_requests_unlock(c->thread, locked);
+}
+
+void ht_mpi_on_precv_init(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int source,
+                          int tag, MPI_Comm comm, MPI_Request request)
+{
+    int peer = ht_mpi_world_rank(comm, source);
+    uint64_t bytes = ht_mpi_bytes(count, type);
+    bool locked = ht_requests_lock(c->thread);
+    struct ht_request *r = ht_request_add(c->thread, request, c->start);
+    if (r) {
+        /* Its size is the whole of its partitions, known now: what the
+         * status of a partitioned receive holds is not specified. */
+        r->node = c->node;
+        r->kind = HT_REQUEST_RECV;
+        r->persistent = true;
+        r->sized = true;
+        r->peer = peer;
+        r->bytes = bytes;
+        trace_fields(c, r, source, tag, comm);
+    }
+    ht_requests_unlock(c->thread, locked);
+}
+
 void ht_mpi_on_start(struct ht_mpi_call *c, MPI_Request request)
 {
     bool locked = ht_requests_lock(c->thread);
@@ -170,7 +217,8 @@ bool ht_mpi_take_request(struct ht_mpi_call *c, MPI_Request handle)
 
 /* A request freed while active still completes but can no longer be asked:
  * a send (or collective) counts as done now; a receive, whose size and
- * source would come from a status we will never see, is dropped.  One with
+ * source would come from a status we will never see, is dropped, and so is
+ * an Isendrecv (both its messages: one request).  One with
  * a cancel pending was taken over instead (ht_mpi_take_request) and is
  * left to the poll. */
 void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
@@ -180,7 +228,7 @@ void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
     bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_find(c->thread, handle);
     if (r && !r->taken) {
-        if (r->active && !r->cancelled && r->kind != HT_REQUEST_RECV) {
+        if (r->active && !r->cancelled && !ht_request_needs_status(r)) {
             r->persistent = false; /* so completing it also removes it */
             ht_request_complete(c->thread, r, &unused, c->end);
         } else {
@@ -191,7 +239,7 @@ void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
     /* Another thread's (claimed before the call): the same, on its figures. */
     if (r || !c->mpi->nclaims || !(r = ht_request_claimed(c->thread, handle)) || r->taken)
         return;
-    if (r->active && !r->cancelled && r->kind != HT_REQUEST_RECV) {
+    if (r->active && !r->cancelled && !ht_request_needs_status(r)) {
         r->persistent = false;
         ht_request_claim_done(c->thread, r, &unused, c->end);
     } else {
@@ -265,7 +313,9 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
             r->trace_comm = trace_comm;
             r->trace_root = c->root;
         }
-        ht_request_activated(c->thread, r, c->start);
+        r->persistent = c->persistent;
+        if (!c->persistent)
+            ht_request_activated(c->thread, r, c->start);
     } else {
         free(pairs);
     }
@@ -290,7 +340,9 @@ void ht_mpi_record_group_request(struct ht_mpi_call *c, const struct ht_group_sh
             r->trace_comm = trace_comm;
             r->trace_root = c->root;
         }
-        ht_request_activated(c->thread, r, c->start);
+        r->persistent = c->persistent;
+        if (!c->persistent)
+            ht_request_activated(c->thread, r, c->start);
     }
     ht_requests_unlock(c->thread, locked);
 }
