@@ -71,8 +71,10 @@ KINDS = {
     "probe": dict(),
     "mprobe": dict(post="ht_mpi_on_mprobe(&call, comm, *message);"),
     "improbe": dict(post="if (*flag)\n    ht_mpi_on_mprobe(&call, comm, *message);"),
-    "isendrecv": dict(post="ht_mpi_on_isendrecv(&call, sendcount, sendtype, dest, source, comm, *request);"),
-    "isendrecv_replace": dict(post="ht_mpi_on_isendrecv(&call, count, datatype, dest, source, comm, *request);"),
+    "isendrecv": dict(post="ht_mpi_on_isendrecv(&call, sendcount, sendtype, dest, recvcount, recvtype, source, "
+                           "comm, *request);"),
+    "isendrecv_replace": dict(post="ht_mpi_on_isendrecv(&call, count, datatype, dest, count, datatype, source, "
+                                   "comm, *request);"),
     "send_init": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, tag, comm, *request, true);"),
     "recv_init": dict(post="ht_mpi_on_irecv(&call, source, comm, *request, true);"),
     # Partitioned: a persistent send or receive of every partition at once.

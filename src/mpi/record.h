@@ -28,7 +28,8 @@ void ht_mpi_on_start(struct ht_mpi_call *c, MPI_Request request);
  * request; a partitioned receive (MPI_Precv_init), persistent, of count
  * elements in all from source (which may not be a wildcard). */
 void ht_mpi_on_isendrecv(struct ht_mpi_call *c, MPI_Count sendcount, MPI_Datatype sendtype,
-                         int dest, int source, MPI_Comm comm, MPI_Request request);
+                         int dest, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                         MPI_Comm comm, MPI_Request request);
 void ht_mpi_on_precv_init(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int source,
                           int tag, MPI_Comm comm, MPI_Request request);
 

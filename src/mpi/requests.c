@@ -241,7 +241,8 @@ static void record(struct ht_thread *t, struct ht_request *r, const MPI_Status *
     case HT_REQUEST_SENDRECV: {
         ht_mpi_message(t, r->node, true, false, r->peer, r->bytes, r->start, now);
         int peer = r->map ? ht_mpi_rank_map_world(r->map, st->MPI_SOURCE) : r->recv_peer;
-        ht_mpi_message(t, r->node, false, false, peer, ht_mpi_status_bytes(st), r->start, now);
+        uint64_t bytes = r->sized ? r->recv_bytes : ht_mpi_status_bytes(st);
+        ht_mpi_message(t, r->node, false, false, peer, bytes, r->start, now);
         break;
     }
     case HT_REQUEST_PAIRS:
