@@ -14,6 +14,7 @@
  * address and site. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,6 +48,29 @@ HT_NOINSTR static struct ht_region *region_of(const char *name, size_t length)
     if (r)
         *c = (struct cached){name, length, r};
     return r;
+}
+
+/* Whether the C string s is name: inline, since names are short and a
+ * call to the library's vector strcmp costs more than the loop. */
+HT_NOINSTR static inline bool same_name(const char *s, const char *name)
+{
+    while (*s == *name) {
+        if (*s == '\0')
+            return true;
+        s++;
+        name++;
+    }
+    return false;
+}
+
+/* The same for a C string, in one pass over it when it is the one cached
+ * at its address (it still holds the name it had then). */
+HT_NOINSTR static struct ht_region *region_of_string(const char *name)
+{
+    const struct cached *c = &cache[((uintptr_t)name >> 3) % CACHE_SLOTS];
+    if (HT_LIKELY(c->name == name && c->region != NULL && same_name(name, c->region->name)))
+        return c->region;
+    return name ? region_of(name, strlen(name)) : NULL;
 }
 
 HT_COLD HT_NOINSTR static void say(const char *a, const char *b, const char *c)
@@ -129,7 +153,7 @@ HT_EXPORT HT_NOINSTR void(hooktrace_region_begin)(const char *name)
 {
     if (HT_UNLIKELY(!ht_recording))
         return;
-    struct ht_region *r = name ? region_of(name, strlen(name)) : NULL;
+    struct ht_region *r = region_of_string(name);
     if (HT_UNLIKELY(r == NULL))
         unnamed();
     else
@@ -140,7 +164,7 @@ HT_EXPORT HT_NOINSTR void(hooktrace_region_end)(const char *name)
 {
     if (HT_UNLIKELY(!ht_recording))
         return;
-    struct ht_region *r = name ? region_of(name, strlen(name)) : NULL;
+    struct ht_region *r = region_of_string(name);
     if (HT_UNLIKELY(r == NULL))
         unnamed();
     else

@@ -126,6 +126,35 @@ if coll != want_coll: bad["coll_matrix"] = (coll, want_coll)
 print("mpi: %s" % ("ok" if not bad else "FAIL %r" % bad))
 sys.exit(1 if bad else 0)
 PY
+# The regions example (docs/regions.md) through the installed header, 2
+# ranks: its regions are nodes with exact calls and the MPI calls inside
+# "iterate" below it; built without libhooktrace it prints the same.
+$mpicc -g -O2 $instrument "$top/examples/regions.c" -o regions $(pkg_config --cflags --libs $lib)
+$mpicc -g -O2 $(pkg_config --cflags $lib) "$top/examples/regions.c" -o regions_plain
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    timeout 120 $mpirun -np 2 ./regions > out_regions.txt || status=1
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    timeout 120 $mpirun -np 2 ./regions_plain > out_regions_plain.txt || status=1
+cmp -s out_regions.txt out_regions_plain.txt ||
+    { echo "regions: FAIL the output differs from the build without libhooktrace"; status=1; }
+python3 - regions.json <<'PY' || status=1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+paths = []
+for s in doc["stacks"]:
+    name = doc["functions"][s["function_index"]]["name"]
+    paths.append((paths[s["parent"]] + ";" if s["parent"] >= 0 else "") + name)
+st = {paths[s["id"]]: s for s in doc["stacks"]}
+expected = {"main;step;assemble": 40, "main;step;iterate": 40,
+            "main;step;iterate;MPI_Allreduce": 40, "main;step;iterate;MPI_Sendrecv": 40}
+bad = {p: (st.get(p, {}).get("calls"), n) for p, n in expected.items()
+       if st.get(p, {}).get("calls") != n}
+ring = st.get("main;step;iterate;MPI_Sendrecv", {})
+if (ring.get("messages_sent"), ring.get("bytes_sent")) != (40, 320):
+    bad["ring"] = (ring.get("messages_sent"), ring.get("bytes_sent"))
+print("regions: %s" % ("ok" if not bad else "FAIL %r" % bad))
+sys.exit(1 if bad else 0)
+PY
 # OpenMP (docs/output.md, "Threads and OpenMP"): libhooktrace's GOMP_*
 # wrappers must come before libgomp's in the lookup order.  The pkg-config
 # line, with -fopenmp adding -lgomp after it, gives that; so does mpicc
