@@ -105,8 +105,13 @@ HT_COLD HT_NOINSTR static void mismatched(struct ht_region *r, enum ht_tree_move
             "once per region name; docs/regions.md)");
 }
 
+/* r NULL: the name was null or empty (or memory ran out). */
 HT_NOINSTR static void region_enter(struct ht_region *r)
 {
+    if (HT_UNLIKELY(r == NULL)) {
+        unnamed();
+        return;
+    }
     struct ht_thread *t = ht_thread_self;
     if (t == NULL && (t = ht_thread_attach()) == NULL)
         return;
@@ -129,6 +134,10 @@ HT_NOINSTR static void region_enter(struct ht_region *r)
 
 HT_NOINSTR static void region_leave(struct ht_region *r)
 {
+    if (HT_UNLIKELY(r == NULL)) {
+        unnamed();
+        return;
+    }
     struct ht_thread *t = ht_thread_self;
     if (t == NULL) {
         mismatched(r, HT_IGNORED);
@@ -151,24 +160,14 @@ HT_NOINSTR static void region_leave(struct ht_region *r)
 
 HT_EXPORT HT_NOINSTR void(hooktrace_region_begin)(const char *name)
 {
-    if (HT_UNLIKELY(!ht_recording))
-        return;
-    struct ht_region *r = region_of_string(name);
-    if (HT_UNLIKELY(r == NULL))
-        unnamed();
-    else
-        region_enter(r);
+    if (HT_LIKELY(ht_recording))
+        region_enter(region_of_string(name));
 }
 
 HT_EXPORT HT_NOINSTR void(hooktrace_region_end)(const char *name)
 {
-    if (HT_UNLIKELY(!ht_recording))
-        return;
-    struct ht_region *r = region_of_string(name);
-    if (HT_UNLIKELY(r == NULL))
-        unnamed();
-    else
-        region_leave(r);
+    if (HT_LIKELY(ht_recording))
+        region_leave(region_of_string(name));
 }
 
 /* Fortran's blank padding is not part of the name. */
@@ -181,22 +180,12 @@ HT_NOINSTR static size_t trimmed(const char *name, size_t length)
 
 HT_EXPORT HT_NOINSTR void hooktrace_region_begin_(const char *name, size_t length)
 {
-    if (HT_UNLIKELY(!ht_recording))
-        return;
-    struct ht_region *r = name ? region_of(name, trimmed(name, length)) : NULL;
-    if (HT_UNLIKELY(r == NULL))
-        unnamed();
-    else
-        region_enter(r);
+    if (HT_LIKELY(ht_recording))
+        region_enter(name ? region_of(name, trimmed(name, length)) : NULL);
 }
 
 HT_EXPORT HT_NOINSTR void hooktrace_region_end_(const char *name, size_t length)
 {
-    if (HT_UNLIKELY(!ht_recording))
-        return;
-    struct ht_region *r = name ? region_of(name, trimmed(name, length)) : NULL;
-    if (HT_UNLIKELY(r == NULL))
-        unnamed();
-    else
-        region_leave(r);
+    if (HT_LIKELY(ht_recording))
+        region_leave(name ? region_of(name, trimmed(name, length)) : NULL);
 }
