@@ -53,13 +53,19 @@ def ready_pids(d, proc, ranks):
 last_stderr = [""]
 
 
-def finish_launch(proc, what):
+def finish_launch(proc, what, hang_fails=True):
+    """The launch's output; a launch still running after TIMEOUT is
+    killed, and fails the test unless the caller handles that itself
+    (proc.hung)."""
+    proc.hung = False
     try:
         out, err = proc.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
-        check(False, what + ": the launch ended")
+        proc.hung = True
+        if hang_fails:
+            check(False, what + ": the launch ended")
     last_stderr[0] = err
     return out, err
 
@@ -216,26 +222,30 @@ def signal_during_merge(exe, plain):
     ready_pids(d, proc, range(4))
     time.sleep(0.5)  # from ready.<r> into MPI_Finalize
     proc.send_signal(signal.SIGTERM)
-    finish_launch(proc, "signal during the merge")
+    finish_launch(proc, "signal during the merge", hang_fails=False)
+    status = "hung" if proc.hung else proc.returncode
     if plain:
-        return d, proc.returncode, None
+        return d, status, None
     partial = {}
     for r in range(4):
         path = os.path.join(d, "%s_%d.json" % (NAME, r))
         if os.path.exists(path):
             with open(path) as f:
                 partial[r] = json.load(f).get("partial", {})
-    return d, proc.returncode, partial
+    return d, status, partial
 
 
+# Open MPI 4.1's mpirun itself dies of SIGSEGV on SIGTERM in about one
+# plain run of three (exit 1 otherwise), and now and then hangs (CI saw a
+# launch still running after 60 s): an instrumented launch that hangs is
+# tried again, and fails the test only if all 3 do; the status is checked
+# against those plain runs give, up to 6 of them (a plain hang included).
+what = "signal during the merge"
 for attempt in range(3):
     d, status, partial = signal_during_merge(EXE, False)
-    if all(partial.get(r, {}).get("during") for r in (0, 2, 3)):
+    if status != "hung" and all(partial.get(r, {}).get("during") for r in (0, 2, 3)):
         break
-what = "signal during the merge"
-# Open MPI 4.1's mpirun itself dies of SIGSEGV on SIGTERM in about one
-# plain run of three (exit 1 otherwise): the status is checked against
-# those plain runs give, up to 6 of them.
+check(status != "hung", what + ": the launch ended (3 tries)")
 plain_statuses = []
 while status not in plain_statuses and len(plain_statuses) < 6:
     plain_statuses.append(signal_during_merge(mpi_program("lifecycle_mpi_plain"), True)[1])
