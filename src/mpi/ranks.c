@@ -107,10 +107,34 @@ static struct ht_rank_map *build_map(MPI_Comm comm)
     return map;
 }
 
+/* The communicator whose table this thread looked up last, and that table:
+ * MPI_Comm_get_attr costs about 190 instructions (Open MPI 4.1), twice per
+ * MPI_Sendrecv.  The handle alone could name a freed communicator's
+ * successor, so the entry also holds ht_mpi_comm_generation as it was
+ * before the lookup: a communicator with a table cannot die without MPI
+ * calling delete_map first (MPI_Comm_free, MPI_Comm_disconnect,
+ * MPI_Finalize, in any language, or another thread's table replacing this
+ * one), and that bumps it before the handle can be reused.  The entry holds
+ * no reference: it is used only while the generation says the attribute,
+ * which holds one, is still there (using a communicator while another
+ * thread frees it is erroneous). */
+struct last_map {
+    MPI_Comm comm;
+    unsigned generation;
+    struct ht_rank_map *map;
+};
+static __thread struct last_map last_map __attribute__((tls_model("initial-exec")));
+
 struct ht_rank_map *ht_mpi_rank_map_get(MPI_Comm comm)
 {
     if (comm == MPI_COMM_WORLD && world_map)
         return world_map;
+    unsigned generation = __atomic_load_n(&ht_mpi_comm_generation, __ATOMIC_ACQUIRE);
+    struct last_map *last = &last_map;
+    if (last->map && last->comm == comm && last->generation == generation) {
+        __atomic_add_fetch(&last->map->refs, 1, __ATOMIC_ACQ_REL);
+        return last->map;
+    }
     if (comm == MPI_COMM_NULL || comm_keyval == MPI_KEYVAL_INVALID)
         return NULL;
     struct ht_rank_map *map = NULL;
@@ -128,6 +152,7 @@ struct ht_rank_map *ht_mpi_rank_map_get(MPI_Comm comm)
             return NULL;
         }
     }
+    *last = (struct last_map){comm, generation, map};
     __atomic_add_fetch(&map->refs, 1, __ATOMIC_ACQ_REL);
     return map;
 }

@@ -3,7 +3,8 @@
  *
  * The translation table of a communicator is cached on the communicator
  * itself as an MPI attribute, so MPI frees it with the communicator and a
- * reused handle can never see a stale table.  A table is reference counted:
+ * reused handle can never see a stale table; each thread also keeps the
+ * last one it looked up, checked against ht_mpi_comm_generation (ranks.c).  A table is reference counted:
  * a pending wildcard receive keeps the table of its communicator even if
  * the program frees the communicator before the receive completes. */
 #ifndef HT_MPI_RANKS_H
