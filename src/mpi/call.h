@@ -84,7 +84,7 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
         now = ht_clock_now();
     enum ht_tree_move move = HT_UNLIKELY(t->tracing)
                                  ? ht_trace_enter(t, routine, now, sp, site)
-                                 : ht_tree_enter(&t->tree, routine, now, sp, site);
+                                 : ht_tree_enter_either(&t->tree, routine, now, sp, site);
     c->thread = t;
     c->mpi = m;
     c->node = t->tree.current;
@@ -118,7 +118,7 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
     uint64_t now = ht_clock_now();
     enum ht_tree_move move = HT_UNLIKELY(t->tracing)
                                  ? ht_trace_enter(t, routine, now, sp, site)
-                                 : ht_tree_enter(&t->tree, routine, now, sp, site);
+                                 : ht_tree_enter_either(&t->tree, routine, now, sp, site);
     c->thread = t;
     c->mpi = NULL;
     c->node = t->tree.current;
