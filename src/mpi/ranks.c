@@ -44,8 +44,39 @@ static int delete_map(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+int ht_mpi_status_count_direct;
+
+/* Whether the status field ht_mpi_status_bytes reads holds, for byte
+ * counts around every boundary of its words, with the cancelled flag set
+ * or not, exactly what MPI_Status_set_elements_x wrote there and what
+ * MPI asks back from it. */
+static bool status_count_readable(void)
+{
+#if HT_MPI_STATUS_COUNT_FIELD
+    static const MPI_Count counts[] = {0, 1, 8, 255, 65536, INT32_MAX, (MPI_Count)INT32_MAX + 1,
+                                       (MPI_Count)UINT32_MAX, (MPI_Count)UINT32_MAX + 2,
+                                       ((MPI_Count)1 << 40) + 12345};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        for (int cancelled = 0; cancelled < 2; cancelled++) {
+            MPI_Status st;
+            memset(&st, cancelled ? 0x5a : 0xa5, sizeof st);
+            if (PMPI_Status_set_elements_x(&st, MPI_BYTE, counts[i]) != MPI_SUCCESS ||
+                PMPI_Status_set_cancelled(&st, cancelled) != MPI_SUCCESS)
+                return false;
+            uint64_t direct = ht_mpi_status_count_field(&st);
+            if (direct != (uint64_t)counts[i] || ht_mpi_status_bytes_asked(&st) != direct)
+                return false;
+        }
+    }
+    return true;
+#else
+    return false;
+#endif
+}
+
 void ht_mpi_ranks_init(MPI_Comm job)
 {
+    ht_mpi_status_count_direct = status_count_readable();
     if (comm_keyval == MPI_KEYVAL_INVALID)
         PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_map, &comm_keyval, NULL);
     if (world_group == MPI_GROUP_NULL && PMPI_Comm_group(job, &world_group) != MPI_SUCCESS)
@@ -243,7 +274,7 @@ uint64_t ht_mpi_bytes(MPI_Count count, MPI_Datatype type)
     return (uint64_t)count * (uint64_t)size;
 }
 
-uint64_t ht_mpi_status_bytes(const MPI_Status *st)
+uint64_t ht_mpi_status_bytes_asked(const MPI_Status *st)
 {
     MPI_Count count = 0;
 #if HAVE_PMPI_GET_COUNT_C
