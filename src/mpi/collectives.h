@@ -171,7 +171,6 @@ HT_NOINSTR HT_ALWAYS_INLINE static inline void ht_coll_Allreduce(
     (void)sendbuf;
     (void)recvbuf;
     (void)op;
-    ht_coll_mark(c, comm, -1);
     const struct ht_coll_memo *memo = &c->mpi->allreduce;
     if (request == MPI_REQUEST_NULL && memo->node == c->node && memo->g != NULL &&
         memo->comm == comm && memo->type == datatype && memo->count == count &&
@@ -181,6 +180,7 @@ HT_NOINSTR HT_ALWAYS_INLINE static inline void ht_coll_Allreduce(
         memo->g->ticks += c->end > c->start ? c->end - c->start : 0;
         return;
     }
+    ht_coll_mark(c, comm, -1);
     ht_coll_Allreduce_record(c, count, datatype, comm, request);
 }
 
