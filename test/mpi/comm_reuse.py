@@ -1,9 +1,11 @@
 """Point-to-point peers and bytes on split and Cartesian communicators
 (test/mpi/comm_reuse.c, 2 ranks), exactly, with a split communicator freed
 and the next one (in the other rank order) made under the same handle:
-each thread's last looked-up communicator table (src/mpi/ranks.c) must not
-be taken for the new one's.  The run checks that the handle was indeed
-reused (both libraries do), or the test would prove nothing."""
+each thread's last looked-up communicator table (src/mpi/ranks.h,
+ht_last_map) must not be taken for the new one's; on the Cartesian one,
+MPI_Sendrecv's cases besides the common one (MPI_ANY_SOURCE, MPI_PROC_NULL,
+a derived datatype).  The run checks that the handle was indeed reused
+(both libraries do), or the test would prove nothing."""
 from mpilib import *
 
 require_launcher()
@@ -14,6 +16,12 @@ m.p2p(0, 1, 8, "main;reversed;MPI_Send", "main;reversed;MPI_Recv")
 m.p2p(1, 0, 16, "main;ordered;MPI_Send", "main;ordered;MPI_Recv")
 m.p2p(0, 1, 24, "main;cart;MPI_Sendrecv", "main;cart;MPI_Sendrecv")
 m.p2p(1, 0, 24, "main;cart;MPI_Sendrecv", "main;cart;MPI_Sendrecv")
+# From MPI_ANY_SOURCE, one way only (MPI_PROC_NULL), a derived datatype.
+for sender in (0, 1):
+    m.p2p(sender, 1 - sender, 32, "main;cart_more;MPI_Sendrecv", "main;cart_more;MPI_Sendrecv")
+    m.p2p(sender, 1 - sender, 24, "main;cart_more;MPI_Sendrecv_replace",
+          "main;cart_more;MPI_Sendrecv_replace")
+m.p2p(0, 1, 12, "main;cart_more;MPI_Sendrecv", "main;cart_more;MPI_Sendrecv")
 report_messages(m, N)
 
 reference = mpirun(mpi_program("comm_reuse_plain"), N)
