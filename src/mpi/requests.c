@@ -409,7 +409,12 @@ static size_t poll_table(struct ht_thread *t, uint64_t now, size_t budget)
         }
         budget--;
         int done = 0;
+        /* Zeroed: MPICH 4.0's MPI_Request_get_status leaves the status of
+         * a complete partitioned request unwritten, and MPI_Test_cancelled
+         * (ht_request_complete) must not read a stale cancelled bit there
+         * (its size and peer are known from MPI_Precv_init). */
         MPI_Status st;
+        memset(&st, 0, sizeof st);
         if (PMPI_Request_get_status(r->handle, &done, &st) == MPI_SUCCESS && done) {
             /* Completion removes the entry or moves another into its place:
              * look at this position again next. */
