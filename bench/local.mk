@@ -140,6 +140,26 @@ bench-coll: bench/mpi_calls_hooktrace$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/coll_cost.py --builddir $(top_builddir) \
 	  --mpiexec '$(MPIEXEC)' $(BENCH_COLL_ARGS)
 .PHONY: bench-coll
+
+# Instructions the wrappers add per 8-byte MPI_Sendrecv + MPI_Allreduce on
+# MPI_COMM_WORLD, MPI_COMM_SELF, a split and a Cartesian communicator (one
+# rank, callgrind; bench/comm_cost.py).  BENCH_COMM_ARGS='-n 500'
+EXTRA_PROGRAMS += bench/comm_calls_plain bench/comm_calls_hooktrace
+bench_comm_calls_plain_SOURCES = bench/comm_calls.c
+bench_comm_calls_plain_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
+bench_comm_calls_plain_LDFLAGS = -no-install
+bench_comm_calls_plain_LDADD = $(MPI_LIBS)
+bench_comm_calls_hooktrace_SOURCES = bench/comm_calls.c
+bench_comm_calls_hooktrace_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)
+bench_comm_calls_hooktrace_LDFLAGS = $(HT_BENCH_MPI_LINK)
+bench_comm_calls_hooktrace_LDADD = libhooktrace.la $(MPI_LIBS)
+CLEANFILES += bench/comm_calls_plain$(EXEEXT) bench/comm_calls_hooktrace$(EXEEXT)
+EXTRA_DIST += bench/comm_cost.py
+BENCH_COMM_ARGS =
+bench-comm: bench/comm_calls_plain$(EXEEXT) bench/comm_calls_hooktrace$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/comm_cost.py --builddir $(top_builddir) \
+	  --mpiexec '$(MPIEXEC)' $(BENCH_COMM_ARGS)
+.PHONY: bench-comm
 EXTRA_DIST += bench/coll_cost.py bench/merge_model.py bench/stacks_cost.py bench/threads_memory.py \
 	bench/compare_cost.py
 

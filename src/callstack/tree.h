@@ -331,6 +331,53 @@ HT_NOINSTR static inline enum ht_tree_move ht_tree_enter(struct ht_tree *tree, u
     return ht_tree_enter_slow(tree, function, now, sp, site);
 }
 
+/* ht_tree_enter that also takes the child entered before the last one
+ * without the slow path, swapping the two: a loop alternating two MPI
+ * routines (an MPI_Sendrecv and an MPI_Allreduce) finds both here.  For
+ * the MPI wrappers, not the hooks (whose cost the calibration in
+ * src/runtime/overhead.c measures with ht_tree_enter).  An exact match of
+ * the function word is never a throttled or retired node, and a node with
+ * children is below the depth limit, as in ht_tree_enter_slow. */
+HT_NOINSTR static inline struct ht_node *ht_tree_either_child(const struct ht_tree *tree,
+                                                              uintptr_t function, uintptr_t sp,
+                                                              uintptr_t site)
+{
+    const struct ht_node *cur = tree->current;
+    struct ht_node *child = cur->last_child;
+    if (HT_LIKELY(child != NULL && !ht_tree_call_was_left(cur, sp, site))) {
+        if (HT_LIKELY(child->function == function))
+            return child;
+        struct ht_node *second = cur->second_child;
+        if (second != NULL && second->function == function)
+            return second;
+    }
+    return NULL;
+}
+
+/* Enters the child ht_tree_either_child found: the last one entered. */
+HT_NOINSTR static inline void ht_tree_push_either(struct ht_tree *tree, struct ht_node *child,
+                                                  uint64_t now, uintptr_t sp, uintptr_t site)
+{
+    struct ht_node *cur = tree->current;
+    if (cur->last_child != child) {
+        cur->second_child = cur->last_child;
+        cur->last_child = child;
+    }
+    ht_tree_push(tree, child, now, sp, site);
+}
+
+HT_NOINSTR static inline enum ht_tree_move ht_tree_enter_either(struct ht_tree *tree,
+                                                                uintptr_t function, uint64_t now,
+                                                                uintptr_t sp, uintptr_t site)
+{
+    struct ht_node *child = ht_tree_either_child(tree, function, sp, site);
+    if (HT_LIKELY(child != NULL)) {
+        ht_tree_push_either(tree, child, now, sp, site);
+        return HT_MOVED;
+    }
+    return ht_tree_enter_slow(tree, function, now, sp, site);
+}
+
 HT_NOINSTR static inline enum ht_tree_move ht_tree_exit(struct ht_tree *tree, uintptr_t function,
                                                         uint64_t now)
 {

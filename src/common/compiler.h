@@ -13,5 +13,9 @@
 #define HT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define HT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define HT_COLD __attribute__((cold, noinline))
+/* For the few inline functions every MPI wrapper expands on its common
+ * path, where GCC's unit-growth limit would otherwise outline them in a
+ * large file of wrappers (MPICH's). */
+#define HT_ALWAYS_INLINE __attribute__((always_inline))
 
 #endif

@@ -59,51 +59,17 @@ struct ht_mpi_call {
     bool persistent;
 };
 
-HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t routine,
-                                                uintptr_t sp, uintptr_t site)
-{
-    if (!ht_mpi_logging)
-        return false;
-    struct ht_thread *t = ht_thread_self;
-    if (t == NULL && (t = ht_thread_attach()) == NULL)
-        return false;
-    struct ht_mpi_thread *m = t->mpi ? t->mpi : ht_mpi_thread_data(t);
-    /* A PMPI routine that calls another MPI routine: not the program's call. */
-    if (m == NULL || m->in_mpi)
-        return false;
-    if (HT_UNLIKELY(m->epoch != ht_mpi.epoch))
-        ht_request_forget_all(t);
-    uint64_t now = ht_clock_now();
-    /* The messages a poll sees complete end at their own, later ticks (the
-     * library may even yield the CPU inside it): the routine starts after
-     * them, so that a thread's events stay in time order and no send
-     * seems to start after its message arrived. */
-    /* poll_requests: open requests, or completions other threads handed
-     * back (requests_shared.c). */
-    if (t->poll_requests && ht_mpi.polling && ht_request_poll_paced(t, now))
-        now = ht_clock_now();
-    enum ht_tree_move move = HT_UNLIKELY(t->tracing)
-                                 ? ht_trace_enter(t, routine, now, sp, site)
-                                 : ht_tree_enter(&t->tree, routine, now, sp, site);
-    c->thread = t;
-    c->mpi = m;
-    c->node = t->tree.current;
-    /* Its callers carry message attribution: never throttled. */
-    if (HT_UNLIKELY(!(c->node->flags & HT_NODE_MPI_ROUTINE)))
-        ht_mpi_mark_node(t, c->node, now);
-    c->routine = routine;
-    c->start = now;
-    c->comm = MPI_COMM_NULL;
-    c->root = -1;
-    c->persistent = false;
-    m->in_mpi = 1;
-    if (HT_UNLIKELY(ht_mpit_pvars_active))
-        ht_mpit_call_begin(c->node);
-    c->counted = HT_UNLIKELY(t->counting) && move == HT_MOVED;
-    if (c->counted)
-        ht_counters_entered(t, c->node);
-    return true;
-}
+/* The start of a wrapped call, after the logging check: false if the
+ * wrapper is only to call PMPI.  ht_mpi_call_begin is the common case
+ * alone, a leaf function without saved registers: the thread has its MPI
+ * data and is in no MPI call, no request to poll, no trace, counters or
+ * MPI_T performance variables, the clock is the TSC, and the routine's
+ * node is one of the two children its caller entered last (tree.h,
+ * ht_tree_enter_either).  Anything else goes to ht_mpi_call_begin_full
+ * (call.c), before anything changed. */
+bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t routine, uintptr_t sp, uintptr_t site);
+bool ht_mpi_call_begin_full(struct ht_mpi_call *c, uintptr_t routine, uintptr_t sp,
+                            uintptr_t site);
 
 /* MPI_Init and MPI_Finalize are nodes whenever functions are recorded,
  * whether or not messages are logged. */
@@ -118,7 +84,7 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
     uint64_t now = ht_clock_now();
     enum ht_tree_move move = HT_UNLIKELY(t->tracing)
                                  ? ht_trace_enter(t, routine, now, sp, site)
-                                 : ht_tree_enter(&t->tree, routine, now, sp, site);
+                                 : ht_tree_enter_either(&t->tree, routine, now, sp, site);
     c->thread = t;
     c->mpi = NULL;
     c->node = t->tree.current;
@@ -148,7 +114,7 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
     ht_mpi_call_begin_node((call), (uintptr_t)&(routine), HT_WRAPPER_SP(),     \
                            (uintptr_t)__builtin_return_address(0))
 
-HT_NOINSTR static inline void ht_mpi_call_returned(struct ht_mpi_call *c)
+HT_NOINSTR HT_ALWAYS_INLINE static inline void ht_mpi_call_returned(struct ht_mpi_call *c)
 {
     c->end = ht_clock_now();
     /* The routine's counts are the PMPI call's, like its time; the node is
@@ -172,7 +138,7 @@ HT_NOINSTR static inline void ht_mpi_call_abandon(struct ht_mpi_call *c)
 }
 
 /* The node's time is the PMPI routine's; recording after it is the caller's. */
-HT_NOINSTR static inline void ht_mpi_call_end(struct ht_mpi_call *c)
+HT_NOINSTR HT_ALWAYS_INLINE static inline void ht_mpi_call_end(struct ht_mpi_call *c)
 {
     if (HT_UNLIKELY(c->thread->tracing))
         ht_trace_exit(c->thread, c->routine, c->end);

@@ -359,29 +359,13 @@ void ht_coll_Reduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, M
                request);
 }
 
-/* The logical exchange of an allreduce: every rank's vector to every other
- * rank (on an inter-communicator: to every rank of the remote group, whose
- * result it is). */
-void ht_coll_Allreduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request)
+/* ht_coll_Allreduce (collectives.h) when the thread's memo does not hold. */
+void ht_coll_Allreduce_record(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Comm comm, MPI_Request request)
 {
-    ht_coll_mark(c, comm, -1);
-    (void)sendbuf;
-    (void)recvbuf;
-    (void)op;
-    /* A code's Allreduce usually repeats from one place with the same
-     * arguments (a dot product per iteration): then it only counts itself
-     * in the record the first call made, which halves what hooktrace adds
-     * to it.  Not in trace mode, which records each call. */
     struct ht_coll_memo *memo = &c->mpi->allreduce;
     unsigned generation = __atomic_load_n(&ht_mpi_comm_generation, __ATOMIC_ACQUIRE);
     bool memo_ok = request == MPI_REQUEST_NULL && !c->thread->tracing;
-    if (memo_ok && memo->g && memo->node == c->node && memo->comm == comm &&
-        memo->type == datatype && memo->count == count && memo->generation == generation) {
-        memo->g->calls++;
-        memo->g->ticks += c->end > c->start ? c->end - c->start : 0;
-        return;
-    }
     struct ht_blocks b = ht_blocks_same(count, datatype);
     struct ht_group_messages *g = all_to_all(c, comm, b, b, request);
     if (memo_ok && g && ht_mpi_type_is_kept(datatype))

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/compiler.h"
+#include "mpi/ranks.h"
 #include "mpi/record.h"
 
 /* An array of counts, one per peer, as the routine was given it: int in
@@ -81,8 +83,8 @@ void ht_coll_Alltoallw(struct ht_mpi_call *c, const void *sendbuf, struct ht_cou
                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request request);
 void ht_coll_Reduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request request);
-void ht_coll_Allreduce(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request);
+void ht_coll_Allreduce_record(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype datatype,
+                              MPI_Comm comm, MPI_Request request);
 void ht_coll_Reduce_scatter(struct ht_mpi_call *c, const void *sendbuf, void *recvbuf,
                             struct ht_counts recvcounts, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm, MPI_Request request);
@@ -153,6 +155,33 @@ static inline void ht_coll_mark(struct ht_mpi_call *c, MPI_Comm comm, int root)
 {
     c->comm = comm;
     c->root = root;
+}
+
+/* The logical exchange of an allreduce: every rank's vector to every other
+ * rank (on an inter-communicator: to every rank of the remote group, whose
+ * result it is).  A code's Allreduce usually repeats from one place with
+ * the same arguments (a dot product per iteration): then it only counts
+ * itself in the record the first call made (thread_data.h,
+ * ht_coll_memo), here in the wrapper.  Not in trace mode, which records
+ * each call. */
+HT_NOINSTR HT_ALWAYS_INLINE static inline void ht_coll_Allreduce(
+    struct ht_mpi_call *c, const void *sendbuf, void *recvbuf, MPI_Count count,
+    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request request)
+{
+    (void)sendbuf;
+    (void)recvbuf;
+    (void)op;
+    const struct ht_coll_memo *memo = &c->mpi->allreduce;
+    if (request == MPI_REQUEST_NULL && memo->node == c->node && memo->g != NULL &&
+        memo->comm == comm && memo->type == datatype && memo->count == count &&
+        !c->thread->tracing &&
+        memo->generation == __atomic_load_n(&ht_mpi_comm_generation, __ATOMIC_ACQUIRE)) {
+        memo->g->calls++;
+        memo->g->ticks += c->end > c->start ? c->end - c->start : 0;
+        return;
+    }
+    ht_coll_mark(c, comm, -1);
+    ht_coll_Allreduce_record(c, count, datatype, comm, request);
 }
 
 #endif

@@ -58,10 +58,9 @@ RELEASE = "ht_mpi_release(&call);"
 KINDS = {
     "send": dict(post=SEND),
     "recv": dict(status=True, post="ht_mpi_on_recv(&call, ht_st, comm);"),
-    "sendrecv": dict(status=True, post="ht_mpi_on_send(&call, sendcount, sendtype, dest, sendtag, comm);\n"
-                     "ht_mpi_on_recv(&call, ht_st, comm);"),
-    "sendrecv_replace": dict(status=True, post="ht_mpi_on_send(&call, count, datatype, dest, sendtag, comm);\n"
-                             "ht_mpi_on_recv(&call, ht_st, comm);"),
+    "sendrecv": dict(status=True, post="ht_mpi_on_sendrecv(&call, sendcount, sendtype, dest, sendtag, ht_st, comm);"),
+    "sendrecv_replace": dict(status=True, post="ht_mpi_on_sendrecv(&call, count, datatype, dest, sendtag, ht_st, "
+                             "comm);"),
     "isend": dict(post="ht_mpi_on_isend(&call, count, datatype, dest, tag, comm, *request, false);"),
     "irecv": dict(post="ht_mpi_on_irecv(&call, source, comm, *request, false);"),
     "mrecv": dict(status=True, pre="MPI_Message ht_message = *message;",

@@ -2,7 +2,7 @@
 # recording, the open-request table, rank translation
 noinst_LTLIBRARIES += libht_mpi.la
 libht_mpi_la_SOURCES = \
-	src/mpi/call.h src/mpi/state.h src/mpi/state.c src/mpi/job.c src/mpi/abi.h src/mpi/abi.c \
+	src/mpi/call.h src/mpi/call.c src/mpi/state.h src/mpi/state.c src/mpi/job.c src/mpi/abi.h src/mpi/abi.c \
 	src/mpi/thread_data.h src/mpi/messages.h src/mpi/messages.c \
 	src/mpi/ranks.h src/mpi/ranks.c \
 	src/mpi/requests.h src/mpi/requests.c src/mpi/requests_shared.c src/mpi/poll.h \

@@ -27,6 +27,58 @@ void ht_mpi_on_recv(struct ht_mpi_call *c, const MPI_Status *st, MPI_Comm comm)
                           bytes);
 }
 
+/* An MPI_Sendrecv or MPI_Sendrecv_replace: its send and its receive as
+ * ht_mpi_on_send and ht_mpi_on_recv record them, with one look at the
+ * communicator's table and the node's figures for both. */
+__attribute__((noinline)) static void sendrecv_general(struct ht_mpi_call *c, MPI_Count count,
+                                                         MPI_Datatype type, int dest, int tag,
+                                                         const MPI_Status *st, MPI_Comm comm)
+{
+    if (HT_UNLIKELY(c->thread->tracing)) {
+        ht_mpi_on_send(c, count, type, dest, tag, comm);
+        ht_mpi_on_recv(c, st, comm);
+        return;
+    }
+    int source = st->MPI_SOURCE, send_peer = -1, recv_peer = -1;
+    if (comm == MPI_COMM_WORLD) {
+        send_peer = dest < 0 ? -1 : dest;
+        recv_peer = source < 0 ? -1 : source;
+    } else if (dest >= 0 || source >= 0) {
+        const struct ht_rank_map *map = ht_mpi_rank_map_peek(comm);
+        send_peer = ht_mpi_rank_map_world(map, dest);
+        recv_peer = ht_mpi_rank_map_world(map, source);
+    }
+    ht_mpi_messages_p2p(c->thread, c->mpi, c->node, send_peer,
+                        send_peer < 0 ? 0 : ht_mpi_bytes(count, type), recv_peer,
+                        recv_peer < 0 ? 0 : ht_mpi_status_bytes(st), c->start, c->end);
+}
+
+/* The common case alone, without a call: both peers ranks, the
+ * communicator's table, the datatype's size and the node's figures at
+ * hand, the status's count readable, no trace. */
+void ht_mpi_on_sendrecv(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int dest,
+                        int tag, const MPI_Status *st, MPI_Comm comm)
+{
+#if HT_MPI_STATUS_COUNT_FIELD
+    struct ht_mpi_thread *m = c->mpi;
+    struct ht_mpi_stats *s = c->node->mpi;
+    int source = st->MPI_SOURCE;
+    bool world = comm == MPI_COMM_WORLD;
+    const struct ht_rank_map *map = world ? NULL : ht_mpi_rank_map_cached(comm);
+    MPI_Count size = ht_mpi_type_size_kept(type);
+    if (HT_LIKELY(!c->thread->tracing && s != NULL && m->peers.p2p_messages != NULL &&
+                  ht_mpi_status_count_direct && size > 0 && count > 0 && dest >= 0 &&
+                  source >= 0 && (world || map != NULL))) {
+        int send_peer = world ? dest : ht_mpi_rank_map_world(map, dest);
+        int recv_peer = world ? source : ht_mpi_rank_map_world(map, source);
+        ht_mpi_messages_p2p_at(m, s, send_peer, (uint64_t)count * (uint64_t)size, recv_peer,
+                               ht_mpi_status_count_field(st), c->start, c->end);
+        return;
+    }
+#endif
+    sendrecv_general(c, count, type, dest, tag, st, comm);
+}
+
 /* What a traced request's events need, kept with the request. */
 static void trace_fields(struct ht_mpi_call *c, struct ht_request *r, int peer, int tag,
                          MPI_Comm comm)

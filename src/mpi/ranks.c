@@ -33,19 +33,59 @@ void ht_mpi_rank_map_keep(struct ht_rank_map *map)
         __atomic_add_fetch(&map->refs, 1, __ATOMIC_RELAXED);
 }
 
-/* MPI calls this when the communicator is freed (or MPI finalized). */
+/* Set while this thread attaches a table: MPI then calls delete_map on the
+ * table another thread attached since this one looked (two threads
+ * building the same table at once), which that thread, or a third, may be
+ * reading without a reference (ht_mpi_rank_map_peek).  That table is left
+ * allocated: it is rare and small. */
+static __thread int attaching __attribute__((tls_model("initial-exec")));
+
+/* MPI calls this when the communicator is freed (or MPI finalized), and
+ * when this thread's attach replaces another's table (attaching). */
 static int delete_map(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm;
     (void)keyval;
     (void)extra;
     __atomic_add_fetch(&ht_mpi_comm_generation, 1, __ATOMIC_RELEASE);
-    ht_mpi_rank_map_put(value);
+    if (!attaching)
+        ht_mpi_rank_map_put(value);
     return MPI_SUCCESS;
+}
+
+int ht_mpi_status_count_direct;
+
+/* Whether the status field ht_mpi_status_bytes reads holds, for byte
+ * counts around every boundary of its words, with the cancelled flag set
+ * or not, exactly what MPI_Status_set_elements_x wrote there and what
+ * MPI asks back from it. */
+static bool status_count_readable(void)
+{
+#if HT_MPI_STATUS_COUNT_FIELD
+    static const MPI_Count counts[] = {0, 1, 8, 255, 65536, INT32_MAX, (MPI_Count)INT32_MAX + 1,
+                                       (MPI_Count)UINT32_MAX, (MPI_Count)UINT32_MAX + 2,
+                                       ((MPI_Count)1 << 40) + 12345};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        for (int cancelled = 0; cancelled < 2; cancelled++) {
+            MPI_Status st;
+            memset(&st, cancelled ? 0x5a : 0xa5, sizeof st);
+            if (PMPI_Status_set_elements_x(&st, MPI_BYTE, counts[i]) != MPI_SUCCESS ||
+                PMPI_Status_set_cancelled(&st, cancelled) != MPI_SUCCESS)
+                return false;
+            uint64_t direct = ht_mpi_status_count_field(&st);
+            if (direct != (uint64_t)counts[i] || ht_mpi_status_bytes_asked(&st) != direct)
+                return false;
+        }
+    }
+    return true;
+#else
+    return false;
+#endif
 }
 
 void ht_mpi_ranks_init(MPI_Comm job)
 {
+    ht_mpi_status_count_direct = status_count_readable();
     if (comm_keyval == MPI_KEYVAL_INVALID)
         PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_map, &comm_keyval, NULL);
     if (world_group == MPI_GROUP_NULL && PMPI_Comm_group(job, &world_group) != MPI_SUCCESS)
@@ -107,10 +147,17 @@ static struct ht_rank_map *build_map(MPI_Comm comm)
     return map;
 }
 
-struct ht_rank_map *ht_mpi_rank_map_get(MPI_Comm comm)
+/* The communicator whose table this thread looked up last (ranks.h). */
+__thread struct ht_last_map ht_last_map __attribute__((tls_model("initial-exec")));
+
+struct ht_rank_map *ht_mpi_rank_map_lookup(MPI_Comm comm)
 {
     if (comm == MPI_COMM_WORLD && world_map)
         return world_map;
+    unsigned generation = __atomic_load_n(&ht_mpi_comm_generation, __ATOMIC_ACQUIRE);
+    struct ht_last_map *last = &ht_last_map;
+    if (last->map && last->comm == comm && last->generation == generation)
+        return last->map;
     if (comm == MPI_COMM_NULL || comm_keyval == MPI_KEYVAL_INVALID)
         return NULL;
     struct ht_rank_map *map = NULL;
@@ -121,35 +168,23 @@ struct ht_rank_map *ht_mpi_rank_map_get(MPI_Comm comm)
         map = build_map(comm);
         if (!map)
             return NULL;
-        /* Two threads may build the same table at once; each attaches its
-         * own and the attribute's delete releases the replaced one. */
-        if (PMPI_Comm_set_attr(comm, comm_keyval, map) != MPI_SUCCESS) {
+        attaching = 1;
+        int rc = PMPI_Comm_set_attr(comm, comm_keyval, map);
+        attaching = 0;
+        if (rc != MPI_SUCCESS) {
             ht_mpi_rank_map_put(map);
             return NULL;
         }
     }
-    __atomic_add_fetch(&map->refs, 1, __ATOMIC_ACQ_REL);
+    *last = (struct ht_last_map){comm, generation, map};
     return map;
 }
 
-int ht_mpi_rank_map_world(const struct ht_rank_map *map, int rank)
+struct ht_rank_map *ht_mpi_rank_map_get(MPI_Comm comm)
 {
-    if (!map || rank < 0 || rank >= map->size)
-        return -1;
-    int w = map->world[rank];
-    return w == MPI_UNDEFINED ? -1 : w;
-}
-
-int ht_mpi_world_rank(MPI_Comm comm, int rank)
-{
-    if (rank < 0) /* MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ROOT are negative */
-        return -1;
-    if (comm == MPI_COMM_WORLD)
-        return rank;
-    struct ht_rank_map *map = ht_mpi_rank_map_get(comm);
-    int w = ht_mpi_rank_map_world(map, rank);
-    ht_mpi_rank_map_put(map);
-    return w;
+    struct ht_rank_map *map = ht_mpi_rank_map_peek(comm);
+    ht_mpi_rank_map_keep(map);
+    return map;
 }
 
 /* The size of a datatype, in bytes, as an MPI_Count: MPI 4's
@@ -169,25 +204,8 @@ static MPI_Count type_size(MPI_Datatype type)
     return size == MPI_UNDEFINED || size < 0 ? 0 : size;
 }
 
-/* The sizes of the predefined datatypes a thread used last.  Only those
- * are kept: they live as long as MPI, whereas a derived type's handle may
- * name another type after MPI_Type_free (in C, Fortran or mpi_f08, which
- * hooktrace does not all see).  Asking MPI costs about 50 instructions of
- * the 460 hooktrace adds to an MPI_Allreduce. */
-#define TYPE_SIZES 4
-struct type_size_entry {
-    MPI_Datatype type;
-    MPI_Count size; /* 0: empty */
-};
-static __thread struct type_size_entry type_sizes[TYPE_SIZES]
-    __attribute__((tls_model("initial-exec")));
-
-static size_t type_slot(MPI_Datatype type)
-{
-    uint64_t h = 0;
-    memcpy(&h, &type, sizeof type < sizeof h ? sizeof type : sizeof h);
-    return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 62);
-}
+/* The sizes of the predefined datatypes this thread used last (ranks.h). */
+__thread struct ht_type_size ht_type_sizes[HT_TYPE_SIZES] __attribute__((tls_model("initial-exec")));
 
 static bool is_predefined(MPI_Datatype type)
 {
@@ -197,28 +215,20 @@ static bool is_predefined(MPI_Datatype type)
            combiner == MPI_COMBINER_NAMED;
 }
 
-int ht_mpi_type_is_kept(MPI_Datatype type)
-{
-    const struct type_size_entry *e = &type_sizes[type_slot(type)];
-    return e->size > 0 && e->type == type;
-}
-
-uint64_t ht_mpi_bytes(MPI_Count count, MPI_Datatype type)
+uint64_t ht_mpi_bytes_asked(MPI_Count count, MPI_Datatype type)
 {
     if (count <= 0 || type == MPI_DATATYPE_NULL)
         return 0;
-    struct type_size_entry *e = &type_sizes[type_slot(type)];
-    if (e->size > 0 && e->type == type)
-        return (uint64_t)count * (uint64_t)e->size;
     MPI_Count size = type_size(type);
     if (size > 0 && is_predefined(type)) {
+        struct ht_type_size *e = &ht_type_sizes[ht_type_slot(type)];
         e->type = type;
         e->size = size;
     }
     return (uint64_t)count * (uint64_t)size;
 }
 
-uint64_t ht_mpi_status_bytes(const MPI_Status *st)
+uint64_t ht_mpi_status_bytes_asked(const MPI_Status *st)
 {
     MPI_Count count = 0;
 #if HAVE_PMPI_GET_COUNT_C

@@ -15,6 +15,9 @@
 void ht_mpi_on_send(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int dest, int tag,
                     MPI_Comm comm);
 void ht_mpi_on_recv(struct ht_mpi_call *c, const MPI_Status *st, MPI_Comm comm);
+/* Both of an MPI_Sendrecv(_replace), the received one's from st. */
+void ht_mpi_on_sendrecv(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int dest,
+                        int tag, const MPI_Status *st, MPI_Comm comm);
 
 /* Non-blocking and persistent point-to-point (persistent: registered
  * inactive until MPI_Start). */

@@ -187,6 +187,17 @@ test_mpi_cancel_race_CFLAGS = $(HT_MPI_TEST_CFLAGS) -pthread
 test_mpi_cancel_race_LDADD = $(HT_MPI_TEST_LDADD)
 test_mpi_cancel_race_LDFLAGS = $(HT_TEST_LINK) -pthread
 
+# Split and Cartesian communicators, one freed and its handle reused
+# (test/mpi/comm_reuse.py).
+check_PROGRAMS += test/mpi/comm_reuse test/mpi/comm_reuse_plain
+test_mpi_comm_reuse_SOURCES = test/mpi/comm_reuse.c test/mpi/common.h
+test_mpi_comm_reuse_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_comm_reuse_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_comm_reuse_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_comm_reuse_plain_SOURCES = test/mpi/comm_reuse.c test/mpi/common.h
+test_mpi_comm_reuse_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_comm_reuse_plain_LDADD = $(MPI_LIBS)
+
 # An MPI 4 sessions program without MPI_Init (test/mpi/sessions.py); it
 # exits with 77 where the library has no sessions (Open MPI 4.1).
 check_PROGRAMS += test/mpi/sessions test/mpi/sessions_plain
@@ -227,7 +238,7 @@ HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test
 	test/mpi/large.py test/mpi/cancel.py test/mpi/type_reuse.py test/mpi/coll_memo.py test/mpi/openmp.py \
 	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py \
 	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py \
-	test/mpi/threads_requests.py test/mpi/cancel_race.py test/mpi/sessions.py test/mpi/abi_mismatch.py \
+	test/mpi/threads_requests.py test/mpi/cancel_race.py test/mpi/comm_reuse.py test/mpi/sessions.py test/mpi/abi_mismatch.py \
 	test/mpi/metadata.py test/mpi/counters_once.py test/mpi/compare.py test/mpi/descriptors.py \
 	test/mpi/mpi4.py test/mpi/exports.py test/mpi/regions.py
 TESTS += $(HT_MPI_TESTS)
