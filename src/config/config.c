@@ -134,6 +134,8 @@ void ht_config_free(struct ht_config *cfg)
     free(cfg->source_file);
     ht_regex_list_free(&cfg->include_functions);
     ht_regex_list_free(&cfg->exclude_functions);
+    free(cfg->filter_file);
+    ht_region_filter_free(&cfg->region_filter);
     ht_rank_set_free(&cfg->mpi.log_ranks);
     ht_rank_set_free(&cfg->mpi.rank_files);
     free(cfg->trace.folder);
@@ -168,9 +170,27 @@ static bool passes(const struct ht_regex_list *include, const struct ht_regex_li
     return !ht_regex_list_matches(exclude, name);
 }
 
+/* Score-P's region filter never applies to MPI routines, and neither does
+ * the filter file here: "EXCLUDE *" is a common first rule. */
+static bool filter_excludes(const struct ht_config *cfg, const char *name, const char *symbol)
+{
+    return strncmp(name, "MPI_", 4) != 0 &&
+           ht_region_filter_excludes(&cfg->region_filter, name, symbol);
+}
+
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name)
 {
-    return passes(&cfg->include_functions, &cfg->exclude_functions, name);
+    return passes(&cfg->include_functions, &cfg->exclude_functions, name) &&
+           !filter_excludes(cfg, name, NULL);
+}
+
+bool ht_config_function_filtered_out(const struct ht_config *cfg, const char *name,
+                                     const char *symbol)
+{
+    if (!name)
+        return false;
+    return ht_regex_list_matches(&cfg->exclude_functions, name) ||
+           filter_excludes(cfg, name, symbol);
 }
 
 bool ht_config_function_never_throttled(const struct ht_config *cfg, const char *name)

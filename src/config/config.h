@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/region_filter.h"
+
 enum ht_sort_column {
     HT_SORT_TIME_EXCL = 0, /* default: exclusive time, largest first */
     HT_SORT_TIME_INCL,
@@ -165,6 +167,10 @@ struct ht_config {
     enum ht_sort_column sort_by;
     struct ht_regex_list include_functions; /* empty: every function */
     struct ht_regex_list exclude_functions;
+    /* A Score-P filter file (docs/config.md "filter_file"): NULL, or the
+     * path as written; its rules are read when the config is. */
+    char *filter_file;
+    struct ht_region_filter region_filter;
     unsigned max_stack_depth; /* >= 1 */
     bool write_logfile;
     unsigned log_stacks; /* rows per logfile table (0: all); default 100 */
@@ -217,8 +223,17 @@ int ht_config_from_environment(struct ht_config *cfg, char *err, size_t errlen);
 bool ht_config_secure_execution(void);
 
 /* Whether a function with this display name appears in the output: it must
- * match an include pattern (if there are any) and no exclude pattern. */
+ * match an include pattern (if there are any), no exclude pattern, and not
+ * be excluded by the filter file (its MANGLED rules need the symbol name,
+ * ht_config_function_filtered_out). */
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name);
+
+/* Whether exclude_functions or the filter file leave out the function of
+ * this display name and ELF symbol name (NULL when unknown): the functions
+ * whose hooks are rewritten away at start-up (docs/config.md,
+ * "exclude_functions").  include_functions is not consulted. */
+bool ht_config_function_filtered_out(const struct ht_config *cfg, const char *name,
+                                     const char *symbol);
 
 /* Whether a function with this name matches a throttle.never pattern. */
 bool ht_config_function_never_throttled(const struct ht_config *cfg, const char *name);

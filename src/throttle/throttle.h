@@ -44,6 +44,12 @@ struct ht_throttle_settings {
     bool patch_code;             /* rewrite the hook calls (else: the flag only) */
     const uintptr_t *never;      /* entry addresses never throttled */
     size_t nnever;
+    /* Entry addresses of the functions the config excludes
+     * (exclude_functions, filter_file): throttled before their first
+     * call, whether throttling is on or not, so that their hook calls are
+     * rewritten the first time each is reached and they leave no node. */
+    const uintptr_t *excluded;
+    size_t nexcluded;
 };
 
 /* At start-up, before any thread records.  The variable
