@@ -421,7 +421,8 @@ endif
 # `make bench-partial` (bench/partial_write.py): bench/partial_app (about 450
 # stacks, MPI_T on, the default config) on 4 ranks, each sent SIGTERM while
 # it runs, with busy loops loading the machine; the time from the signal to
-# each rank's death.  Options: BENCH_PARTIAL_ARGS='--rounds 9 --load 2'
+# each rank's death (--merge N: N rounds of SIGTERM to mpirun during the
+# job's merge).  Options: BENCH_PARTIAL_ARGS='--rounds 9 --load 2 --merge 12'
 EXTRA_PROGRAMS += bench/partial_app
 bench_partial_app_SOURCES = bench/partial_app.c
 bench_partial_app_CPPFLAGS = $(HT_BENCH_MPI_CPPFLAGS)

@@ -11,12 +11,15 @@
  * 120 of them with messages, on every rank.
  *
  * After READY steps each rank writes its PID to ready.<rank> (renamed into
- * place), then goes on stepping until a signal kills it.
+ * place), then goes on stepping until a signal kills it.  With `finalize`,
+ * it calls MPI_Finalize instead, the last rank 1.5 s after the others, so
+ * that they wait for it in the job's merge.
  *
- * Usage: partial_app [READY]   (default 20) */
+ * Usage: partial_app [READY [finalize]]   (default 20) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #if defined(__clang__)
@@ -124,9 +127,17 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     long ready = argc > 1 ? atol(argv[1]) : 20;
+    int finalize = argc > 2 && strcmp(argv[2], "finalize") == 0;
     for (long s = 0;; s++) {
-        if (s == ready)
+        if (s == ready) {
             say_ready();
+            if (finalize)
+                break;
+        }
         step();
     }
+    if (rank == size - 1)
+        usleep(1500000); /* past the launcher's 1 s from SIGTERM to the ranks */
+    MPI_Finalize();
+    return 0;
 }

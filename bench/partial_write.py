@@ -19,6 +19,12 @@ Then, with --window rounds, the same program is killed the way a user or a
 scheduler does it: SIGTERM to mpirun, with Open MPI's default 1 s kill
 window, and the ranks whose partial JSON exists afterwards are counted.
 
+With --merge rounds, the ranks call MPI_Finalize once ready, the last one
+1.5 s after the others, and mpirun gets SIGTERM 0 to 0.4 s later (at
+random; Open MPI passes it on 1 s later), while the others wait in the
+job's merge: each round must leave the summary or every rank's own files
+(issue 36 point 8), and no hidden temporary file.
+
 Prints markdown: per round the ranks' times (ms), the median and maximum
 over all ranks and rounds, the files one rank wrote and their sizes, and
 the window rounds' counts.
@@ -26,7 +32,7 @@ the window rounds' counts.
 Usage (from the build directory; `make bench-partial` does this):
     python3 bench/partial_write.py [--builddir DIR] [--mpiexec mpirun] [--mpi ompi-c|mpich]
                                    [--ranks 4] [--load 1] [--rounds 5] [--window 5] [--steps 5]
-                                   [--config FILE]
+                                   [--merge 0] [--config FILE]
 Stdlib only (Linux, Python 3.9: os.pidfd_open); every run happens in its own
 temporary directory."""
 import argparse
@@ -34,6 +40,7 @@ import ctypes
 import datetime
 import json
 import os
+import random
 import select
 import shlex
 import shutil
@@ -71,10 +78,11 @@ def environment(args, sigkill_window):
     return env
 
 
-def start(args, sigkill_window):
+def start(args, sigkill_window, finalize=False):
     d = tempfile.mkdtemp(prefix="hooktrace-bench-partial-")
     exe = os.path.join(os.path.abspath(args.builddir), "bench", NAME)
-    proc = subprocess.Popen(command(args, sigkill_window) + [exe, str(args.steps)], cwd=d,
+    argv = [exe, str(args.steps)] + (["finalize"] if finalize else [])
+    proc = subprocess.Popen(command(args, sigkill_window) + argv, cwd=d,
                             env=environment(args, sigkill_window), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, universal_newlines=True,
                             start_new_session=True)
@@ -204,6 +212,25 @@ def window_round(args):
     return n
 
 
+def merge_round(args):
+    """SIGTERM to the launcher during the job's merge: 'summary', 'ranks'
+    (every rank's own JSON) or 'neither', and the hidden files left."""
+    d, proc, _ = start(args, None, finalize=True)
+    time.sleep(random.uniform(0, 0.4))
+    proc.send_signal(signal.SIGTERM)
+    finish(args, proc)
+    files = os.listdir(d)
+    hidden = sum(f.startswith(".") for f in files)
+    if NAME + ".json" in files:
+        outcome = "summary"
+    elif all("%s_%d.json" % (NAME, r) in files for r in range(args.ranks)):
+        outcome = "ranks"
+    else:
+        outcome = "neither"
+    shutil.rmtree(d, ignore_errors=True)
+    return outcome, hidden
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--builddir", default=".")
@@ -216,6 +243,8 @@ def main():
                     help="rounds killed through the launcher with its default window")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--steps", type=int, default=5, help="steps before the ranks are killed")
+    ap.add_argument("--merge", type=int, default=0,
+                    help="rounds with SIGTERM to the launcher during the job's merge")
     ap.add_argument("--config", help="a hooktrace config file (default: none)")
     args = ap.parse_args()
 
@@ -230,6 +259,7 @@ def main():
             all_placed += [p for p, _ in times if p is not None]
             all_dead += [t for _, t in times if t is not None]
         survived = [window_round(args) for _ in range(args.window)]
+        merges = [merge_round(args) for _ in range(args.merge)]
     finally:
         for b in busy:
             b.kill()
@@ -262,6 +292,12 @@ def main():
               % (statistics.median(all_dead) * 1e3, max(all_dead) * 1e3))
     print("ranks without a partial JSON: %d of %d" % (missing, args.ranks * args.rounds))
     print("rank 0's and rank 1's files: " + ", ".join("%s %d B" % (k, v) for k, v in files.items()))
+    if merges:
+        outcomes = [o for o, _ in merges]
+        print("SIGTERM to the launcher during the merge, %d rounds: the summary %d, every "
+              "rank's own files %d, neither %d; hidden files left %d"
+              % (len(merges), outcomes.count("summary"), outcomes.count("ranks"),
+                 outcomes.count("neither"), sum(h for _, h in merges)))
     if survived:
         print("SIGTERM to the launcher, default kill window: ranks with their partial JSON "
               "per round: %s (of %d)" % (" ".join(str(n) for n in survived), args.ranks))

@@ -5,6 +5,7 @@
 # library can be built and tested against both.  npm fetches the HTML
 # report's flame-graph component at build time (src/report/web, pinned by
 # its package-lock.json); the report's tests load it in chromium, headless.
+# meson: test/install/check_idioms.sh builds with it.
 # man-db: the install check renders the man pages (test/install/check_tools.sh);
 # a minimal Debian image has no man.
 set -e
@@ -14,7 +15,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential gcc g++ gfortran make pkg-config \
-    autoconf automake libtool cmake \
+    autoconf automake libtool cmake meson \
     libelf-dev libdwarf-dev libjansson-dev \
     libopenmpi-dev openmpi-bin \
     libmpich-dev mpich \

@@ -235,6 +235,19 @@ test_programs_counters_LDFLAGS = $(HT_TEST_LINK) -pthread
 endif
 EXTRA_DIST += test/programs/counters.c
 TESTS += test/integration/counters.py
+# Every state of PAPI hooktrace handles, on any machine
+# (test/integration/papi_states.py): a stand-in for libpapi whose state the
+# test chooses (test/papi_stub/papi_stub.c), loaded in its place through
+# LD_LIBRARY_PATH.
+if HAVE_PAPI
+check_LTLIBRARIES += test/papi_stub/libpapi_stub.la
+test_papi_stub_libpapi_stub_la_SOURCES = test/papi_stub/papi_stub.c
+test_papi_stub_libpapi_stub_la_CPPFLAGS = $(PAPI_CFLAGS)
+test_papi_stub_libpapi_stub_la_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS) -pthread
+test_papi_stub_libpapi_stub_la_LDFLAGS = -rpath /nowhere -avoid-version -pthread
+endif
+EXTRA_DIST += test/papi_stub/papi_stub.c
+TESTS += test/integration/papi_states.py
 # The same throttled set with and without counters (counters_throttle.py).
 check_PROGRAMS += test/programs/counters_throttle
 test_programs_counters_throttle_SOURCES = test/programs/counters_throttle.c

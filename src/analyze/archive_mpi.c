@@ -124,12 +124,24 @@ int archive_mpi_init(int *argc, char ***argv)
     return rank;
 }
 
-void archive_mpi_finish(int status)
+int archive_mpi_agree(int status)
 {
-    if (status == EXIT_ANALYZE_ERROR && size > 1) {
-        fflush(stdout);
-        fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, status);
-    }
+    int worst = status;
+    if (size > 1)
+        MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    /* Rank 0 alone speaks (the others' stderr is /dev/null): when only
+     * another rank failed, it says so. */
+    if (worst != EXIT_ANALYZE_OK && status == EXIT_ANALYZE_OK && distribution.self == 0)
+        fail_message("another rank of the launch failed; run hooktrace-analyze without mpirun "
+                     "to see its message");
+    return worst;
+}
+
+int archive_mpi_finish(int status)
+{
+    int agreed = archive_mpi_agree(status);
+    fflush(stdout);
+    fflush(stderr);
     MPI_Finalize();
+    return agreed;
 }

@@ -9,8 +9,13 @@
 /* MPI_Init; with more than one rank, sets archive_distribution.  Returns
  * this rank. */
 int archive_mpi_init(int *argc, char ***argv);
-/* MPI_Finalize, or MPI_Abort after a failure (other ranks may be waiting
- * for rank 0). */
-void archive_mpi_finish(int status);
+/* The outcome every rank agrees on: the worst of the ranks' statuses
+ * (collective).  Called where a rank may fail alone (rank 0's outputs),
+ * before anything waits on another rank. */
+int archive_mpi_agree(int status);
+/* Agrees on the status, then MPI_Finalize on every rank (never MPI_Abort:
+ * a rank aborting while another finalizes crashed or hung Open MPI's
+ * mpirun).  Returns the agreed status, the exit status of every rank. */
+int archive_mpi_finish(int status);
 
 #endif

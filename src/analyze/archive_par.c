@@ -565,8 +565,7 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
     if (d && d->self != 0) {
         archive_read_share(&readers[d->self]);
     } else {
-        /* With MPI, rank 0's one share has a helper as well. */
-        unsigned helpers = d ? 1 : n - 1;
+        unsigned helpers = d ? 1 : n - 1; /* with MPI, rank 0's share has one */
         pthread_t *threads_started = xcalloc(helpers ? helpers : 1, sizeof *threads_started);
         for (unsigned k = 0; k < helpers; k++)
             if (pthread_create(&threads_started[k], NULL, helper_main, &pool) != 0)
@@ -574,6 +573,8 @@ int archive_read_parallel(struct analysis *a, const char *anchor, const uint8_t 
         struct merge m = {readers, n, xcalloc(n, sizeof *m.current),
                           xcalloc(n, sizeof *m.cursors)};
         status = merge_events(&m, a, show_progress, selected, anchor, err, errsize);
+        for (unsigned k = 1; d && k < n; k++) /* stopped by an error: the ranks' batches */
+            while (readers[k].next(&readers[k], 0, &(uint64_t){0})) {}
         pthread_mutex_lock(&pool.lock);
         pool.stop = 1;
         pthread_cond_broadcast(&pool.work);

@@ -86,21 +86,30 @@ static int analyze(int argc, char **argv, int rank)
 
     char err[1024];
     char *anchor = archive_find_anchor(opt.archive, err, sizeof err);
-    if (!anchor) {
+    if (!anchor)
         fail_message("%s", err);
-        return EXIT_ANALYZE_ERROR;
-    }
     /* Opened first: an unwritable CSV path fails before a long read. */
     struct csv_writer *csv = NULL;
-    if (opt.csv_path) {
+    if (anchor && opt.csv_path) {
         csv = csv_open(opt.csv_path, err, sizeof err);
-        if (!csv) {
+        if (!csv)
             fail_message("%s", err);
-            free(anchor);
-            return EXIT_ANALYZE_ERROR;
-        }
     }
-
+    int setup = anchor && (csv || !opt.csv_path) ? EXIT_ANALYZE_OK : EXIT_ANALYZE_ERROR;
+#ifdef HT_ANALYZE_MPI
+    /* Rank 0 alone opens the outputs: every rank learns whether all could
+     * start before any of them waits for another in the read. */
+    if (archive_mpi_agree(setup) != EXIT_ANALYZE_OK && setup == EXIT_ANALYZE_OK) {
+        if (csv)
+            csv_close(csv, 0, err, sizeof err);
+        setup = EXIT_ANALYZE_ERROR;
+        csv = NULL;
+    }
+#endif
+    if (setup != EXIT_ANALYZE_OK) {
+        free(anchor);
+        return EXIT_ANALYZE_ERROR;
+    }
     struct analysis a;
     analysis_init(&a, opt.examples, csv);
     int progress = opt.progress >= 0 ? opt.progress : isatty(STDERR_FILENO);
@@ -133,9 +142,7 @@ int main(int argc, char **argv)
 {
 #ifdef HT_ANALYZE_MPI
     int rank = archive_mpi_init(&argc, &argv);
-    int status = analyze(argc, argv, rank);
-    archive_mpi_finish(status);
-    return status;
+    return archive_mpi_finish(analyze(argc, argv, rank));
 #else
     launcher_exec(argv);
     return analyze(argc, argv, 0);

@@ -47,6 +47,23 @@ static bool is_sde(const char *event)
     return strncmp(event, "sde:::", 6) == 0;
 }
 
+/* PAPI's message for rc: PAPI_strerror gives NULL for a code it does not
+ * know (a newer library's, or a version number). */
+static const char *papi_error(int rc)
+{
+    const char *text = PAPI_strerror(rc);
+    return text ? text : "unknown error";
+}
+
+/* Says something at most once in the process (flag: its own), for what
+ * goes wrong on a thread or a read after start-up: that process's counts
+ * are the ones it touches, so it speaks for itself. */
+static void say_once(int *flag, const char *what, int rc)
+{
+    if (!__atomic_exchange_n(flag, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "hooktrace: counters: %s (PAPI: %s)\n", what, papi_error(rc));
+}
+
 /* Why PAPI refused event: the component's reason when the component the
  * event belongs to is disabled (PAPI itself often just says the event does
  * not exist), else PAPI's message for rc. */
@@ -58,15 +75,24 @@ static void explain(const char *event, int rc, char *out, size_t size)
     const char *colon = strstr(event, "::");
     size_t plen = colon ? (size_t)(colon - event) : 0;
     if (!colon && rc != PAPI_ECMP_DISABLED) {
-        /* A preset PAPI knows has a code even where no counter of this
+        /* A name PAPI has no code for is unknown, and said with the
+         * lookup's error: PAPI_add_named_event's for it differs with the
+         * components active (PAPI 7.0: "Not supported", or "Not supported
+         * by component" where perf_event is), the lookup's does not.  A
+         * preset PAPI knows has a code even where no counter of this
          * machine can count it (a VM without a PMU); papi_avail lists what
-         * the machine has. */
+         * the machine has.  Any other error (PAPI_ENOMEM...) is not the
+         * name's: the component's or PAPI's, below. */
         int code;
-        if (rc == PAPI_ENOEVNT && PAPI_event_name_to_code(event, &code) == PAPI_OK)
+        int known = PAPI_event_name_to_code(event, &code);
+        if (known != PAPI_OK) {
+            snprintf(out, size, "unknown event (PAPI: %s)", papi_error(known));
+            return;
+        }
+        if (rc == PAPI_ENOEVNT) {
             snprintf(out, size, "exists but is not available on this machine (see papi_avail)");
-        else
-            snprintf(out, size, "unknown event (PAPI: %s)", PAPI_strerror(rc));
-        return;
+            return;
+        }
     }
     int ncomp = PAPI_num_components();
     for (int c = 0; c < ncomp; c++) {
@@ -78,12 +104,12 @@ static void explain(const char *event, int rc, char *out, size_t size)
             continue;
         if (ci->disabled) {
             snprintf(out, size, "the %s component is disabled: %s", ci->name,
-                     ci->disabled_reason[0] ? ci->disabled_reason : PAPI_strerror(ci->disabled));
+                     ci->disabled_reason[0] ? ci->disabled_reason : papi_error(ci->disabled));
             return;
         }
         break;
     }
-    snprintf(out, size, "PAPI cannot read it: %s", PAPI_strerror(rc));
+    snprintf(out, size, "PAPI cannot read it: %s", papi_error(rc));
 }
 
 static void drop(const char *event, const char *reason)
@@ -138,7 +164,13 @@ uint32_t ht_counters_setup(const struct ht_config *cfg)
         rc = PAPI_thread_init(pthread_self);
     if (rc != PAPI_OK) {
         char why[256];
-        snprintf(why, sizeof why, "PAPI could not start: %s", PAPI_strerror(rc));
+        if (rc > 0) /* the library loaded is another version than PAPI_VERSION */
+            snprintf(why, sizeof why, "PAPI could not start: its library is version %d.%d, "
+                     "hooktrace was built with %d.%d", PAPI_VERSION_MAJOR(rc),
+                     PAPI_VERSION_MINOR(rc), PAPI_VERSION_MAJOR(PAPI_VERSION),
+                     PAPI_VERSION_MINOR(PAPI_VERSION));
+        else
+            snprintf(why, sizeof why, "PAPI could not start: %s", papi_error(rc));
         for (unsigned i = 0; i < names->count; i++)
             drop(names->items[i], why);
         return 0;
@@ -149,7 +181,8 @@ uint32_t ht_counters_setup(const struct ht_config *cfg)
      * leave no room for (hardware counters are few) is dropped here, not
      * left to count 0 on every thread. */
     int combined = PAPI_NULL;
-    if (PAPI_create_eventset(&combined) != PAPI_OK)
+    int combined_rc = PAPI_create_eventset(&combined);
+    if (combined_rc != PAPI_OK)
         combined = PAPI_NULL;
     for (unsigned i = 0; i < names->count; i++) {
         const char *event = names->items[i];
@@ -179,15 +212,21 @@ uint32_t ht_counters_setup(const struct ht_config *cfg)
                 process_set = PAPI_NULL;
             if (process_set == PAPI_NULL ||
                 (rc = PAPI_add_named_event(process_set, event)) != PAPI_OK) {
-                drop(event, PAPI_strerror(rc));
+                char why[256];
+                snprintf(why, sizeof why, "PAPI cannot read it: %s", papi_error(rc));
+                drop(event, why);
                 continue;
             }
             nprocess++;
         } else {
-            if (combined == PAPI_NULL || (rc = PAPI_add_named_event(combined, event)) != PAPI_OK) {
+            rc = combined == PAPI_NULL ? combined_rc : PAPI_add_named_event(combined, event);
+            if (rc != PAPI_OK) {
                 char why[256];
-                snprintf(why, sizeof why, "cannot be counted together with the events before it"
-                                          " (PAPI: %s)", PAPI_strerror(rc));
+                if (combined == PAPI_NULL)
+                    snprintf(why, sizeof why, "PAPI cannot read it: %s", papi_error(rc));
+                else
+                    snprintf(why, sizeof why, "cannot be counted together with the events "
+                                              "before it (PAPI: %s)", papi_error(rc));
                 drop(event, why);
                 continue;
             }
@@ -201,10 +240,22 @@ uint32_t ht_counters_setup(const struct ht_config *cfg)
         PAPI_destroy_eventset(&combined);
     }
     if (nprocess > 0 && (rc = PAPI_start(process_set)) != PAPI_OK) {
-        if (ht_counters_speaks_for_job())
-            fprintf(stderr, "hooktrace: counters: PAPI could not start the SDE events: %s; "
-                            "no counters\n", PAPI_strerror(rc));
-        info.nevents = nprocess = nthread = 0;
+        /* the sde::: events are dropped, each with its line; the others,
+         * on their own sets, are kept */
+        char why[256];
+        snprintf(why, sizeof why, "PAPI could not start the sde::: events (PAPI: %s)",
+                 papi_error(rc));
+        unsigned kept = 0;
+        for (unsigned k = 0; k < info.nevents; k++) {
+            if (process[k]) {
+                drop(info.events[k], why);
+                continue;
+            }
+            process[kept] = false;
+            info.events[kept++] = info.events[k];
+        }
+        info.nevents = kept;
+        nprocess = 0;
     }
     return info.nevents;
 }
@@ -236,15 +287,23 @@ static struct counter_thread *thread_data(struct ht_thread *t)
     ct->owner = pthread_self();
     ct->set = PAPI_NULL;
     if (nthread > 0) {
-        bool ok = PAPI_register_thread() == PAPI_OK && PAPI_create_eventset(&ct->set) == PAPI_OK;
-        for (unsigned k = 0; ok && k < info.nevents; k++)
-            ok = process[k] || PAPI_add_named_event(ct->set, info.events[k]) == PAPI_OK;
-        if (!ok || PAPI_start(ct->set) != PAPI_OK) {
+        int rc = PAPI_register_thread();
+        if (rc == PAPI_OK)
+            rc = PAPI_create_eventset(&ct->set);
+        for (unsigned k = 0; rc == PAPI_OK && k < info.nevents; k++)
+            if (!process[k])
+                rc = PAPI_add_named_event(ct->set, info.events[k]);
+        if (rc == PAPI_OK)
+            rc = PAPI_start(ct->set);
+        if (rc != PAPI_OK) {
             if (ct->set != PAPI_NULL) {
                 PAPI_cleanup_eventset(ct->set);
                 PAPI_destroy_eventset(&ct->set);
             }
             ct->set = PAPI_NULL; /* its per-thread events stay 0 */
+            static int said;
+            say_once(&said, "PAPI could not start the events of a thread: that thread's "
+                            "counts of all but the sde::: events stay 0", rc);
         }
     }
     t->counters = ct;
@@ -285,21 +344,29 @@ static uint64_t read_ticks_so_far(const struct ht_thread *t)
     return ct ? ct->read_ticks : 0;
 }
 
+#define READ_FAILED "a read of the events failed: the calls it was for are left out of the counts"
+
 static bool read_inner(struct ht_thread *t, long long *out)
 {
     struct counter_thread *ct = thread_data(t);
     if (!ct)
         return false;
+    static int said;
     if (nprocess > 0) {
         while (__atomic_exchange_n(&process_lock, 1, __ATOMIC_ACQUIRE))
             __builtin_ia32_pause();
         int rc = PAPI_read(process_set, ct->process_values);
         __atomic_store_n(&process_lock, 0, __ATOMIC_RELEASE);
-        if (rc != PAPI_OK)
+        if (rc != PAPI_OK) {
+            say_once(&said, READ_FAILED, rc);
             return false;
+        }
     }
-    if (ct->set != PAPI_NULL && PAPI_read(ct->set, ct->thread_values) != PAPI_OK)
+    int rc;
+    if (ct->set != PAPI_NULL && (rc = PAPI_read(ct->set, ct->thread_values)) != PAPI_OK) {
+        say_once(&said, READ_FAILED, rc);
         return false;
+    }
     unsigned p = 0, h = 0;
     for (unsigned k = 0; k < info.nevents; k++)
         out[k] = process[k] ? ct->process_values[p++]
@@ -307,15 +374,22 @@ static bool read_inner(struct ht_thread *t, long long *out)
     return true;
 }
 
+/* In a node's first entry word: its call's entry could not be read (no
+ * count is that low). */
+#define NOT_READ INT64_MIN
+
 void ht_counters_entered(struct ht_thread *t, struct ht_node *n)
 {
     long long v[HT_CONFIG_MAX_COUNTERS];
     /* the call's time began before this read: it is one of the call's */
     if (t->tree.counters)
         ht_node_read_ticks(n, t->tree.counters)[1] = (int64_t)read_ticks_so_far(t);
-    if (!read_now(t, v))
-        return;
     int64_t *w = ht_node_counters(n) + t->tree.counters;
+    if (!read_now(t, v)) {
+        if (t->tree.counters)
+            w[0] = NOT_READ; /* the exit adds nothing for this call */
+        return;
+    }
     for (unsigned k = 0; k < t->tree.counters; k++)
         w[k] = v[k];
 }
@@ -329,9 +403,9 @@ void ht_counters_left(struct ht_thread *t, struct ht_node *n)
         return; /* no words behind the node (counting implies some) */
     int64_t *r = ht_node_read_ticks(n, K);
     r[0] += (int64_t)read_ticks_so_far(t) - r[1];
-    if (!ok)
-        return;
     int64_t *w = ht_node_counters(n);
+    if (!ok || w[K] == NOT_READ)
+        return;
     for (unsigned k = 0; k < K; k++)
         w[k] += v[k] - w[K + k];
 }

@@ -32,6 +32,9 @@ struct ht_merge_rank {
      * JSON, which has what is written once per job (the MPI_T control
      * variables; docs/mpi_t.md).  NULL: everything is listed. */
     const char *job_file;
+    /* no MPI_T section: written by a signal during the job's merge, whose
+     * MPI_T state may still be being read */
+    bool without_mpit;
     double seconds_per_tick;
 };
 

@@ -127,12 +127,13 @@ int ht_merge_write_own_files(const struct ht_merge_rank *me, const char *name, b
 {
     const struct ht_profile *profile = me->profile;
     struct ht_mpi_local lv;
-    struct ht_mpit_output mpit;
+    struct ht_mpit_output mpit = {0};
     int rc;
-    ht_mpit_local(profile, me->config, me->job_file, &mpit);
+    if (!me->without_mpit)
+        ht_mpit_local(profile, me->config, me->job_file, &mpit);
     if (ht_mpi_local_build(&lv, profile, me->rank, me->size, me->seconds_per_tick) == 0) {
         lv.view.merge_failed = merge_failed;
-        lv.view.mpit = &mpit.view;
+        lv.view.mpit = me->without_mpit ? NULL : &mpit.view;
         rc = ht_output_write_all_mpi(profile, me->run, me->config, name, &lv.view);
     } else {
         fprintf(stderr, "hooktrace: rank %d: out of memory: its files have no MPI figures\n",

@@ -53,6 +53,10 @@ struct ht_mpi_call {
     MPI_Comm comm;
     int root;
     bool counted; /* the routine's node was entered with counters read */
+    /* Set by a persistent collective's wrapper (MPI_Bcast_init, ...)
+     * before its pattern: the request is registered inactive, for
+     * MPI_Start, instead of active (record.h). */
+    bool persistent;
 };
 
 HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t routine,
@@ -91,6 +95,7 @@ HT_NOINSTR static inline bool ht_mpi_call_begin(struct ht_mpi_call *c, uintptr_t
     c->start = now;
     c->comm = MPI_COMM_NULL;
     c->root = -1;
+    c->persistent = false;
     m->in_mpi = 1;
     if (HT_UNLIKELY(ht_mpit_pvars_active))
         ht_mpit_call_begin(c->node);
@@ -123,6 +128,7 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
     c->start = now;
     c->comm = MPI_COMM_NULL;
     c->root = -1;
+    c->persistent = false;
     c->counted = HT_UNLIKELY(t->counting) && move == HT_MOVED;
     if (c->counted)
         ht_counters_entered(t, c->node);

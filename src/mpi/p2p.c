@@ -88,6 +88,67 @@ void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Reque
     ht_requests_unlock(c->thread, locked);
 }
 
+/* MPICH 4.0 completes an MPI_Isendrecv with an empty status (source 0,
+ * tag 0, count 0, as the program sees it too): its receive is taken as
+ * posted there, from source and of recvcount elements, and one from
+ * MPI_ANY_SOURCE is not recorded.  Elsewhere the status tells. */
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION >= 40000000 && MPICH_NUMVERSION < 40100000
+#define ISENDRECV_STATUS 0
+#else
+#define ISENDRECV_STATUS 1
+#endif
+
+void ht_mpi_on_isendrecv(struct ht_mpi_call *c, MPI_Count sendcount, MPI_Datatype sendtype,
+                         int dest, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                         MPI_Comm comm, MPI_Request request)
+{
+    if (dest == MPI_PROC_NULL && source == MPI_PROC_NULL)
+        return;
+    bool wildcard = ISENDRECV_STATUS && source == MPI_ANY_SOURCE;
+    struct ht_rank_map *map = wildcard ? ht_mpi_rank_map_get(comm) : NULL;
+    int send_peer = ht_mpi_world_rank(comm, dest);
+    int recv_peer = source == MPI_ANY_SOURCE ? -1 : ht_mpi_world_rank(comm, source);
+    uint64_t bytes = ht_mpi_bytes(sendcount, sendtype);
+    bool locked = ht_requests_lock(c->thread);
+    struct ht_request *r = ht_request_add(c->thread, request, c->start);
+    if (r) {
+        /* Not traced: its two messages would need two trace requests. */
+        r->node = c->node;
+        r->kind = HT_REQUEST_SENDRECV;
+        r->peer = send_peer;
+        r->bytes = bytes;
+        r->map = map;
+        r->recv_peer = recv_peer;
+        r->sized = !ISENDRECV_STATUS;
+        r->recv_bytes = ISENDRECV_STATUS ? 0 : ht_mpi_bytes(recvcount, recvtype);
+        ht_request_activated(c->thread, r, c->start);
+    } else {
+        ht_mpi_rank_map_put(map);
+    }
+    ht_requests_unlock(c->thread, locked);
+}
+
+void ht_mpi_on_precv_init(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int source,
+                          int tag, MPI_Comm comm, MPI_Request request)
+{
+    int peer = ht_mpi_world_rank(comm, source);
+    uint64_t bytes = ht_mpi_bytes(count, type);
+    bool locked = ht_requests_lock(c->thread);
+    struct ht_request *r = ht_request_add(c->thread, request, c->start);
+    if (r) {
+        /* Its size is the whole of its partitions, known now: what the
+         * status of a partitioned receive holds is not specified. */
+        r->node = c->node;
+        r->kind = HT_REQUEST_RECV;
+        r->persistent = true;
+        r->sized = true;
+        r->peer = peer;
+        r->bytes = bytes;
+        trace_fields(c, r, source, tag, comm);
+    }
+    ht_requests_unlock(c->thread, locked);
+}
+
 void ht_mpi_on_start(struct ht_mpi_call *c, MPI_Request request)
 {
     bool locked = ht_requests_lock(c->thread);
@@ -170,7 +231,8 @@ bool ht_mpi_take_request(struct ht_mpi_call *c, MPI_Request handle)
 
 /* A request freed while active still completes but can no longer be asked:
  * a send (or collective) counts as done now; a receive, whose size and
- * source would come from a status we will never see, is dropped.  One with
+ * source would come from a status we will never see, is dropped, and so is
+ * an Isendrecv (both its messages: one request).  One with
  * a cancel pending was taken over instead (ht_mpi_take_request) and is
  * left to the poll. */
 void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
@@ -180,7 +242,7 @@ void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
     bool locked = ht_requests_lock(c->thread);
     struct ht_request *r = ht_request_find(c->thread, handle);
     if (r && !r->taken) {
-        if (r->active && !r->cancelled && r->kind != HT_REQUEST_RECV) {
+        if (r->active && !r->cancelled && !ht_request_needs_status(r)) {
             r->persistent = false; /* so completing it also removes it */
             ht_request_complete(c->thread, r, &unused, c->end);
         } else {
@@ -191,7 +253,7 @@ void ht_mpi_on_request_free(struct ht_mpi_call *c, MPI_Request handle)
     /* Another thread's (claimed before the call): the same, on its figures. */
     if (r || !c->mpi->nclaims || !(r = ht_request_claimed(c->thread, handle)) || r->taken)
         return;
-    if (r->active && !r->cancelled && r->kind != HT_REQUEST_RECV) {
+    if (r->active && !r->cancelled && !ht_request_needs_status(r)) {
         r->persistent = false;
         ht_request_claim_done(c->thread, r, &unused, c->end);
     } else {
@@ -265,7 +327,9 @@ void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t 
             r->trace_comm = trace_comm;
             r->trace_root = c->root;
         }
-        ht_request_activated(c->thread, r, c->start);
+        r->persistent = c->persistent;
+        if (!c->persistent)
+            ht_request_activated(c->thread, r, c->start);
     } else {
         free(pairs);
     }
@@ -290,7 +354,9 @@ void ht_mpi_record_group_request(struct ht_mpi_call *c, const struct ht_group_sh
             r->trace_comm = trace_comm;
             r->trace_root = c->root;
         }
-        ht_request_activated(c->thread, r, c->start);
+        r->persistent = c->persistent;
+        if (!c->persistent)
+            ht_request_activated(c->thread, r, c->start);
     }
     ht_requests_unlock(c->thread, locked);
 }

@@ -24,6 +24,15 @@ void ht_mpi_on_irecv(struct ht_mpi_call *c, int source, MPI_Comm comm, MPI_Reque
                      bool persistent);
 void ht_mpi_on_start(struct ht_mpi_call *c, MPI_Request request);
 
+/* MPI 4: MPI_Isendrecv(_replace), a send and a receive completed by one
+ * request; a partitioned receive (MPI_Precv_init), persistent, of count
+ * elements in all from source (which may not be a wildcard). */
+void ht_mpi_on_isendrecv(struct ht_mpi_call *c, MPI_Count sendcount, MPI_Datatype sendtype,
+                         int dest, MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                         MPI_Comm comm, MPI_Request request);
+void ht_mpi_on_precv_init(struct ht_mpi_call *c, MPI_Count count, MPI_Datatype type, int source,
+                          int tag, MPI_Comm comm, MPI_Request request);
+
 /* Matched probe and receive: the status of a matched receive names its
  * source in the communicator of the probe. */
 void ht_mpi_on_mprobe(struct ht_mpi_call *c, MPI_Comm comm, MPI_Message message);
@@ -47,7 +56,8 @@ void ht_mpi_on_cancel(struct ht_mpi_call *c, MPI_Request handle);
 /* Collectives and one-sided operations: the messages this rank moves.
  * With request == MPI_REQUEST_NULL they are recorded now with the call's
  * start and end; otherwise they are registered and recorded when the
- * request completes.  Takes ownership of pairs (malloc'ed, may be NULL when
+ * request completes (a persistent collective's, c->persistent: registered
+ * inactive, recorded at the completion of each MPI_Start).  Takes ownership of pairs (malloc'ed, may be NULL when
  * n == 0). */
 void ht_mpi_record_pairs(struct ht_mpi_call *c, struct ht_pair *pairs, uint32_t n,
                          MPI_Request request);

@@ -113,7 +113,7 @@ struct ht_request *ht_request_add(struct ht_thread *t, MPI_Request handle, uint6
          * recorded at that tick, and a thread's events keep time order).
          * A receive never comes back this way; if one does, its status is
          * unknown and it is dropped. */
-        if (old->kind != HT_REQUEST_RECV && old->active) {
+        if (!ht_request_needs_status(old) && old->active) {
             MPI_Status unused;
             memset(&unused, 0, sizeof unused);
             old->persistent = false;
@@ -234,7 +234,15 @@ static void record(struct ht_thread *t, struct ht_request *r, const MPI_Status *
         break;
     case HT_REQUEST_RECV: {
         int peer = r->peer >= 0 ? r->peer : ht_mpi_rank_map_world(r->map, st->MPI_SOURCE);
-        ht_mpi_message(t, r->node, false, false, peer, ht_mpi_status_bytes(st), r->start, now);
+        uint64_t bytes = r->sized ? r->bytes : ht_mpi_status_bytes(st);
+        ht_mpi_message(t, r->node, false, false, peer, bytes, r->start, now);
+        break;
+    }
+    case HT_REQUEST_SENDRECV: {
+        ht_mpi_message(t, r->node, true, false, r->peer, r->bytes, r->start, now);
+        int peer = r->map ? ht_mpi_rank_map_world(r->map, st->MPI_SOURCE) : r->recv_peer;
+        uint64_t bytes = r->sized ? r->recv_bytes : ht_mpi_status_bytes(st);
+        ht_mpi_message(t, r->node, false, false, peer, bytes, r->start, now);
         break;
     }
     case HT_REQUEST_PAIRS:
@@ -260,6 +268,9 @@ static void trace_done(struct ht_thread *t, struct ht_request *r, const MPI_Stat
         ht_trace_mpi_request_cancelled(t, r->trace_id, now);
     } else if (r->kind == HT_REQUEST_SEND) {
         ht_trace_mpi_isend_done(t, r->trace_id, now);
+    } else if (r->kind == HT_REQUEST_RECV && r->sized) {
+        ht_trace_mpi_irecv_done(t, r->trace_id, r->trace_comm, r->trace_peer, r->trace_tag,
+                                r->bytes, now);
     } else if (r->kind == HT_REQUEST_RECV) {
         ht_trace_mpi_irecv_done(t, r->trace_id, r->trace_comm, st->MPI_SOURCE, st->MPI_TAG,
                                 ht_mpi_status_bytes(st), now);
@@ -282,8 +293,14 @@ void ht_request_complete(struct ht_thread *t, struct ht_request *r, const MPI_St
 {
     if (!r->active)
         return;
+    /* A receive is asked even unmarked: MPI_Cancel's mark cannot reach an
+     * entry another thread's Test/Wait holds out of every table
+     * (requests_shared.c), which then comes back here unmarked, complete
+     * and cancelled.  The question costs a few instructions, far less
+     * than making claimed entries reachable by other threads.  A send is
+     * never cancelled by Open MPI 4.1 or MPICH 4.0 (cancel.c). */
     int cancelled = 0;
-    if (r->cancelled)
+    if (r->cancelled || r->kind == HT_REQUEST_RECV)
         PMPI_Test_cancelled(st, &cancelled);
     if (!cancelled)
         record(t, r, st, now);

@@ -29,6 +29,7 @@ enum ht_request_kind {
     HT_REQUEST_RECV,  /* p2p receive: peer, tag and bytes from the status */
     HT_REQUEST_PAIRS, /* collective or one-sided: a list of messages */
     HT_REQUEST_GROUP, /* collective: the same block with every member of map */
+    HT_REQUEST_SENDRECV, /* MPI_Isendrecv: a SEND and a RECV under one handle */
 };
 
 /* The messages of one collective call between this rank and every other
@@ -72,9 +73,17 @@ struct ht_request {
     bool cancelled;           /* MPI_Cancel was called on it */
     bool taken;               /* freed by the program with a cancel pending:
                                  we hold the handle until it completes */
+    bool sized;               /* a receive of known size and peer (partitioned,
+                                 MPICH 4.0's Isendrecv): no status read */
     int peer;                 /* world rank; -1: take it from the status */
     struct ht_rank_map *map;  /* for peer -1: the communicator's ranks */
     uint64_t bytes;           /* send size; receives take it from the status */
+    /* HT_REQUEST_SENDRECV: peer and bytes are the send's (peer -1: none),
+     * and the receive's peer is recv_peer (-1: none), or from the status
+     * through map if it is set (MPI_ANY_SOURCE); its size recv_bytes if
+     * sized, else from the status. */
+    int recv_peer;
+    uint64_t recv_bytes;
     uint64_t start;           /* tick of the (last) start */
     uint32_t npairs;
     struct ht_pair *pairs;    /* HT_REQUEST_PAIRS: owned by the entry */
@@ -90,6 +99,14 @@ struct ht_request {
     int trace_tag;
     int trace_root;           /* non-blocking collective: root, -1 none */
 };
+
+/* Whether recording r needs its completed status: a receive's source and
+ * size come from it.  A request that completes where no status can be had
+ * (freed while active, its handle reused) is recorded only if not. */
+static inline bool ht_request_needs_status(const struct ht_request *r)
+{
+    return (r->kind == HT_REQUEST_RECV || r->kind == HT_REQUEST_SENDRECV) && !r->sized;
+}
 
 struct ht_request_table {
     struct ht_request *entries;

@@ -28,7 +28,12 @@
  * MPI_Start and MPI_Cancel free nothing: they change the owner's entry in
  * place, under its lock.  MPI_Cancel does so before PMPI_Cancel, which
  * completes an unmatched receive at once: the owner's poll must not find
- * it complete and not yet marked, and count it as a message. */
+ * it complete and not yet marked, and count it as a message.  The mark
+ * misses an entry a third thread has claimed (it is in no table): that
+ * thread's completion asks MPI_Test_cancelled whatever the mark says
+ * (ht_request_claim_done), and so does the owner's for every receive
+ * (ht_request_complete), for when the claim gave the entry back pending
+ * and the cancel completed it afterwards. */
 #include <stdlib.h>
 #include <string.h>
 

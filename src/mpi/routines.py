@@ -21,14 +21,25 @@
                                                last one it closes may end it (job.c)
     abort                                      MPI_Abort: the calling rank's partial
                                                profile is written before PMPI_Abort
+    isendrecv, isendrecv_replace               MPI 4: one request, a sent and a
+                                               received message at its completion
+    psend_init, precv_init                     MPI 4 partitioned: a persistent send /
+                                               receive of partitions x count elements
 - coll= / rma=: the pattern function's suffix, shared by a routine and its
   non-blocking form (which passes its request, the blocking form NULL).
+- persistent: an MPI 4 persistent collective (MPI_Bcast_init, ...): its
+  pattern's request is registered inactive, like MPI_Send_init's, and
+  each MPI_Start records the blocking form's messages at completion.
 
 - large_count: an MPI 4 large-count routine (MPI_Send_c, ...), derived
   from its row at the end of this file: counts as MPI_Count, arrays of
   displacements as MPI_Aint; its wrapper is compiled only where the
   library has these routines (configure's HT_MPI_LARGE_COUNT), and it has
   no Fortran binding.
+- mpi4: one of MPI 4's other new communication routines (Isendrecv,
+  persistent collectives, partitioned communication), compiled only where
+  the library has them (configure's HT_MPI4_COMM), Fortran bindings
+  included.
 - sessions: an MPI 4 sessions routine, compiled only where the library
   has them (configure's HT_MPI_SESSIONS); no Fortran binding of its own
   (MPICH's Fortran MPI_Session_init calls the C routine, which is
@@ -69,6 +80,11 @@ R("MPI_Irsend", P2P_REQ, "isend")
 R("MPI_Irecv", RECV_REQ, "irecv")
 R("MPI_Mrecv", "void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status", "mrecv")
 R("MPI_Imrecv", "void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request", "imrecv")
+R("MPI_Isendrecv", "const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, "
+  "void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, "
+  "MPI_Request *request", "isendrecv", mpi4=True)
+R("MPI_Isendrecv_replace", "void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, "
+  "int recvtag, MPI_Comm comm, MPI_Request *request", "isendrecv_replace", mpi4=True)
 
 # --- probes: a node in the profile, no message --------------------------------
 R("MPI_Probe", "int source, int tag, MPI_Comm comm, MPI_Status *status", "probe")
@@ -84,6 +100,20 @@ R("MPI_Rsend_init", P2P_REQ, "send_init")
 R("MPI_Recv_init", RECV_REQ, "recv_init")
 R("MPI_Start", "MPI_Request *request", "start")
 R("MPI_Startall", "int count, MPI_Request array_of_requests[]", "startall")
+
+# --- MPI 4 partitioned communication ------------------------------------------
+# A started partitioned send or receive is one message of all its
+# partitions; marking or asking partitions is a node.
+R("MPI_Psend_init", "const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, "
+  "int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request", "psend_init", mpi4=True)
+R("MPI_Precv_init", "void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, "
+  "int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request", "precv_init", mpi4=True)
+R("MPI_Pready", "int partition, MPI_Request request", "probe", mpi4=True)
+R("MPI_Pready_range", "int partition_low, int partition_high, MPI_Request request", "probe", mpi4=True)
+# MPI 4.0 says const int array_of_partitions[]; MPICH 4.0's PMPI_Pready_list
+# takes int[], which a const-declaring library's accepts too.
+R("MPI_Pready_list", "int length, int array_of_partitions[], MPI_Request request", "probe", mpi4=True)
+R("MPI_Parrived", "MPI_Request request, int partition, int *flag", "probe", mpi4=True)
 
 # --- completion ---------------------------------------------------------------
 R("MPI_Wait", "MPI_Request *request, MPI_Status *status", "wait")
@@ -110,14 +140,16 @@ R("MPI_Session_init", "MPI_Info info, MPI_Errhandler errhandler, MPI_Session *se
 R("MPI_Session_finalize", "MPI_Session *session", "session_finalize", sessions=True)
 
 # --- collectives (ht_coll_<coll> in collectives.c) ----------------------------
-# Each blocking routine and its non-blocking form (the I-prefixed name, the
-# same parameters plus the request) share one pattern function.
+# Each blocking routine, its non-blocking form (the I-prefixed name, the
+# same parameters plus the request) and its MPI 4 persistent form (the
+# _init name, plus an info and the request) share one pattern function.
 REQ = ", MPI_Request *request"
 
 
 def C(name, params, coll):
     R("MPI_" + name, params, "coll", coll=coll)
     R("MPI_I" + name[0].lower() + name[1:], params + REQ, "coll", coll=coll)
+    R("MPI_" + name + "_init", params + ", MPI_Info info" + REQ, "coll", coll=coll, persistent=True, mpi4=True)
 
 
 SEND_RECV = ("const void *sendbuf, int sendcount, MPI_Datatype sendtype, "
@@ -188,11 +220,13 @@ R("MPI_Compare_and_swap", "const void *origin_addr, const void *compare_addr, vo
 # --- MPI 4 large counts (MPI_Send_c, ...) -------------------------------------
 # Every routine with a count gets a _c form in MPI 4 (MPICH 4.0 has them all,
 # Open MPI 4.1 none): the same row with MPI_Count counts and MPI_Aint
-# displacements.  MPI_Barrier has no count; MPI_Fetch_and_op and
-# MPI_Compare_and_swap move one element and have no _c form.
+# displacements.  MPI_Barrier (and its I and _init forms) has no count;
+# MPI_Fetch_and_op and MPI_Compare_and_swap move one element and have no
+# _c form; MPI_Psend_init and MPI_Precv_init count in MPI_Count already.
 LARGE_COUNT_KINDS = ("send", "recv", "sendrecv", "sendrecv_replace", "isend", "irecv", "mrecv",
-                     "imrecv", "send_init", "recv_init", "coll", "rma")
-NO_LARGE_COUNT = ("MPI_Barrier", "MPI_Ibarrier", "MPI_Fetch_and_op", "MPI_Compare_and_swap")
+                     "imrecv", "send_init", "recv_init", "coll", "rma", "isendrecv", "isendrecv_replace")
+NO_LARGE_COUNT = ("MPI_Barrier", "MPI_Ibarrier", "MPI_Barrier_init", "MPI_Fetch_and_op",
+                  "MPI_Compare_and_swap")
 
 
 def large_count_params(params):

@@ -81,7 +81,8 @@ static bool write_temporary(struct ht_pending_output *out, int dirfd, const char
     char final[PATH_MAX + 64];
     snprintf(final, sizeof final, "%s/%s%s", dir, basename, out->ext);
     out->cut = false;
-    out->fd = ht_output_temporary_open(dirfd, basename, out->ext, out->tmp, sizeof out->tmp);
+    out->fd = ht_output_temporary_open(dirfd, basename, out->ext, out->tmp, sizeof out->tmp,
+                                       &out->unnamed);
     int dup_fd = out->fd >= 0 ? dup(out->fd) : -1;
     FILE *f = dup_fd >= 0 ? fdopen(dup_fd, "w") : NULL;
     if (!f) {
@@ -89,7 +90,8 @@ static bool write_temporary(struct ht_pending_output *out, int dirfd, const char
         if (dup_fd >= 0)
             close(dup_fd);
         if (out->fd >= 0) {
-            unlinkat(dirfd, out->tmp, 0);
+            if (!out->unnamed)
+                unlinkat(dirfd, out->tmp, 0);
             close(out->fd);
             out->fd = -1;
         }
@@ -114,7 +116,8 @@ static bool write_temporary(struct ht_pending_output *out, int dirfd, const char
         const char *why = write_error ? strerror(err ? err : EIO)
                           : rc == -2  ? "out of memory"
                                       : strerror(err ? err : EIO);
-        unlinkat(dirfd, out->tmp, 0);
+        if (!out->unnamed)
+            unlinkat(dirfd, out->tmp, 0);
         close(out->fd);
         out->fd = -1;
         char name[PATH_MAX];

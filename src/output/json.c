@@ -134,6 +134,8 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
             json_object_set_new(partial, "signal", json_string(run->partial->signal));
         if (run->partial->has_errorcode)
             json_object_set_new(partial, "errorcode", json_integer(run->partial->errorcode));
+        if (run->partial->during)
+            json_object_set_new(partial, "during", json_string(run->partial->during));
         json_object_set_new(doc, "partial", partial);
     }
     if (run->mpi_not_recorded)

@@ -98,6 +98,9 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
             fprintf(out, " %s", run->partial->signal);
         if (run->partial->has_errorcode)
             fprintf(out, ", errorcode %d", run->partial->errorcode);
+        if (run->partial->during)
+            fprintf(out, " during %s (this rank's files: the job's merge did not end)",
+                    run->partial->during);
         fprintf(out, " (the profile ends there; calls in progress count up to then)\n");
     }
     if (run->mpi_not_recorded)

@@ -154,6 +154,14 @@ int ht_output_place(int dirfd, const char *dir, const char *basename, const char
         }
         out[i].dev = st.st_dev;
         out[i].ino = st.st_ino;
+        if (out[i].unnamed && ht_output_temporary_name(out[i].fd, dirfd, out[i].tmp) != 0) {
+            fprintf(stderr, "hooktrace: cannot write %s/%s: cannot name its temporary file %s/%s: "
+                            "%s\n", dir, path, dir, out[i].tmp, strerror(errno));
+            out[i].ok = false;
+            failures++;
+            continue;
+        }
+        out[i].unnamed = false;
         if (place_one(dirfd, &out[i], path) != 0) {
             int err = errno;
             unlinkat(dirfd, out[i].tmp, 0);

@@ -13,6 +13,7 @@ struct ht_pending_output {
     const char *ext;    /* ".log", ".json", ".folded" */
     char tmp[PATH_MAX]; /* the temporary file's name in the directory */
     int fd;             /* open on it until it is placed; -1: none */
+    bool unnamed;       /* no name yet (O_TMPFILE): tmp is the one it will take */
     bool ok;            /* written without error: to be renamed */
     bool cut;           /* stopped for lack of room: replaces no file */
     dev_t dev;          /* once placed: the file, to know it again */

@@ -23,6 +23,7 @@ struct ht_partial {
     const char *signal;  /* "SIGTERM", ..., or NULL */
     bool has_errorcode;
     int errorcode;       /* MPI_Abort's */
+    const char *during;  /* "MPI_Finalize": the signal came during the job's merge */
 };
 
 /* What the profile's "metadata" object says of the run, for studies over

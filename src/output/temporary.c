@@ -5,7 +5,9 @@
  * PID and 64 random bits.  Created with O_EXCL | O_NOFOLLOW, a file is
  * never one planted in advance, and never reached through a link.
  *
- * A killed run leaves its temporary files behind.  The next run in the
+ * Where the file system has O_TMPFILE, a file is named only at the end,
+ * just before it is renamed into place.  Elsewhere, or in that moment, a
+ * killed run leaves its temporary files behind.  The next run in the
  * folder removes one when all of these hold:
  *   - its name carries this host's name and a PID other than this run's,
  *     and no process of that PID exists here (kill(pid, 0): ESRCH);
@@ -64,10 +66,33 @@ static unsigned long long random_bits(void)
     return r ^ (unsigned long long)(uintptr_t)&ts ^ ((unsigned long long)getpid() << 32);
 }
 
+/* The O_TMPFILE file, with the mode a named one would get (0666 less the
+ * umask, which O_TMPFILE applies too); -1 where the file system has none. */
+static int open_unnamed(int dirfd)
+{
+    int fd = openat(dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+    if (fd >= 0)
+        flock(fd, LOCK_EX | LOCK_NB);
+    return fd;
+}
+
+int ht_output_temporary_name(int fd, int dirfd, const char *name)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    if (linkat(AT_FDCWD, path, dirfd, name, AT_SYMLINK_FOLLOW) == 0)
+        return 0;
+    if (errno != ENOENT)
+        return -1;
+    /* No /proc: AT_EMPTY_PATH, which needs CAP_DAC_READ_SEARCH. */
+    return linkat(fd, "", dirfd, name, AT_EMPTY_PATH);
+}
+
 int ht_output_temporary_open(int dirfd, const char *basename, const char *ext, char *name,
-                             size_t len)
+                             size_t len, bool *unnamed)
 {
     char host[HOST_MAX + 1], tail[HOST_MAX + 64];
+    *unnamed = false;
     host_name(host, sizeof host);
     for (int attempt = 0; attempt < 16; attempt++) {
         int tn = snprintf(tail, sizeof tail, ".tmp-%s-%ld-%016llx", host, (long)getpid(),
@@ -85,7 +110,12 @@ int ht_output_temporary_open(int dirfd, const char *basename, const char *ext, c
             errno = ENAMETOOLONG;
             return -1;
         }
-        int fd = openat(dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        int fd = attempt == 0 ? open_unnamed(dirfd) : -1;
+        if (fd >= 0) {
+            *unnamed = true;
+            return fd;
+        }
+        fd = openat(dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno == EEXIST)
             continue; /* taken: planted, or (2^-64) another run's */
         if (fd >= 0)

@@ -7,14 +7,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Creates ".<basename><ext>.tmp-<host>-<pid>-<16 hex digits>" in dirfd
- * (O_CREAT | O_EXCL | O_NOFOLLOW, so never through a planted link, never
- * another run's file) and holds an flock on it until it is closed, which
- * tells a sweeping run the file is live.  Its name (in the directory) goes
- * to name.  Returns the descriptor, open for reading and writing, or -1
- * with errno set. */
+/* A temporary file for an output, in dirfd.  Where the file system can
+ * (O_TMPFILE: ext4, XFS, Btrfs, tmpfs), the file has no name until
+ * ht_output_temporary_name gives it one, just before it is placed, so
+ * that a run killed while writing leaves nothing behind (*unnamed true).
+ * Elsewhere it is created at once as
+ * ".<basename><ext>.tmp-<host>-<pid>-<16 hex digits>" (O_CREAT | O_EXCL |
+ * O_NOFOLLOW, so never through a planted link, never another run's file).
+ * Either way that name goes to name, and an flock is held on the file
+ * until it is closed, which tells a sweeping run the file is live.
+ * Returns the descriptor, open for reading and writing, or -1 with errno
+ * set. */
 int ht_output_temporary_open(int dirfd, const char *basename, const char *ext, char *name,
-                             size_t len);
+                             size_t len, bool *unnamed);
+
+/* Links an unnamed temporary file (fd) into dirfd under name; 0 or -1
+ * with errno set. */
+int ht_output_temporary_name(int fd, int dirfd, const char *name);
 
 /* Removes the temporary files of this host's runs that are gone (the
  * rule is in temporary.c); dir names the folder in messages. */

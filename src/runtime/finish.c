@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "callstack/thread.h"
@@ -81,15 +82,13 @@ static void local_free(struct local_profile *lp)
     ht_runtime_metadata_free(&lp->meta, lp->args_text);
 }
 
-/* Set before a partial profile is written (ht_runtime_finish_partial). */
-static const struct ht_partial *partial;
-
 /* Builds the profile as of end_tick: names every function once, merges the
  * threads.  rank >= 0 appends "_<rank>" to the default basename.  With
  * names_comm (all ranks call this together), rank 0 names the functions of
  * all ranks (merge/names.c) and this rank reads no symbols of its own. */
 static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end_ns, int rank,
-                       MPI_Comm names_comm, struct ht_progress *progress)
+                       MPI_Comm names_comm, struct ht_progress *progress,
+                       const struct ht_partial *partial)
 {
     const struct ht_config *cfg = ht_runtime_config();
     int nthreads = 0;
@@ -275,11 +274,18 @@ static bool begin_finish(uint64_t *end_tick, uint64_t *end_ns)
     return true;
 }
 
-void ht_runtime_finish(void)
+/* The end of the MPI job's merge: a signal while it is under way makes the
+ * watcher write this rank's own files (ht_runtime_finish_partial). */
+enum { MERGE_NONE, MERGE_UNDER_WAY, MERGE_OVER, MERGE_SIGNALLED, MERGE_SIGNAL_WRITTEN };
+static int merge_state;
+static uint64_t merge_end_tick, merge_end_ns;
+
+/* Each process writes its own files, talking to no other. */
+static void finish_alone(uint64_t end_tick, uint64_t end_ns, const struct ht_partial *partial)
 {
-    uint64_t end_tick, end_ns;
-    if (!begin_finish(&end_tick, &end_ns))
-        return;
+    /* During the job's merge, MPI_T's state is the merge's (its reading
+     * thread may still fill it): this rank's files go without it. */
+    bool during_merge = partial && partial->during;
     int saved_errno = errno; /* the program may still look at it */
     /* After MPI_Init without MPI_Finalize, other ranks may be gone or
      * blocked: each rank writes its own files and talks to nobody.  A child
@@ -294,10 +300,11 @@ void ht_runtime_finish(void)
     struct ht_progress progress;
     ht_progress_start(&progress, ht_runtime_config()->progress_after_ms, true);
     struct local_profile lp;
-    if (local_build(&lp, end_tick, end_ns, name_rank, MPI_COMM_NULL, &progress) == 0) {
+    if (local_build(&lp, end_tick, end_ns, name_rank, MPI_COMM_NULL, &progress, partial) == 0) {
         if (rank >= 0) { /* with this rank's messages and matrix rows */
             struct ht_merge_rank me = this_rank(&lp, true);
             me.job_file = lp.rank0_json[0] ? lp.rank0_json : NULL;
+            me.without_mpit = during_merge;
             ht_merge_write_own_files(&me, lp.basename, false);
         } else
             ht_output_write_all(&lp.profile, &lp.run, ht_runtime_config(), lp.basename);
@@ -317,10 +324,47 @@ bool ht_runtime_is_running_rank(void)
     return ht_world.initialized && !ht_world.finalized && !ht_runtime_fork_child_pid();
 }
 
+void ht_runtime_finish(void)
+{
+    uint64_t end_tick, end_ns;
+    if (!begin_finish(&end_tick, &end_ns))
+        return;
+    finish_alone(end_tick, end_ns, NULL);
+}
+
 void ht_runtime_finish_partial(const struct ht_partial *why)
 {
-    partial = why;
-    ht_runtime_finish();
+    uint64_t end_tick, end_ns;
+    if (begin_finish(&end_tick, &end_ns)) {
+        finish_alone(end_tick, end_ns, why);
+        return;
+    }
+    /* A signal in the middle of the job's merge, which may never end now
+     * (mpirun kills the ranks within a second, or the handler holds up
+     * the thread that merges): this rank's own files, built apart from
+     * the merge's (which only reads what both read), up to the same end. */
+    int under_way = MERGE_UNDER_WAY;
+    if (!__atomic_compare_exchange_n(&merge_state, &under_way, MERGE_SIGNALLED, false,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return; /* no merge, or its files are written */
+    struct ht_partial during = *why;
+    during.during = "MPI_Finalize";
+    finish_alone(merge_end_tick, merge_end_ns, &during);
+    __atomic_store_n(&merge_state, MERGE_SIGNAL_WRITTEN, __ATOMIC_RELEASE);
+}
+
+/* The merge is over: a signal's write of this rank's files, if one began,
+ * ends before the merge's state (MPI_T, the trees) is freed. */
+static void end_merge(void)
+{
+    int under_way = MERGE_UNDER_WAY;
+    if (__atomic_compare_exchange_n(&merge_state, &under_way, MERGE_OVER, false,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return;
+    while (__atomic_load_n(&merge_state, __ATOMIC_ACQUIRE) == MERGE_SIGNALLED) {
+        struct timespec pause = {0, 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
 }
 
 void ht_runtime_finish_mpi(void)
@@ -328,6 +372,9 @@ void ht_runtime_finish_mpi(void)
     uint64_t end_tick, end_ns;
     if (!begin_finish(&end_tick, &end_ns))
         return;
+    merge_end_tick = end_tick;
+    merge_end_ns = end_ns;
+    __atomic_store_n(&merge_state, MERGE_UNDER_WAY, __ATOMIC_RELEASE);
     int saved_errno = errno;
     /* Rank 0 speaks for the job: it writes the summary. */
     struct ht_progress progress;
@@ -336,12 +383,16 @@ void ht_runtime_finish_mpi(void)
     /* Every rank takes part in the merge, even one that failed to build
      * its profile (it contributes nothing), or the others would hang. */
     MPI_Comm comm = ht_world.have_comm ? ht_world.comm : MPI_COMM_WORLD;
-    bool ok = local_build(&lp, end_tick, end_ns, -1, comm, &progress) == 0;
+    bool ok = local_build(&lp, end_tick, end_ns, -1, comm, &progress, NULL) == 0;
     if (!ok)
         fprintf(stderr, "hooktrace: rank %d: out of memory at MPI_Finalize: its profile is empty\n",
                 ht_world.rank);
     struct ht_merge_rank me = this_rank(&lp, ok);
     ht_merge_and_write(&me);
+    /* Until rank 0 has written the summary, every rank's own figures are
+     * still only in memory here: a signal before this barrier writes them. */
+    PMPI_Barrier(comm);
+    end_merge();
     ht_progress_note(&progress, "merged %d ranks and wrote %s.*", ht_world.size, lp.basename);
     /* Every rank takes part in writing the trace (it is collective). */
     write_trace(&lp, true);

@@ -7,7 +7,14 @@
  * kept open: at shut-down ht_symbols_open adds it back to the objects it
  * knows, and reads it through /proc/self/fd, so a file deleted or replaced
  * after dlclose still gives its names.  dlclose is rare and never on the
- * hot path: a mutex and malloc are fine here. */
+ * hot path: a mutex and malloc are fine here.
+ *
+ * Only a library that calls the hooks can have recorded functions: the
+ * others (the dozens of components an MPI library opens and closes at
+ * MPI_Init) are not noted, and no descriptor stays open for them.  A kept
+ * descriptor is close-on-exec and moved above the numbers a program uses
+ * (its own loops over low numbers, a daemon's close-everything), and is
+ * used at shut-down only if it still is the file noted (device, inode). */
 #define _GNU_SOURCE
 #include "symbols/symbols.h"
 #include "symbols/internal.h"
@@ -18,6 +25,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,6 +74,23 @@ static bool same_file(const struct ht_closed_object *old, const char *path,
            old->ino == c->ino;
 }
 
+/* fd moved to the upper half of the descriptor limit (at most from 512
+ * up), close-on-exec; fd itself if there is no room there. */
+static int out_of_the_way(int fd)
+{
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur < 64)
+        return fd;
+    rlim_t floor = limit.rlim_cur / 2 < 512 ? limit.rlim_cur / 2 : 512;
+    if ((rlim_t)fd >= floor)
+        return fd;
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, (int)floor);
+    if (high < 0)
+        return fd;
+    close(fd);
+    return high;
+}
+
 void ht_symbols_note_closing(void *handle)
 {
     struct link_map *lm = NULL;
@@ -86,9 +111,14 @@ void ht_symbols_note_closing(void *handle)
         close(fd);
         fd = -1;
     }
+    if (fd >= 0 && !ht_symbols_imports_hooks(fd)) {
+        close(fd);
+        goto out;
+    }
     if (fd >= 0) {
         c.dev = (uint64_t)st.st_dev;
         c.ino = (uint64_t)st.st_ino;
+        fd = out_of_the_way(fd);
     }
     for (size_t i = 0; i < nclosed; i++) {
         if (same_file(&closed[i], lm->l_name, &c)) {

@@ -67,6 +67,12 @@ struct ht_closed_object {
     int fd;
     uint64_t dev, ino;
 };
+/* Whether the shared object open at fd calls the hooks: its dynamic
+ * symbols import __cyg_profile_func_enter (an executable linked with
+ * libhooktrace.a defines it instead).  Only such an object has functions a
+ * profile can name (scan.c). */
+bool ht_symbols_imports_hooks(int fd);
+
 /* Copies up to max of them into out, newest first; returns how many. */
 size_t ht_closed_objects(struct ht_closed_object *out, size_t max);
 

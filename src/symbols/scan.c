@@ -128,10 +128,8 @@ void ht_symbols_scan(bool executable_only, bool (*wanted)(const char *name, void
     ht_symbols_scan_symbols(executable_only, wanted, ctx, found_address, &b);
 }
 
-/* Whether the shared object open at fd calls the hooks: its dynamic
- * symbols import __cyg_profile_func_enter (an executable linked with
- * libhooktrace.a defines it instead, and is scanned in any case). */
-static bool imports_hooks(int fd)
+/* (internal.h) */
+bool ht_symbols_imports_hooks(int fd)
 {
     if (elf_version(EV_CURRENT) == EV_NONE)
         return true;
@@ -191,7 +189,7 @@ static void scan_objects(enum ht_scan_objects which, const struct wanted_by *w,
         if (w->object && !w->object(list.objects[i].bias, list.objects[i].path, w->ctx))
             continue;
         int fd = open(list.objects[i].path, O_RDONLY | O_CLOEXEC);
-        if (fd >= 0 && which == HT_SCAN_INSTRUMENTED && i > 0 && !imports_hooks(fd)) {
+        if (fd >= 0 && which == HT_SCAN_INSTRUMENTED && i > 0 && !ht_symbols_imports_hooks(fd)) {
             close(fd);
             continue;
         }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct object {
@@ -189,11 +190,19 @@ static int add_closed(struct ht_symbols *s)
             continue;
         char *path = strdup(c->path), *from = NULL;
         char fd_path[64];
-        if (c->fd >= 0) {
-            snprintf(fd_path, sizeof fd_path, "/proc/self/fd/%d", c->fd);
+        struct stat st;
+        /* The program may have closed the descriptor and opened another
+         * file on its number: then the path is read, as for a file that
+         * could not be kept. */
+        int fd = c->fd;
+        if (fd >= 0 && (fstat(fd, &st) != 0 || (uint64_t)st.st_dev != c->dev ||
+                        (uint64_t)st.st_ino != c->ino))
+            fd = -1;
+        if (fd >= 0) {
+            snprintf(fd_path, sizeof fd_path, "/proc/self/fd/%d", fd);
             from = strdup(fd_path);
         }
-        struct object *o = path && (from || c->fd < 0) ? new_object(s, path) : NULL;
+        struct object *o = path && (from || fd < 0) ? new_object(s, path) : NULL;
         if (!o) {
             free(path);
             free(from);

@@ -16,7 +16,7 @@ EXTRA_DIST += test/fortran/fortran.py test/fortran/mixed.py test/fortran/p2p.F90
 	test/fortran/requests.py test/fortran/requests.F90 \
 	test/fortran/rma.py test/fortran/rma.F90 \
 	test/fortran/control.py test/fortran/control.F90 test/fortran/heat_demo.py \
-	test/fortran/throttle.py test/fortran/throttle.F90
+	test/fortran/throttle.py test/fortran/throttle.F90 test/fortran/mpi4.py test/fortran/mpi4.F90
 if HT_FORTRAN_TESTS
 HT_F_TEST_FCFLAGS = $(HT_MPI_FCFLAGS) $(HT_FC_MISMATCH) -g -finstrument-functions
 HT_F_PLAIN_FCFLAGS = $(HT_MPI_FCFLAGS) $(HT_FC_MISMATCH) -g
@@ -67,6 +67,23 @@ test_fortran_fmpi_f08_LDFLAGS = $(HT_TEST_LINK)
 test_fortran_fmpi_f08_plain_SOURCES = test/fortran/p2p.F90
 test_fortran_fmpi_f08_plain_FCFLAGS = $(HT_F_PLAIN_FCFLAGS) $(HT_F_F08) -Jtest/fortran/mod_f08_plain
 test_fortran_fmpi_f08_plain_LDADD = $(MPI_FORT_LIBS)
+
+# mpi4.F90: MPI 4's Isendrecv(_replace) and a persistent Bcast_init, as
+# `use mpi_f08` and `include 'mpif.h'` (test/fortran/mpi4.py); compiled
+# without them where configure found none (HT_MPI4_COMM).
+HT_F_MPI4 = -DHT_MPI4_$(HT_MPI4_COMM)
+check_PROGRAMS += test/fortran/fmpi4_f08 test/fortran/fmpi4_f77 test/fortran/fmpi4_plain
+test_fortran_fmpi4_f08_SOURCES = test/fortran/mpi4.F90
+test_fortran_fmpi4_f08_FCFLAGS = $(HT_F_TEST_FCFLAGS) $(HT_F_F08) $(HT_F_MPI4) -Jtest/fortran/mod_f08
+test_fortran_fmpi4_f08_LDADD = $(HT_F_TEST_LDADD)
+test_fortran_fmpi4_f08_LDFLAGS = $(HT_TEST_LINK)
+test_fortran_fmpi4_f77_SOURCES = test/fortran/mpi4.F90
+test_fortran_fmpi4_f77_FCFLAGS = $(HT_F_TEST_FCFLAGS) -DHT_MPIF_H $(HT_F_MPI4) -Jtest/fortran/mod_f77 $(HT_F_LEGACY)
+test_fortran_fmpi4_f77_LDADD = $(HT_F_TEST_LDADD)
+test_fortran_fmpi4_f77_LDFLAGS = $(HT_TEST_LINK)
+test_fortran_fmpi4_plain_SOURCES = test/fortran/mpi4.F90
+test_fortran_fmpi4_plain_FCFLAGS = $(HT_F_PLAIN_FCFLAGS) $(HT_F_F08) $(HT_F_MPI4) -Jtest/fortran/mod_f08_plain
+test_fortran_fmpi4_plain_LDADD = $(MPI_FORT_LIBS)
 
 # gfortran's main program by its own name on 2 ranks (test/fortran/heat_demo.py).
 check_PROGRAMS += test/fortran/fheat_demo
@@ -222,6 +239,7 @@ test_fortran_fcontrol_plain_LDADD = $(MPI_FORT_LIBS)
 
 HT_FORTRAN_TESTS = test/fortran/fortran.py test/fortran/mixed.py test/fortran/coll.py \
 	test/fortran/neighbour.py test/fortran/nbcoll.py test/fortran/sends.py test/fortran/requests.py \
-	test/fortran/rma.py test/fortran/control.py test/fortran/heat_demo.py test/fortran/throttle.py
+	test/fortran/rma.py test/fortran/control.py test/fortran/heat_demo.py test/fortran/throttle.py \
+	test/fortran/mpi4.py
 TESTS += $(HT_FORTRAN_TESTS)
 endif

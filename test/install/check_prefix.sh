@@ -30,7 +30,7 @@ mpifc=$(sed -n 's/^MPIFC = //p' "$mpibuild/Makefile")
 mpiexec=$(sed -n 's/^MPIEXEC = //p' "$mpibuild/Makefile")
 echo "MPI: $mpi ($mpicc, $mpifc, $mpiexec; library $want_lib)"
 case $($mpiexec --version 2>&1) in
-*"Open MPI"*) mpirun="$mpiexec --oversubscribe -np 2" ;;
+*"Open MPI"*|*OpenRTE*) mpirun="$mpiexec --oversubscribe -np 2" ;;
 *) mpirun="$mpiexec -np 2" ;;
 esac
 src="$top/test/install/prefix"

@@ -47,6 +47,40 @@ def temporaries(directory):
     return sorted(f for f in os.listdir(directory) if ".tmp-" in f)
 
 
+def descendants(pid):
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open("/proc/%d/task/%d/children" % (p, p)) as f:
+                children = [int(c) for c in f.read().split()]
+        except OSError:
+            children = []
+        found += children
+        todo += children
+    return found
+
+
+def writing(directory, pid):
+    """Whether a process of pid's tree is writing an output in directory:
+    a temporary file with a name, or one without (O_TMPFILE, which
+    /proc/<pid>/fd shows as "<directory>/#<inode> (deleted)")."""
+    if temporaries(directory):
+        return True
+    for p in descendants(pid):
+        try:
+            fds = os.listdir("/proc/%d/fd" % p)
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink("/proc/%d/fd/%s" % (p, fd)).startswith(directory + "/#"):
+                    return True
+            except OSError:
+                pass
+    return False
+
+
 def read(path, mode="r"):
     with open(path, mode) as f:
         return f.read()
@@ -119,7 +153,7 @@ else:
     stopped = False
     deadline = time.time() + 120
     while time.time() < deadline and slow.poll() is None:
-        if temporaries(d):
+        if writing(d, slow.pid):
             os.killpg(slow.pid, signal.SIGSTOP)
             stopped = True
             break

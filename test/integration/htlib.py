@@ -6,8 +6,10 @@ Every check is counted; finish() prints "N passed, N failed" and exits with
 the status automake's test driver expects."""
 
 import atexit
+import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -198,6 +200,32 @@ def run(exe, args=(), config=None, env=None, basename=None):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=120)
     return Run(directory, proc, basename or os.path.basename(exe))
+
+
+_papi_stub_dir = []
+
+
+def papi_stub(state):
+    """The environment that loads test/papi_stub's stand-in for libpapi in
+    the real one's place, in `state` (its HT_PAPI_STUB words, "" for
+    perf events that work): a directory holding it under the name
+    libhooktrace asks for (its DT_NEEDED libpapi.so.*), first in
+    LD_LIBRARY_PATH."""
+    if not _papi_stub_dir:
+        # the build tree's (libhooktrace.so, or libhooktrace-mpich.so in an
+        # mpi-NAME build): every MPI's asks for the same libpapi
+        library = sorted(glob.glob(os.path.join(BUILDDIR, ".libs", "libhooktrace*.so")))[0]
+        needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(libpapi\.so[^\]]*)\]",
+                            subprocess.run(["readelf", "-d", library], stdout=subprocess.PIPE,
+                                           universal_newlines=True).stdout)
+        check(len(needed) == 1, "%s needs one libpapi: %r" % (library, needed))
+        directory = run_directory("hooktrace-papi-stub-")
+        os.symlink(os.path.join(BUILDDIR, "test", "papi_stub", ".libs", "libpapi_stub.so"),
+                   os.path.join(directory, needed[0] if needed else "libpapi.so"))
+        _papi_stub_dir.append(directory)
+    path = os.environ.get("LD_LIBRARY_PATH")
+    return {"HT_PAPI_STUB": state,
+            "LD_LIBRARY_PATH": _papi_stub_dir[0] + (":" + path if path else "")}
 
 
 def expand_stacks(doc):

@@ -199,6 +199,63 @@ def launcher_killed_4(round_):
 for round_ in range(3):
     launcher_killed_4(round_ + 1)
 
+# --- a signal during the job's merge ------------------------------------------
+# Rank 1 never reaches MPI_Finalize, so the merge of the other ranks waits
+# for it inside MPI_Finalize; SIGTERM to the launcher then.  Every rank
+# leaves its own files, marked partial, those of the ranks in the merge
+# "during": "MPI_Finalize" with their calls up to MPI_Finalize (no summary:
+# the merge never ended); no temporary file is left, and the launcher's
+# status is the plain program's.  (A rank between its ready.<r> file and
+# MPI_Finalize when the signal comes writes an ordinary partial file: the
+# launch is then tried again, up to 3 times.)
+IN_MERGE = {"main;MPI_Finalize": 1}
+
+
+def signal_during_merge(exe, plain):
+    d, proc = start(["merge"], ranks=4, exe=exe)
+    ready_pids(d, proc, range(4))
+    time.sleep(0.5)  # from ready.<r> into MPI_Finalize
+    proc.send_signal(signal.SIGTERM)
+    finish_launch(proc, "signal during the merge")
+    if plain:
+        return d, proc.returncode, None
+    partial = {}
+    for r in range(4):
+        path = os.path.join(d, "%s_%d.json" % (NAME, r))
+        if os.path.exists(path):
+            with open(path) as f:
+                partial[r] = json.load(f).get("partial", {})
+    return d, proc.returncode, partial
+
+
+for attempt in range(3):
+    d, status, partial = signal_during_merge(EXE, False)
+    if all(partial.get(r, {}).get("during") for r in (0, 2, 3)):
+        break
+what = "signal during the merge"
+# Open MPI 4.1's mpirun itself dies of SIGSEGV on SIGTERM in about one
+# plain run of three (exit 1 otherwise): the status is checked against
+# those plain runs give, up to 6 of them.
+plain_statuses = []
+while status not in plain_statuses and len(plain_statuses) < 6:
+    plain_statuses.append(signal_during_merge(mpi_program("lifecycle_mpi_plain"), True)[1])
+check(status in plain_statuses, "%s: the launcher's status %s is one the plain program's gives (%s)"
+      % (what, status, plain_statuses))
+files = sorted(os.listdir(d))
+check_eq([f for f in files if f.startswith(NAME)],
+         sorted("%s_%d%s" % (NAME, r, e) for r in range(4) for e in (".folded", ".json", ".log")),
+         "%s: every rank's files, no summary (stderr: %s)" % (what, last_stderr[0][-3000:]))
+check_eq([f for f in files if f.startswith(".")], [], what + ": no temporary file left")
+for r in (0, 2, 3):
+    expect_rank_partial(d, r, {"reason": "signal", "signal": "SIGTERM", "during": "MPI_Finalize"},
+                        IN_MERGE, what)
+    log = os.path.join(d, "%s_%d.log" % (NAME, r))
+    if os.path.exists(log):
+        with open(log) as f:
+            check("partial:         signal SIGTERM during MPI_Finalize" in f.read(),
+                  "%s: rank %d's logfile says when the signal came" % (what, r))
+expect_rank_partial(d, 1, {"reason": "signal", "signal": "SIGTERM"}, {"main;wait_here": 1}, what)
+
 # --- MPI_Abort: the calling rank's partial file -------------------------------
 d, proc = start(["abort"], allow_no_finalize=False)
 out, err = finish_launch(proc, "MPI_Abort")

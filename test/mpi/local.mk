@@ -179,6 +179,14 @@ test_mpi_threads_requests_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS) -pthread
 test_mpi_threads_requests_plain_LDADD = $(MPI_LIBS)
 test_mpi_threads_requests_plain_LDFLAGS = -pthread
 
+# MPI_Cancel of a receive another thread is testing (test/mpi/cancel_race.py);
+# no plain copy: its output is the counts the run itself saw.
+check_PROGRAMS += test/mpi/cancel_race
+test_mpi_cancel_race_SOURCES = test/mpi/cancel_race.c test/mpi/common.h
+test_mpi_cancel_race_CFLAGS = $(HT_MPI_TEST_CFLAGS) -pthread
+test_mpi_cancel_race_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_cancel_race_LDFLAGS = $(HT_TEST_LINK) -pthread
+
 # An MPI 4 sessions program without MPI_Init (test/mpi/sessions.py); it
 # exits with 77 where the library has no sessions (Open MPI 4.1).
 check_PROGRAMS += test/mpi/sessions test/mpi/sessions_plain
@@ -190,13 +198,27 @@ test_mpi_sessions_plain_SOURCES = test/mpi/sessions.c
 test_mpi_sessions_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
 test_mpi_sessions_plain_LDADD = $(MPI_LIBS)
 
+# MPI 4's Isendrecv, persistent collectives and partitioned communication
+# (test/mpi/mpi4.py); it exits with 77 where the library has none (Open MPI
+# 4.1).  test/mpi/exports.py compares the MPI library's exported MPI_
+# routines with the wrapped ones and docs/mpi_routines.md's list.
+check_PROGRAMS += test/mpi/mpi4 test/mpi/mpi4_plain
+test_mpi_mpi4_SOURCES = test/mpi/mpi4.c test/mpi/common.h
+test_mpi_mpi4_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_mpi4_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_mpi4_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_mpi4_plain_SOURCES = test/mpi/mpi4.c test/mpi/common.h
+test_mpi_mpi4_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_mpi4_plain_LDADD = $(MPI_LIBS)
+
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
 	test/mpi/large.py test/mpi/cancel.py test/mpi/type_reuse.py test/mpi/coll_memo.py test/mpi/openmp.py \
 	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py \
 	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py \
-	test/mpi/threads_requests.py test/mpi/sessions.py test/mpi/abi_mismatch.py \
-	test/mpi/metadata.py test/mpi/counters_once.py test/mpi/compare.py
+	test/mpi/threads_requests.py test/mpi/cancel_race.py test/mpi/sessions.py test/mpi/abi_mismatch.py \
+	test/mpi/metadata.py test/mpi/counters_once.py test/mpi/compare.py test/mpi/descriptors.py \
+	test/mpi/mpi4.py test/mpi/exports.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 # Built by abi_mismatch.py itself, with the other MPI's compiler wrappers.
