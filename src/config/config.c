@@ -170,27 +170,36 @@ static bool passes(const struct ht_regex_list *include, const struct ht_regex_li
     return !ht_regex_list_matches(exclude, name);
 }
 
-/* Score-P's region filter never applies to MPI routines, and neither does
- * the filter file here: "EXCLUDE *" is a common first rule. */
-static bool filter_excludes(const struct ht_config *cfg, const char *name, const char *symbol)
+bool ht_config_name_is_mpi(const char *name)
 {
-    return strncmp(name, "MPI_", 4) != 0 &&
+    return name && (strncasecmp(name, "MPI_", 4) == 0 || strncasecmp(name, "PMPI_", 5) == 0);
+}
+
+/* Whether exclude_functions or the filter file leave the function out.
+ * Neither ever applies to an MPI routine (Score-P's filter does not
+ * either): "EXCLUDE *" is a common first rule, and an unanchored regular
+ * expression ("Send", "MPI_*") matches more than it seems to. */
+static bool excluded(const struct ht_config *cfg, const char *name, const char *symbol)
+{
+    if (ht_config_name_is_mpi(name))
+        return false;
+    return ht_regex_list_matches(&cfg->exclude_functions, name) ||
            ht_region_filter_excludes(&cfg->region_filter, name, symbol);
 }
 
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name)
 {
-    return passes(&cfg->include_functions, &cfg->exclude_functions, name) &&
-           !filter_excludes(cfg, name, NULL);
+    if (!name)
+        return false;
+    if (cfg->include_functions.count > 0 && !ht_regex_list_matches(&cfg->include_functions, name))
+        return false;
+    return !excluded(cfg, name, NULL);
 }
 
 bool ht_config_function_filtered_out(const struct ht_config *cfg, const char *name,
                                      const char *symbol)
 {
-    if (!name)
-        return false;
-    return ht_regex_list_matches(&cfg->exclude_functions, name) ||
-           filter_excludes(cfg, name, symbol);
+    return name && excluded(cfg, name, symbol);
 }
 
 bool ht_config_function_never_throttled(const struct ht_config *cfg, const char *name)

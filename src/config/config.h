@@ -222,16 +222,23 @@ int ht_config_from_environment(struct ht_config *cfg, char *err, size_t errlen);
  * and leaves profiling off (docs/what_happens.md). */
 bool ht_config_secure_execution(void);
 
+/* Whether a name is in the MPI standard's reserved name space: MPI_ or
+ * PMPI_ in any case (the C routines, and the Fortran ones as compilers
+ * spell them).  exclude_functions and the filter file never leave such a
+ * function out: MPI routines are always recorded (docs/filter.md). */
+bool ht_config_name_is_mpi(const char *name);
+
 /* Whether a function with this display name appears in the output: it must
- * match an include pattern (if there are any), no exclude pattern, and not
- * be excluded by the filter file (its MANGLED rules need the symbol name,
- * ht_config_function_filtered_out). */
+ * match an include pattern (if there are any), and, unless it is an MPI
+ * routine, no exclude pattern, and not be excluded by the filter file (its
+ * MANGLED rules need the symbol name, ht_config_function_filtered_out). */
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name);
 
 /* Whether exclude_functions or the filter file leave out the function of
  * this display name and ELF symbol name (NULL when unknown): the functions
  * whose hooks are rewritten away at start-up (docs/config.md,
- * "exclude_functions").  include_functions is not consulted. */
+ * "exclude_functions").  include_functions is not consulted; an MPI
+ * routine (ht_config_name_is_mpi) never is. */
 bool ht_config_function_filtered_out(const struct ht_config *cfg, const char *name,
                                      const char *symbol);
 

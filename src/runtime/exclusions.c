@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "runtime/exclusions.h"
+#include "runtime/runtime.h"
 #include "symbols/symbols.h"
 
 struct exclusion_scan {
@@ -26,7 +27,9 @@ static bool excluded(const char *name, const char *symbol, void *ctx)
 {
     const struct exclusion_scan *scan = ctx;
     /* main stays: throttling never touches it either (docs/throttle.md);
-     * excluded, it is still dropped from the output. */
+     * excluded, it is still dropped from the output.  MPI routines are
+     * never excluded (ht_config_name_is_mpi): with libhooktrace linked
+     * statically, the executable holds their wrappers. */
     if (strcmp(name, "main") == 0 || strcmp(name, "MAIN__") == 0)
         return false;
     return ht_config_function_filtered_out(scan->cfg, name, symbol);
@@ -48,9 +51,10 @@ static void add(uintptr_t address, const char *symbol, void *ctx)
 }
 
 /* MPI routines are libhooktrace's wrappers, never instrumented functions:
- * no pattern can rewrite them away, and their messages are always
- * counted.  A pattern that names one is most likely meant to, so the user
- * is told once.  The names tried are the routines programs call most. */
+ * no pattern rewrites them away or leaves them out of the output, and
+ * their messages are always counted.  A pattern that matches one may
+ * have been meant to, so the user is told once.  The names tried are the
+ * routines programs call most. */
 static void warn_mpi_patterns(const struct ht_config *cfg)
 {
     static const char *const routines[] = {
@@ -61,9 +65,8 @@ static void warn_mpi_patterns(const struct ht_config *cfg)
     for (size_t i = 0; i < sizeof routines / sizeof routines[0]; i++) {
         if (ht_regex_list_matches(&cfg->exclude_functions, routines[i])) {
             fprintf(stderr, "hooktrace: \"exclude_functions\" matches the MPI routine %s: MPI "
-                            "routines are always recorded (their messages counted); the pattern "
-                            "only leaves their stacks out of the output, their time and messages "
-                            "going to the caller's stack (docs/config.md)\n",
+                            "routines are never filtered out; their stacks, time and messages "
+                            "stay in the profile (docs/filter.md)\n",
                     routines[i]);
             return;
         }
@@ -74,12 +77,13 @@ void ht_exclusions_setup(const struct ht_config *cfg, uintptr_t **addresses, siz
 {
     *addresses = NULL;
     *count = 0;
-    if (cfg->region_filter.file_rules_ignored)
+    bool speaks = ht_runtime_speaks_for_job();
+    if (speaks && cfg->region_filter.file_rules_ignored)
         fprintf(stderr, "hooktrace: %s: the %zu file name patterns of SCOREP_FILE_NAMES blocks "
                         "are ignored (hooktrace filters functions by name only)\n",
                 cfg->filter_file ? cfg->filter_file : "filter_file",
                 cfg->region_filter.file_rules_ignored);
-    if (cfg->exclude_functions.count)
+    if (speaks && cfg->exclude_functions.count)
         warn_mpi_patterns(cfg);
     if (!ht_exclusions_wanted(cfg))
         return;

@@ -130,11 +130,55 @@ static void test_config_key(void)
     ht_config_free(&cfg);
 }
 
+/* MPI routines are never filtered out, whatever matches them: "EXCLUDE *"
+ * in a filter file, and "MPI_*" or ".*" in exclude_functions (docs/filter.md).
+ * The MPI standard reserves MPI_ and PMPI_ in any case: the Fortran names
+ * as compilers spell them are covered too. */
+static void test_mpi_never(void)
+{
+    static const char *const mpi[] = {"MPI_Send", "MPI_Init", "PMPI_Send", "mpi_send_",
+                                      "MPI_SEND", "mpi_send_f08", "pmpi_send__", "MPI_T_init_thread"};
+    static const char *const other[] = {"MPIX_Foo", "my_MPI_Send", "MPI", "mpisend", "solve", ""};
+    for (size_t i = 0; i < sizeof mpi / sizeof mpi[0]; i++)
+        CHECK(ht_config_name_is_mpi(mpi[i]));
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        CHECK(!ht_config_name_is_mpi(other[i]));
+    CHECK(!ht_config_name_is_mpi(NULL));
+
+    char err[1024];
+    struct ht_config cfg;
+    tmp_file("all.filter", "SCOREP_REGION_NAMES_BEGIN\n EXCLUDE *\nSCOREP_REGION_NAMES_END\n");
+    const char *all = tmp_file("all.json", "{\"filter_file\": \"all.filter\", "
+                                           "\"exclude_functions\": [\"MPI_*\", \".*\"]}");
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(all, &cfg, err, sizeof err), 0);
+    for (size_t i = 0; i < sizeof mpi / sizeof mpi[0]; i++) {
+        CHECK(ht_config_function_kept(&cfg, mpi[i]));
+        CHECK(!ht_config_function_filtered_out(&cfg, mpi[i], mpi[i]));
+    }
+    for (size_t i = 0; i < sizeof other / sizeof other[0] - 1; i++) {
+        CHECK(!ht_config_function_kept(&cfg, other[i]));
+        CHECK(ht_config_function_filtered_out(&cfg, other[i], other[i]));
+    }
+    ht_config_free(&cfg);
+
+    /* include_functions names what the output keeps: an MPI routine it
+     * does not name is left out of the output (never rewritten). */
+    const char *inc = tmp_file("inc.json", "{\"include_functions\": [\"^solve$\"]}");
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(inc, &cfg, err, sizeof err), 0);
+    CHECK(ht_config_function_kept(&cfg, "solve"));
+    CHECK(!ht_config_function_kept(&cfg, "MPI_Send"));
+    CHECK(!ht_config_function_filtered_out(&cfg, "MPI_Send", "MPI_Send"));
+    ht_config_free(&cfg);
+}
+
 int main(void)
 {
     test_rules();
     test_errors();
     test_config_key();
+    test_mpi_never();
     tmp_cleanup();
     return CHECK_DONE();
 }
