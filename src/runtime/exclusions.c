@@ -1,26 +1,45 @@
 /* The functions the config excludes (exclude_functions, filter_file) cost
  * what a throttled function costs: their entry addresses are found in the
- * symbol tables at start-up, and as libraries load, and throttling marks
- * them throttled before their first call, so that each of their hook calls
- * is rewritten into a no-op the first time it is reached and they leave
- * no node (docs/config.md, "exclude_functions").  Naming a function in a
- * hook would cost far more than this one scan.  Libraries dlopen loads
- * later are not read: interposing dlopen would make libhooktrace the
- * caller whose RUNPATH the dynamic loader searches, which can change what
- * a program's dlopen finds; their excluded functions are left out of the
- * output only. */
+ * symbol tables, and throttling marks them throttled before their first
+ * call, so that each of their hook calls is rewritten into a no-op the
+ * first time it is reached and they leave no node (docs/filter.md).
+ * Naming a function in a hook would cost far more than these scans.
+ *
+ * At start-up the executable and the libraries loaded then that call the
+ * hooks are read.  A library loaded later (dlopen) is read when the first
+ * of its functions is about to get a node: the registry asks this file's
+ * observer about every function before its first node, and a function
+ * outside the objects read so far makes the observer find its object
+ * (_dl_find_object: lock-free) and read that object's symbol table, on
+ * the thread that reached it, before the node is made.  Interposing
+ * dlopen instead would make libhooktrace the caller whose RUNPATH and
+ * namespace the dynamic loader uses, which can change what the program's
+ * dlopen finds.
+ *
+ * One thread reads at a time.  A thread that finds another reading does
+ * not wait (the reader may need the dynamic loader's lock, which a thread
+ * running a library's constructors holds): its function gets its node,
+ * and is asked about again at its next new node; if it is excluded, the
+ * reader's throttling tags that node, and the output leaves it out. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "callstack/thread.h"
+#include "common/clock.h"
 #include "runtime/exclusions.h"
 #include "runtime/runtime.h"
 #include "symbols/symbols.h"
+#include "throttle/throttle.h"
 
 struct exclusion_scan {
     const struct ht_config *cfg;
     uintptr_t *addresses;
     size_t count, capacity;
+    uintptr_t bias; /* the one object read (a library loaded later) */
 };
 
 static bool excluded(const char *name, const char *symbol, void *ctx)
@@ -49,6 +68,122 @@ static void add(uintptr_t address, const char *symbol, void *ctx)
     }
     scan->addresses[scan->count++] = address;
 }
+
+/* --- the objects read ---------------------------------------------------- */
+
+/* Their extents, [lo, hi): filled at start-up, then by the one thread
+ * holding `reading`; an entry dlclose unmapped has hi 0 and is reused.
+ * Readers take no lock: hi is written last (release) and read first. */
+#define MAX_OBJECTS 4096
+static struct extent {
+    uintptr_t lo, hi;
+} objects[MAX_OBJECTS];
+static size_t nobjects;
+static int reading;
+static bool table_full; /* no room left: libraries loaded later are not read */
+static const struct ht_config *config;
+
+static bool object_known(uintptr_t address)
+{
+    size_t n = __atomic_load_n(&nobjects, __ATOMIC_ACQUIRE);
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t hi = __atomic_load_n(&objects[i].hi, __ATOMIC_ACQUIRE);
+        if (address < hi && address >= __atomic_load_n(&objects[i].lo, __ATOMIC_ACQUIRE) &&
+            __atomic_load_n(&objects[i].hi, __ATOMIC_ACQUIRE) == hi)
+            return true;
+    }
+    return false;
+}
+
+/* By the thread holding `reading` (or at start-up). */
+static void note_object(uintptr_t lo, uintptr_t hi)
+{
+    size_t n = __atomic_load_n(&nobjects, __ATOMIC_RELAXED), i = 0;
+    while (i < n && __atomic_load_n(&objects[i].hi, __ATOMIC_ACQUIRE) != 0)
+        i++;
+    if (i == MAX_OBJECTS) {
+        table_full = true;
+        return;
+    }
+    __atomic_store_n(&objects[i].lo, lo, __ATOMIC_RELAXED);
+    __atomic_store_n(&objects[i].hi, hi, __ATOMIC_RELEASE);
+    if (i == n)
+        __atomic_store_n(&nobjects, n + 1, __ATOMIC_RELEASE);
+}
+
+static int note_loaded(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    (void)size;
+    (void)ctx;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (size_t i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t a = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
+        if (a < lo)
+            lo = a;
+        if (a + ph->p_memsz > hi)
+            hi = a + ph->p_memsz;
+    }
+    if (hi > lo)
+        note_object(lo, hi);
+    return 0;
+}
+
+void ht_exclusions_unmapped(uintptr_t lo, uintptr_t hi)
+{
+    size_t n = __atomic_load_n(&nobjects, __ATOMIC_ACQUIRE);
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t h = __atomic_load_n(&objects[i].hi, __ATOMIC_ACQUIRE);
+        if (h != 0 && h > lo && __atomic_load_n(&objects[i].lo, __ATOMIC_ACQUIRE) < hi)
+            __atomic_compare_exchange_n(&objects[i].hi, &h, 0, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED);
+    }
+}
+
+void ht_exclusions_after_fork(void)
+{
+    /* A thread of the parent's that was reading is not in the child. */
+    __atomic_store_n(&reading, 0, __ATOMIC_RELEASE);
+}
+
+/* --- libraries loaded later ---------------------------------------------- */
+
+static bool is_the_object(uintptr_t bias, const char *path, void *ctx)
+{
+    (void)path;
+    return bias == ((const struct exclusion_scan *)ctx)->bias;
+}
+
+bool ht_exclusions_function_seen(uintptr_t address)
+{
+    if (object_known(address))
+        return true;
+    struct dl_find_object found;
+    if (_dl_find_object((void *)address, &found) != 0 || !found.dlfo_link_map)
+        return true; /* in no object (generated code): nothing to read */
+    if (__atomic_exchange_n(&reading, 1, __ATOMIC_ACQUIRE))
+        return false; /* another thread reads one: asked again later */
+    if (!object_known(address) && !table_full) {
+        uint64_t start = ht_clock_now();
+        struct exclusion_scan scan = {.cfg = config, .bias = found.dlfo_link_map->l_addr};
+        ht_symbols_scan_named(HT_SCAN_INSTRUMENTED, is_the_object, excluded, &scan, add, &scan);
+        ht_throttle_exclude(scan.addresses, scan.count);
+        free(scan.addresses);
+        note_object((uintptr_t)found.dlfo_map_start, (uintptr_t)found.dlfo_map_end);
+        /* The reading is hooktrace's time, not the calls open around it
+         * (as throttling does with its rewriting). */
+        struct ht_thread *t = ht_thread_self;
+        uint64_t now = ht_clock_now();
+        if (t && !t->tracing && now > start)
+            ht_tree_exclude_ticks(&t->tree, now - start);
+    }
+    __atomic_store_n(&reading, 0, __ATOMIC_RELEASE);
+    return true;
+}
+
+/* --- start-up ------------------------------------------------------------ */
 
 /* MPI routines are libhooktrace's wrappers, never instrumented functions:
  * no pattern rewrites them away or leaves them out of the output, and
@@ -87,8 +222,10 @@ void ht_exclusions_setup(const struct ht_config *cfg, uintptr_t **addresses, siz
         warn_mpi_patterns(cfg);
     if (!ht_exclusions_wanted(cfg))
         return;
+    config = cfg;
     struct exclusion_scan scan = {.cfg = cfg};
     ht_symbols_scan_named(HT_SCAN_INSTRUMENTED, NULL, excluded, &scan, add, &scan);
+    dl_iterate_phdr(note_loaded, NULL);
     *addresses = scan.addresses;
     *count = scan.count;
 }

@@ -172,6 +172,8 @@ static void setup_throttle(void)
         .nnever = scan.count,
         .excluded = excluded,
         .nexcluded = nexcluded,
+        .exclusions = ht_exclusions_wanted(&config),
+        .observer = ht_exclusions_wanted(&config) ? ht_exclusions_function_seen : NULL,
     };
     ht_throttle_setup(&s);
     free(scan.addresses);

@@ -43,8 +43,10 @@ static double hook_ns_for_tests(void)
     return ns;
 }
 
-static void exclude(const uintptr_t *addresses, size_t n)
+void ht_throttle_exclude(const uintptr_t *addresses, size_t n)
 {
+    if (!active)
+        return;
     uint64_t now = ht_clock_now();
     for (size_t i = 0; i < n; i++) {
         struct ht_function_record *rec = ht_functions_get(addresses[i], now);
@@ -66,7 +68,7 @@ void ht_throttle_setup(const struct ht_throttle_settings *s)
                           s->max_ns_per_call);
     if (s->min_calls == 0)
         settings.enabled = false;
-    if (!settings.enabled && s->nexcluded == 0)
+    if (!settings.enabled && s->nexcluded == 0 && !s->exclusions)
         return;
     ht_functions_enable();
     if (!ht_functions_on) { /* no memory for the registry: stay off */
@@ -76,7 +78,9 @@ void ht_throttle_setup(const struct ht_throttle_settings *s)
     active = true;
     if (s->patch_code)
         ht_patch_init();
-    exclude(s->excluded, s->nexcluded);
+    ht_throttle_exclude(s->excluded, s->nexcluded);
+    if (s->observer)
+        ht_functions_observe(s->observer);
     if (!settings.enabled)
         return;
     uint64_t now = ht_clock_now();
@@ -200,6 +204,11 @@ bool ht_throttle_declines_counts(struct ht_thread *t, uintptr_t site, uintptr_t 
 }
 
 uint64_t ht_throttle_code_generation;
+
+bool ht_throttle_in_use(void)
+{
+    return __atomic_load_n(&active, __ATOMIC_RELAXED);
+}
 
 void ht_throttle_code_unmapped(uintptr_t lo, uintptr_t hi)
 {
