@@ -13,10 +13,12 @@ Variants, run interleaved (the order rotates each round) for --rounds:
                                         exclusion cost when the output alone
                                         dropped the function
 
-Ratios are medians over rounds of variant / plain in the same round (wall:
-the whole process; loop: the program's timed part).  From each variant's
-first profile: whether the helper is absent, the kernels' calls, the hook
-calls rewritten.
+Ratios are medians (and quartiles) over rounds of variant / plain in the
+same round (wall: the whole process; loop: the program's timed part; cpu:
+the process's user and system time, which other work on a loaded machine
+lengthens far less than wall time).  From each variant's first profile:
+whether the helper is absent, the kernels' calls, the hook calls
+rewritten.
 
 Usage (from the build directory; `make bench-filter` does this):
     python3 bench/filter_cost.py [--builddir DIR] [--rounds 9] [--steps 200000]
@@ -94,9 +96,16 @@ def main():
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
-    print("| variant | wall s (median) | wall ratio | loop s (median) | loop ratio | helper "
-          "absent | kernel calls | hook calls rewritten |")
-    print("|---|---:|---:|---:|---:|---|---:|---:|")
+    def median_iqr(values):
+        """"1.013 (1.004-1.021)": the median and the quartiles."""
+        if len(values) < 2:
+            return "%.3f" % statistics.median(values)
+        q = statistics.quantiles(values, n=4)
+        return "%.3f (%.3f-%.3f)" % (statistics.median(values), q[0], q[2])
+
+    print("| variant | wall s (median) | wall ratio | loop s (median) | loop ratio | cpu ratio "
+          "| helper absent | kernel calls | hook calls rewritten |")
+    print("|---|---:|---:|---:|---:|---:|---|---:|---:|")
     ref = next((o.checksum for o in results[PLAIN] if o.error is None), None)
     bad = []
     for label in LABELS:
@@ -107,13 +116,15 @@ def main():
             continue
         wr = ratios(runs, results[PLAIN])
         lr = ratios(runs, results[PLAIN], "loop")
+        cr = ratios(runs, results[PLAIN], "cpu")
         f = facts(ok[0].profile) if label != PLAIN and ok[0].profile else None
         cells = ["yes" if f[0] else "no", "%d" % f[1], "%s" % f[2]] if f else ["–"] * 3
-        print("| %s | %.3f | %s | %.3f | %s | %s |" % (
+        print("| %s | %.3f | %s | %.3f | %s | %s | %s |" % (
             label, statistics.median(o.wall for o in ok),
-            "%.3f" % statistics.median(wr) if label != PLAIN and wr else "–",
+            median_iqr(wr) if label != PLAIN and wr else "–",
             statistics.median(o.loop for o in ok),
-            "%.3f" % statistics.median(lr) if label != PLAIN and lr else "–", " | ".join(cells)))
+            median_iqr(lr) if label != PLAIN and lr else "–",
+            median_iqr(cr) if label != PLAIN and cr else "–", " | ".join(cells)))
         bad += ["%s: checksum %s" % (label, o.checksum) for o in ok if o.checksum != ref]
         if len(ok) < len(runs):
             bad.append("%s: %d run(s) failed" % (label, len(runs) - len(ok)))
