@@ -16,14 +16,17 @@
  * namespace the dynamic loader uses, which can change what the program's
  * dlopen finds.
  *
- * One thread reads at a time.  A thread that finds another reading does
- * not wait (the reader may need the dynamic loader's lock, which a thread
- * running a library's constructors holds): its function gets its node,
- * and is asked about again at its next new node; if it is excluded, the
- * reader's throttling tags that node, and the output leaves it out. */
+ * One thread reads at a time.  A thread that finds another reading waits
+ * for it, but for at most WAIT_NS: the reader may need the dynamic
+ * loader's lock (the demangler's dlopen of libstdc++), which a thread
+ * running a library's constructors holds.  Past that its function gets
+ * its node and is asked about again at its next new node; if it is
+ * excluded, it is recorded (and left out of the output) until its object
+ * is read, which throttles it and tags that node. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +83,7 @@ static struct extent {
 } objects[MAX_OBJECTS];
 static size_t nobjects;
 static int reading;
+#define WAIT_NS 500000000ull
 static bool table_full; /* no room left: libraries loaded later are not read */
 static const struct ht_config *config;
 
@@ -150,6 +154,21 @@ void ht_exclusions_after_fork(void)
 
 /* --- libraries loaded later ---------------------------------------------- */
 
+/* Takes `reading`, waiting WAIT_NS at most for another thread's reading. */
+static bool take_reading(void)
+{
+    if (!__atomic_exchange_n(&reading, 1, __ATOMIC_ACQUIRE))
+        return true;
+    uint64_t deadline = ht_clock_monotonic_ns() + WAIT_NS;
+    do {
+        sched_yield();
+        if (!__atomic_load_n(&reading, __ATOMIC_RELAXED) &&
+            !__atomic_exchange_n(&reading, 1, __ATOMIC_ACQUIRE))
+            return true;
+    } while (ht_clock_monotonic_ns() < deadline);
+    return false;
+}
+
 static bool is_the_object(uintptr_t bias, const char *path, void *ctx)
 {
     (void)path;
@@ -163,8 +182,8 @@ bool ht_exclusions_function_seen(uintptr_t address)
     struct dl_find_object found;
     if (_dl_find_object((void *)address, &found) != 0 || !found.dlfo_link_map)
         return true; /* in no object (generated code): nothing to read */
-    if (__atomic_exchange_n(&reading, 1, __ATOMIC_ACQUIRE))
-        return false; /* another thread reads one: asked again later */
+    if (!take_reading())
+        return false; /* another thread still reads one: asked again later */
     if (!object_known(address) && !table_full) {
         uint64_t start = ht_clock_now();
         struct exclusion_scan scan = {.cfg = config, .bias = found.dlfo_link_map->l_addr};
