@@ -6,7 +6,7 @@ the two-rdtsc floor measured in the same run with the same thread count.
 
 Usage (from the build directory; `make bench` does this):
     python3 bench/hook_cost.py [--builddir DIR] [--rounds 7] [--calls 20000000]
-                               [--threads 1,2] [--pattern mixed|hit]
+                               [--threads 1,2] [--pattern mixed|hit|region]
 
 Stdlib only.  "hooktrace on" runs with throttling off (a config file in the
 scratch directory), "hooktrace, throttled" with HOOKTRACE_CONFIG unset, each
@@ -84,7 +84,7 @@ def main():
     ap.add_argument("--calls", type=int, default=20000000,
                     help="instrumented calls per thread per run (default 20000000)")
     ap.add_argument("--threads", default="1,2", help="comma-separated thread counts")
-    ap.add_argument("--pattern", default="mixed", choices=["mixed", "hit"],
+    ap.add_argument("--pattern", default="mixed", choices=["mixed", "hit", "region"],
                     help="call pattern of the kernel (see bench/hook_kernel.c)")
     ap.add_argument("--retries", type=int, default=3,
                     help="re-run a run whose CPU share fell below %.2f up to this many "

@@ -15,8 +15,13 @@
  *     bench_thread ─ loop ─▶ work ─▶ leaf1      pattern "hit"
  *                                 └▶ leaf1
  *
+ *     bench_thread ─ loop ─▶ work ─▶ region "r" ─▶ leaf1     pattern "region"
+ *                                                 └▶ leaf1
+ *
  * Every loop iteration makes exactly three instrumented calls (work and two
- * leaves).  In "mixed" the work node's children alternate, so in hooktrace
+ * leaves); "region" also opens and closes one region (docs/regions.md)
+ * around the two leaves, so that its time less "hit"'s is a region pair's
+ * (the builds without libhooktrace have no region: its calls do nothing).  In "mixed" the work node's children alternate, so in hooktrace
  * one call in three finds its node through the last-child cache and two go
  * through the hash index (a sibling switch); "hit" is the all-cache-hit case.
  *
@@ -24,7 +29,7 @@
  * helpers are marked no_instrument_function, so the count of instrumented
  * calls in the timed loop is exact: 3 per iteration.
  *
- * Usage: hook_kernel_VARIANT [-n CALLS_PER_THREAD] [-t THREADS] [-p mixed|hit] [-a]
+ * Usage: hook_kernel_VARIANT [-n CALLS_PER_THREAD] [-t THREADS] [-p mixed|hit|region] [-a]
  *   -a pins thread i to CPU i (mod the online CPUs).
  */
 #define _GNU_SOURCE
@@ -37,6 +42,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <hooktrace.h>
 
 #ifndef HK_VARIANT
 #define HK_VARIANT "unnamed"
@@ -61,6 +68,7 @@ KERNEL_FN uint64_t hk_leaf1(uint64_t x);
 KERNEL_FN uint64_t hk_leaf2(uint64_t x);
 KERNEL_FN uint64_t hk_work_mixed(uint64_t x);
 KERNEL_FN uint64_t hk_work_hit(uint64_t x);
+KERNEL_FN uint64_t hk_work_region(uint64_t x);
 
 KERNEL_FN uint64_t hk_leaf1(uint64_t x)
 {
@@ -84,6 +92,14 @@ KERNEL_FN uint64_t hk_work_mixed(uint64_t x)
 KERNEL_FN uint64_t hk_work_hit(uint64_t x)
 {
     return hk_leaf1(x) + hk_leaf1(x + 1);
+}
+
+KERNEL_FN uint64_t hk_work_region(uint64_t x)
+{
+    hooktrace_region_begin("r");
+    uint64_t y = hk_leaf1(x) + hk_leaf1(x + 1);
+    hooktrace_region_end("r");
+    return y;
 }
 
 struct worker {
@@ -139,7 +155,7 @@ KERNEL_FN void *hk_bench_thread(void *arg)
 
 NOINSTR static void usage(const char *prog)
 {
-    fprintf(stderr, "usage: %s [-n CALLS_PER_THREAD] [-t THREADS] [-p mixed|hit] [-a]\n", prog);
+    fprintf(stderr, "usage: %s [-n CALLS_PER_THREAD] [-t THREADS] [-p mixed|hit|region] [-a]\n", prog);
     exit(2);
 }
 
@@ -179,6 +195,8 @@ NOINSTR int main(int argc, char **argv)
         work = hk_work_mixed;
     else if (strcmp(pattern, "hit") == 0)
         work = hk_work_hit;
+    else if (strcmp(pattern, "region") == 0)
+        work = hk_work_region;
     else
         usage(argv[0]);
 

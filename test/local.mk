@@ -137,6 +137,11 @@ test_programs_cxx_names_SOURCES = test/programs/cxx_names.cpp
 test_programs_cxx_names_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
 test_programs_cxx_names_LDADD = libhooktrace.la
 test_programs_cxx_names_LDFLAGS = $(HT_TEST_LINK)
+check_PROGRAMS += test/programs/regions_cxx
+test_programs_regions_cxx_SOURCES = test/programs/regions_cxx.cpp
+test_programs_regions_cxx_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS) -pthread
+test_programs_regions_cxx_LDADD = libhooktrace.la
+test_programs_regions_cxx_LDFLAGS = $(HT_TEST_LINK) -pthread
 check_PROGRAMS += test/programs/cxx_long_names
 test_programs_cxx_long_names_SOURCES = test/programs/cxx_long_names.cpp
 test_programs_cxx_long_names_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
@@ -213,7 +218,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/config_input.py test/integration/config_patterns.py \
 	test/integration/lifecycle.py test/integration/files_safety.py test/integration/other_formats.py \
 	test/integration/hook_binding.py test/integration/report.py \
-	test/integration/signals_diff.py test/integration/compare.py
+	test/integration/signals_diff.py test/integration/compare.py test/integration/regions.py
 # Clang through the hooktrace command, compiled at test time (skipped
 # without clang): test/integration/clang.py, clang_openmp.py.
 TESTS += test/integration/clang.py test/integration/clang_openmp.py

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "callstack/function_table.h"
+#include "callstack/regions.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -194,8 +195,14 @@ int ht_function_table_resolve_known(struct ht_function_table *t,
         if (!t->slots[i].address || t->slots[i].function)
             continue;
         struct ht_symbol sym;
-        ht_symbols_resolve(t->symbols, t->slots[i].address, &sym);
-        ht_function_table_adjust(t, &sym);
+        const struct ht_region *region = ht_regions_at(t->slots[i].address);
+        if (region) {
+            /* A region is named as the program named it; it has no source. */
+            sym = (struct ht_symbol){.name = region->name};
+        } else {
+            ht_symbols_resolve(t->symbols, t->slots[i].address, &sym);
+            ht_function_table_adjust(t, &sym);
+        }
         here++;
         if (!(t->slots[i].function = intern(t, &sym)))
             return -1;

@@ -101,7 +101,7 @@ struct ht_node {
     uint64_t folded_calls;    /* calls made beyond max depth, folded in here */
     struct ht_mpi_stats *mpi; /* messages issued from this stack, or NULL */
     uint32_t depth;           /* root 0, its children 1, ... */
-    uint32_t flags;           /* HT_NODE_MPI_ROUTINE */
+    uint32_t flags;           /* HT_NODE_MPI_ROUTINE, ... below */
     struct ht_node *second_child; /* the child entered before last_child:
                                      a caller alternating two callees
                                      (send, receive) finds both here */
@@ -127,6 +127,9 @@ struct ht_node {
  * program and handed over by hooktrace_inlined_calls: no time of its own
  * (docs/plugin.md, "Inlined copies"). */
 #define HT_NODE_INLINED_COUNT 2u
+/* A region the program named (hooktrace_region_begin): its function word
+ * is the name's record (callstack/regions.h); never throttled. */
+#define HT_NODE_NAMED_REGION 4u
 
 HT_NOINSTR static inline uintptr_t ht_node_function(const struct ht_node *n)
 {

@@ -23,36 +23,15 @@ static const struct ht_hook_pair own_hooks = {(uintptr_t)&__cyg_profile_func_ent
  * code (and its constructor and destructor) along. */
 extern const char ht_runtime_anchor;
 __attribute__((used)) static const char *const lifecycle_anchor = &ht_runtime_anchor;
+/* The region API (regions.c), which a program references only weakly. */
+extern const char ht_regions_anchor;
+__attribute__((used)) static const char *const regions_anchor = &ht_regions_anchor;
 
 /* Everything but the two common cases, out of line so that the common path
  * saves no registers: attaching a new thread, reading clock_gettime when
  * there is no invariant TSC, a node not in the last-child cache, polling
  * open MPI requests, tracing, throttling.  hook_site is the hook's return
  * address: where the call to the hook is, should it be rewritten. */
-/* A signal handler compiled with -finstrument-functions can run on this
- * thread in the middle of a general path (a node half added to the hash,
- * the arena growing, a trace buffer being flushed).  While one runs, the
- * thread's in_hook makes its general_path word non-zero, so the handler's
- * hooks come here too, and decline: they are counted, never recorded.
- * The fast path's few stores leave the tree consistent after each one, so
- * it needs no flag. */
-HT_NOINSTR static inline bool hook_begin(struct ht_thread *t)
-{
-    if (HT_UNLIKELY(t->in_hook)) {
-        t->tree.nested_declined++;
-        return false;
-    }
-    t->hook_frame = (uintptr_t)__builtin_frame_address(0);
-    t->in_hook = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    return true;
-}
-
-HT_NOINSTR static inline void hook_end(struct ht_thread *t)
-{
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    t->in_hook = 0;
-}
 
 /* A node reached the call count at which throttling looks at it; a thread
  * that traces marks the point in its trace if the function was throttled. */
@@ -106,7 +85,7 @@ HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t func
         t->tree.declined++;
         return;
     }
-    if (!hook_begin(t))
+    if (!ht_hook_begin(t))
         return;
     enum ht_tree_move move;
     uint64_t now = HT_TICK_UNKNOWN;
@@ -132,7 +111,7 @@ HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t func
         ht_counters_entered(t, t->tree.current);
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
-    hook_end(t);
+    ht_hook_end(t);
 }
 
 HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t function,
@@ -147,7 +126,7 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
         t->tree.declined++;
         return;
     }
-    if (!hook_begin(t))
+    if (!ht_hook_begin(t))
         return;
     struct ht_node *before = t->tree.current;
     enum ht_tree_move move;
@@ -175,7 +154,7 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
     }
     if (t->poll_requests)
         ht_mpi_poll_from_hook(t, now == HT_TICK_UNKNOWN ? ht_clock_now() : now);
-    hook_end(t);
+    ht_hook_end(t);
 }
 
 /* The common paths: recording on, a thread with nothing else to do, an
@@ -241,7 +220,7 @@ HT_EXPORT HT_NOINSTR void hooktrace_inlined_calls_in(const void *id, unsigned lo
     struct ht_thread *t = ht_thread_self;
     if (t == NULL && (t = ht_thread_attach()) == NULL)
         return;
-    if (!hook_begin(t))
+    if (!ht_hook_begin(t))
         return;
     if (scope == NULL || t->tracing || ht_tree_current_if(&t->tree, (uintptr_t)scope))
         ht_tree_count_inlined(&t->tree, (uintptr_t)id, count);
@@ -249,7 +228,7 @@ HT_EXPORT HT_NOINSTR void hooktrace_inlined_calls_in(const void *id, unsigned lo
         remember_declined(site, (uintptr_t)scope);
     else
         ht_tree_count_inlined(&t->tree, (uintptr_t)id, count);
-    hook_end(t);
+    ht_hook_end(t);
 }
 
 /* The entry point of objects compiled before hand-overs named their scope. */

@@ -3,7 +3,7 @@
 # libhooktrace.la is the installed library: these files plus the module
 # convenience libraries.
 libhooktrace_la_SOURCES = \
-	src/hooks/hooks.c src/hooks/hooks.h \
+	src/hooks/hooks.c src/hooks/hooks.h src/hooks/regions.c \
 	src/hooks/longjmp.c \
 	src/hooks/dlclose.c \
 	src/hooks/signals.c \

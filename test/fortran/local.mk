@@ -16,7 +16,8 @@ EXTRA_DIST += test/fortran/fortran.py test/fortran/mixed.py test/fortran/p2p.F90
 	test/fortran/requests.py test/fortran/requests.F90 \
 	test/fortran/rma.py test/fortran/rma.F90 \
 	test/fortran/control.py test/fortran/control.F90 test/fortran/heat_demo.py \
-	test/fortran/throttle.py test/fortran/throttle.F90 test/fortran/mpi4.py test/fortran/mpi4.F90
+	test/fortran/throttle.py test/fortran/throttle.F90 test/fortran/mpi4.py test/fortran/mpi4.F90 \
+	test/fortran/regions.py test/fortran/regions.F90
 if HT_FORTRAN_TESTS
 HT_F_TEST_FCFLAGS = $(HT_MPI_FCFLAGS) $(HT_FC_MISMATCH) -g -finstrument-functions
 HT_F_PLAIN_FCFLAGS = $(HT_MPI_FCFLAGS) $(HT_FC_MISMATCH) -g
@@ -208,6 +209,15 @@ test_fortran_frma_plain_SOURCES = test/fortran/rma.F90
 test_fortran_frma_plain_FCFLAGS = $(HT_F_PLAIN_FCFLAGS) -Jtest/fortran/mod_f90_plain $(HT_F_LEGACY)
 test_fortran_frma_plain_LDADD = $(MPI_FORT_LIBS)
 
+# regions.F90: `use hooktrace` (the module built at the top, hooktrace.mod)
+# and the same calls without it.
+check_PROGRAMS += test/fortran/fregions
+test_fortran_fregions_SOURCES = test/fortran/regions.F90
+test_fortran_fregions_FCFLAGS = $(HT_F_TEST_FCFLAGS) -I$(top_builddir) -Jtest/fortran/mod_f90 \
+	$(HT_F_LEGACY)
+test_fortran_fregions_LDADD = $(HT_F_TEST_LDADD)
+test_fortran_fregions_LDFLAGS = $(HT_TEST_LINK)
+
 # throttle.F90: throttling's estimate of the hook calls saved, `use mpi` only.
 check_PROGRAMS += test/fortran/fthrottle_f90 test/fortran/fthrottle_plain
 test_fortran_fthrottle_f90_SOURCES = test/fortran/throttle.F90
@@ -240,6 +250,7 @@ test_fortran_fcontrol_plain_LDADD = $(MPI_FORT_LIBS)
 HT_FORTRAN_TESTS = test/fortran/fortran.py test/fortran/mixed.py test/fortran/coll.py \
 	test/fortran/neighbour.py test/fortran/nbcoll.py test/fortran/sends.py test/fortran/requests.py \
 	test/fortran/rma.py test/fortran/control.py test/fortran/heat_demo.py test/fortran/throttle.py \
+	test/fortran/regions.py \
 	test/fortran/mpi4.py
 TESTS += $(HT_FORTRAN_TESTS)
 endif

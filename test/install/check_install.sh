@@ -29,6 +29,8 @@ stage_install "$build" user
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 pkg_config() { pkg-config --define-variable=prefix="$prefix" "$@"; }
 cd "$work"
+# The Python snippets below read profiles with test/install/stacks.py.
+export PYTHONPATH="$top/test/install${PYTHONPATH:+:$PYTHONPATH}"
 for f in lib/lib$lib.so lib/lib$lib.a include/hooktrace.h lib/pkgconfig/$lib.pc bin/hooktrace-check-config bin/hooktrace-analyze bin/hooktrace-report bin/hooktrace-score; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
@@ -63,17 +65,13 @@ for variant in shared static libsfirst; do
             { echo "$variant: FAIL heat_$variant.html missing or not what hooktrace-report writes"; status=1; }
     fi
     python3 - "heat_$variant.json" "$variant" <<'PY' || status=1
-import json, os, sys
+import os, sys
 if not os.path.exists(sys.argv[1]):
     sys.exit("%s: FAIL no profile %s (the hooks did not bind to libhooktrace)" % (sys.argv[2], sys.argv[1]))
-doc = json.load(open(sys.argv[1]))
-# A stack names its function by index and its caller by ID (docs/output.md).
-names = [doc["functions"][s["function_index"]]["name"] for s in doc["stacks"]]
-paths = []
-for s, name in zip(doc["stacks"], names):
-    paths.append((paths[s["parent"]] + ";" if s["parent"] >= 0 else "") + name)
-calls = {paths[s["id"]]: s["calls"] for s in doc["stacks"]}
-throttled = {paths[s["id"]] for s in doc["stacks"] if s.get("throttled")}
+from stacks import load_stacks
+doc, st = load_stacks(sys.argv[1])
+calls = {p: s["calls"] for p, s in st.items()}
+throttled = {p for p, s in st.items() if s.get("throttled")}
 expected = {"main;step": 400, "main;step;swap_and_residual": 400, "main;set_boundary": 1,
             "background;checksum": 200}
 bad = {p: (calls.get(p), n) for p, n in expected.items() if calls.get(p) != n}
@@ -98,13 +96,9 @@ $mpicc -g -O2 $instrument "$top/examples/halo.c" -o halo \
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     timeout 120 $mpirun -np 4 ./halo > out_halo.txt || status=1
 python3 - halo.json <<'PY' || status=1
-import json, sys
-doc = json.load(open(sys.argv[1]))
-paths = []
-for s in doc["stacks"]:
-    name = doc["functions"][s["function_index"]]["name"]
-    paths.append((paths[s["parent"]] + ";" if s["parent"] >= 0 else "") + name)
-st = {paths[s["id"]]: s for s in doc["stacks"]}
+import sys
+from stacks import load_stacks
+doc, st = load_stacks(sys.argv[1])
 def fields(path):
     s = st.get(path, {})
     return tuple(s.get(k) for k in ("calls", "messages_sent", "messages_received", "bytes_sent", "bytes_received"))
@@ -124,6 +118,31 @@ if doc.get("ranks") != 4: bad["ranks"] = (doc.get("ranks"), 4)
 if comm != want_comm: bad["comm_matrix"] = (comm, want_comm)
 if coll != want_coll: bad["coll_matrix"] = (coll, want_coll)
 print("mpi: %s" % ("ok" if not bad else "FAIL %r" % bad))
+sys.exit(1 if bad else 0)
+PY
+# The regions example (docs/regions.md) through the installed header, 2
+# ranks: its regions are nodes with exact calls and the MPI calls inside
+# "iterate" below it; built without libhooktrace it prints the same.
+$mpicc -g -O2 $instrument "$top/examples/regions.c" -o regions $(pkg_config --cflags --libs $lib)
+$mpicc -g -O2 $(pkg_config --cflags $lib) "$top/examples/regions.c" -o regions_plain
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    timeout 120 $mpirun -np 2 ./regions > out_regions.txt || status=1
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    timeout 120 $mpirun -np 2 ./regions_plain > out_regions_plain.txt || status=1
+cmp -s out_regions.txt out_regions_plain.txt ||
+    { echo "regions: FAIL the output differs from the build without libhooktrace"; status=1; }
+python3 - regions.json <<'PY' || status=1
+import sys
+from stacks import load_stacks
+doc, st = load_stacks(sys.argv[1])
+expected = {"main;step;assemble": 40, "main;step;iterate": 40,
+            "main;step;iterate;MPI_Allreduce": 40, "main;step;iterate;MPI_Sendrecv": 40}
+bad = {p: (st.get(p, {}).get("calls"), n) for p, n in expected.items()
+       if st.get(p, {}).get("calls") != n}
+ring = st.get("main;step;iterate;MPI_Sendrecv", {})
+if (ring.get("messages_sent"), ring.get("bytes_sent")) != (40, 320):
+    bad["ring"] = (ring.get("messages_sent"), ring.get("bytes_sent"))
+print("regions: %s" % ("ok" if not bad else "FAIL %r" % bad))
 sys.exit(1 if bad else 0)
 PY
 # OpenMP (docs/output.md, "Threads and OpenMP"): libhooktrace's GOMP_*
@@ -154,14 +173,11 @@ cc -g -O2 -fopenmp -finstrument-functions omp_only.c -o omp_asneeded -Wl,--as-ne
 for exe in omp_pkgconfig omp_mpicc omp_asneeded; do
     OMP_NUM_THREADS=2 OMP_DYNAMIC=false ./$exe > out_$exe.txt || status=1
     python3 - "$exe" <<'PY' || status=1
-import json, sys
+import sys
+from stacks import load_stacks
 exe = sys.argv[1]
-doc = json.load(open(exe + ".json"))
-paths = []
-for s in doc["stacks"]:
-    name = doc["functions"][s["function_index"]]["name"]
-    paths.append((paths[s["parent"]] + ";" if s["parent"] >= 0 else "") + name)
-per_thread = {paths[s["id"]]: {t["thread"]: t["calls"] for t in s["threads"]} for s in doc["stacks"]}
+doc, st = load_stacks(exe + ".json")
+per_thread = {p: {t["thread"]: t["calls"] for t in s["threads"]} for p, s in st.items()}
 leaf, n = ("kernel", 500) if exe != "omp_asneeded" else ("add", 1)
 expected = {"main;main._omp_fn.0;" + leaf: {0: n}, "main._omp_fn.0;" + leaf: {1: n}}
 bad = {p: (per_thread.get(p), e) for p, e in expected.items() if per_thread.get(p) != e}

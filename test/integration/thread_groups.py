@@ -17,7 +17,10 @@ def peak_kib(stdout):
 
 plain = run(program("many_threads_plain"))
 check_eq(plain.returncode, 0, "plain exit status")
-r = run(program("many_threads"))
+# Throttling off: tick's 70,000 calls pass min_calls, and whether a
+# few-ns function that threads start and end around is throttled depends
+# on the timing (docs/throttle.md); the calls are what this test counts.
+r = run(program("many_threads"), config={"throttle": {"enabled": False}})
 check_eq(r.returncode, 0, "exit status")
 check(r.stdout.startswith("many_threads: 10104 threads"), "the program computes the same")
 p = r.profile()

@@ -211,6 +211,17 @@ test_mpi_mpi4_plain_SOURCES = test/mpi/mpi4.c test/mpi/common.h
 test_mpi_mpi4_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
 test_mpi_mpi4_plain_LDADD = $(MPI_LIBS)
 
+# Regions (docs/regions.md): regions_plain is the same source without
+# libhooktrace, whose weak references make the region calls no-ops.
+check_PROGRAMS += test/mpi/regions test/mpi/regions_plain
+test_mpi_regions_SOURCES = test/mpi/regions.c
+test_mpi_regions_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_regions_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_regions_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_regions_plain_SOURCES = test/mpi/regions.c
+test_mpi_regions_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_regions_plain_LDADD = $(MPI_LIBS)
+
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
 	test/mpi/large.py test/mpi/cancel.py test/mpi/type_reuse.py test/mpi/coll_memo.py test/mpi/openmp.py \
@@ -218,7 +229,7 @@ HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test
 	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py \
 	test/mpi/threads_requests.py test/mpi/cancel_race.py test/mpi/sessions.py test/mpi/abi_mismatch.py \
 	test/mpi/metadata.py test/mpi/counters_once.py test/mpi/compare.py test/mpi/descriptors.py \
-	test/mpi/mpi4.py test/mpi/exports.py test/mpi/filter.py
+	test/mpi/mpi4.py test/mpi/exports.py test/mpi/filter.py test/mpi/regions.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 # Built by abi_mismatch.py itself, with the other MPI's compiler wrappers.

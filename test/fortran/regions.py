@@ -1,0 +1,35 @@
+"""Regions from Fortran (test/fortran/regions.F90, docs/regions.md) on 2
+ranks: `use hooktrace` and a call without the module (mpif.h-era code)
+both make region nodes, named without Fortran's trailing blanks, under the
+procedure that opened them, with exact calls, and the ring MPI_Sendrecv
+inside "exchange" has its exact messages and bytes there."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from flib import *  # noqa: E402,F403
+
+require_launcher()
+N, STEPS = 2, 20
+PROGRAM = "main;fregions"
+
+r = mpirun(fortran_program("fregions"), N)
+check_status(r, 0, "fregions")
+check_eq(r.stderr, "", "fregions: nothing on stderr")
+check(r.stdout.startswith("fregions: "), "fregions: its output (%r)" % r.stdout)
+p = r.summary()
+expect_total_calls(p, {
+    PROGRAM + ";exchange": STEPS * N,
+    PROGRAM + ";exchange;MPI_Sendrecv": STEPS * N,
+    PROGRAM + ";compute": STEPS * N,
+    PROGRAM + ";legacy": N,
+    PROGRAM + ";legacy;old style": N,
+    PROGRAM + ";legacy;old style;work": N,
+}, "fregions")
+if p is not None:
+    check_eq(p.traffic(PROGRAM + ";exchange;MPI_Sendrecv"),
+             (STEPS * N, STEPS * N * 16, STEPS * N, STEPS * N * 16),
+             "fregions: the ring's messages and bytes under exchange")
+    check_eq([path for path in p.paths() if path.endswith("compute   ")], [],
+             "fregions: no name with trailing blanks")
+finish()
