@@ -175,14 +175,16 @@ bool ht_config_name_is_mpi(const char *name)
     return name && (strncasecmp(name, "MPI_", 4) == 0 || strncasecmp(name, "PMPI_", 5) == 0);
 }
 
-/* Whether exclude_functions or the filter file leave the function out.
- * Neither ever applies to an MPI routine (Score-P's filter does not
- * either): "EXCLUDE *" is a common first rule, and an unanchored regular
- * expression ("Send", "MPI_*") matches more than it seems to. */
+/* Whether exclude_functions or the filter file leave the function out of
+ * the output.  An MPI routine only when exclude_functions names it whole
+ * ("^MPI_Wtime$"): no pattern that merely matches one filters it out by
+ * accident ("EXCLUDE *" is a common first rule, and an unanchored regular
+ * expression, "Send", "MPI_*", matches more than it seems to), and the
+ * filter file never applies to MPI routines (Score-P's does not either). */
 static bool excluded(const struct ht_config *cfg, const char *name, const char *symbol)
 {
     if (ht_config_name_is_mpi(name))
-        return false;
+        return ht_regex_list_names(&cfg->exclude_functions, name);
     return ht_regex_list_matches(&cfg->exclude_functions, name) ||
            ht_region_filter_excludes(&cfg->region_filter, name, symbol);
 }
@@ -199,7 +201,7 @@ bool ht_config_function_kept(const struct ht_config *cfg, const char *name)
 bool ht_config_function_filtered_out(const struct ht_config *cfg, const char *name,
                                      const char *symbol)
 {
-    return name && excluded(cfg, name, symbol);
+    return name && !ht_config_name_is_mpi(name) && excluded(cfg, name, symbol);
 }
 
 bool ht_config_function_never_throttled(const struct ht_config *cfg, const char *name)

@@ -34,6 +34,8 @@ struct ht_regex_list {
 
 /* Whether name matches any pattern of list. */
 bool ht_regex_list_matches(const struct ht_regex_list *list, const char *name);
+/* Whether list holds the pattern "^name$": name itself, whole. */
+bool ht_regex_list_names(const struct ht_regex_list *list, const char *name);
 
 /* A set of MPI ranks: "all", "none", or a list. */
 struct ht_rank_set {
@@ -224,14 +226,16 @@ bool ht_config_secure_execution(void);
 
 /* Whether a name is in the MPI standard's reserved name space: MPI_ or
  * PMPI_ in any case (the C routines, and the Fortran ones as compilers
- * spell them).  exclude_functions and the filter file never leave such a
- * function out: MPI routines are always recorded (docs/filter.md). */
+ * spell them).  Such a function is always recorded, never rewritten away,
+ * and left out of the output only by an exclude_functions entry that
+ * names it whole (docs/filter.md, "MPI routines"). */
 bool ht_config_name_is_mpi(const char *name);
 
 /* Whether a function with this display name appears in the output: it must
- * match an include pattern (if there are any), and, unless it is an MPI
- * routine, no exclude pattern, and not be excluded by the filter file (its
- * MANGLED rules need the symbol name, ht_config_function_filtered_out). */
+ * match an include pattern (if there are any), no exclude pattern, and not
+ * be excluded by the filter file (its MANGLED rules need the symbol name,
+ * ht_config_function_filtered_out); an MPI routine only "^name$" in
+ * exclude_functions leaves out. */
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name);
 
 /* Whether exclude_functions or the filter file leave out the function of

@@ -205,10 +205,11 @@ bool ht_exclusions_function_seen(uintptr_t address)
 /* --- start-up ------------------------------------------------------------ */
 
 /* MPI routines are libhooktrace's wrappers, never instrumented functions:
- * no pattern rewrites them away or leaves them out of the output, and
- * their messages are always counted.  A pattern that matches one may
- * have been meant to, so the user is told once.  The names tried are the
- * routines programs call most. */
+ * nothing rewrites them away, their messages are always counted, and only
+ * an entry that names one whole ("^MPI_Wtime$") leaves it out of the
+ * output.  A pattern that merely matches one may have been meant to, so
+ * the user is told once.  The names tried are the routines programs call
+ * most. */
 static void warn_mpi_patterns(const struct ht_config *cfg)
 {
     static const char *const routines[] = {
@@ -217,11 +218,13 @@ static void warn_mpi_patterns(const struct ht_config *cfg)
         "MPI_Gather", "MPI_Allgather", "MPI_Scatter", "MPI_Alltoall", "MPI_Wtime",
         "MPI_Comm_rank", "MPI_Comm_size", "MPI_Init", "MPI_Finalize", "MPI_Probe", "MPI_Iprobe"};
     for (size_t i = 0; i < sizeof routines / sizeof routines[0]; i++) {
-        if (ht_regex_list_matches(&cfg->exclude_functions, routines[i])) {
+        if (ht_regex_list_matches(&cfg->exclude_functions, routines[i]) &&
+            !ht_regex_list_names(&cfg->exclude_functions, routines[i])) {
             fprintf(stderr, "hooktrace: \"exclude_functions\" matches the MPI routine %s: MPI "
-                            "routines are never filtered out; their stacks, time and messages "
-                            "stay in the profile (docs/filter.md)\n",
-                    routines[i]);
+                            "routines are never filtered out by a pattern that matches them; "
+                            "their stacks, time and messages stay in the profile (\"^%s$\", "
+                            "the whole name, leaves it out of the output; docs/filter.md)\n",
+                    routines[i], routines[i]);
             return;
         }
     }

@@ -1,7 +1,8 @@
-"""MPI routines are never filtered out (docs/filter.md, "MPI routines"):
-on test/mpi/throttle_mpi.c on 4 ranks, patterns that match them, by
-accident or not, leave every MPI routine's stacks, calls and messages
-exact, while the functions they also match are removed at no cost.
+"""MPI routines are never filtered out by accident (docs/filter.md, "MPI
+routines"): on test/mpi/throttle_mpi.c on 4 ranks, patterns that match
+them leave every MPI routine's stacks, calls and messages exact, while the
+functions they also match are removed at no cost; only an
+exclude_functions entry that names one whole leaves it out of the output.
 
 1. exclude_functions ["MPI_*", "^tiny$"] (the regular expression MPI_*
    matches every MPI routine), throttling off: tiny is gone, every other
@@ -11,7 +12,10 @@ exact, while the functions they also match are removed at no cost.
    every function but main is rewritten away, and every MPI routine's
    calls and messages now hang from main.
 3. exclude_functions [".*"]: main too leaves the output (it is only never
-   rewritten), and the MPI routines stay, at the top."""
+   rewritten), and the MPI routines stay, at the top.
+4. exclude_functions ["^MPI_Isend$"], the routine's whole name: its
+   stacks leave the output, and their calls' time and messages are its
+   caller's (exchange sends every ring message); nothing is said."""
 import os
 
 from mpilib import (INT, LONG, Messages, check, check_eq, check_status, expect_messages,
@@ -101,4 +105,19 @@ check_eq(r.stderr.count(WARNING), 1, what + ": said once, by rank 0: %r" % r.std
 if p:
     check_eq(sorted(f["name"] for f in p.doc["functions"] if not f["name"].startswith("MPI_")),
              [], what + ": the MPI routines alone in the profile")
+
+# 4. One routine named whole: left out of the output, its messages its
+# caller's.
+what = "exclude_functions ^MPI_Isend$"
+r = mpirun(EXE, N, config={"exclude_functions": ["^MPI_Isend$"], "throttle": {"enabled": False},
+                           "outputs": QUIET})
+m = Messages()
+for k in range(N):
+    m.p2p(k, (k + 1) % N, INT, "main;ring;exchange", exchange + "MPI_Irecv", times=CALLS)
+for k in range(1, N):
+    m.p2p(k, 0, LONG, "main;report;MPI_Send", "main;report;MPI_Recv")
+p = expect(r, what, {"main;ring;exchange": CALLS, exchange + "MPI_Irecv": CALLS,
+                     "main;compute;tiny": CALLS, "main;ring;MPI_Waitall": CALLS // 100},
+           m, absent=["MPI_Isend"])
+check_eq(r.stderr, "", what + ": nothing on stderr")
 finish()

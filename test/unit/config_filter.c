@@ -162,6 +162,24 @@ static void test_mpi_never(void)
     }
     ht_config_free(&cfg);
 
+    /* An exclude_functions entry naming one whole leaves it out of the
+     * output (never rewritten); a filter file's, as in Score-P, does not. */
+    tmp_file("wtime.filter", "SCOREP_REGION_NAMES_BEGIN\n EXCLUDE MPI_Send\n"
+                             "SCOREP_REGION_NAMES_END\n");
+    const char *named = tmp_file("named.json", "{\"filter_file\": \"wtime.filter\", "
+                                               "\"exclude_functions\": [\"^MPI_Wtime$\", \"^MPI_B\"]}");
+    ht_config_defaults(&cfg);
+    CHECK_EQ_U64(ht_config_load_file(named, &cfg, err, sizeof err), 0);
+    CHECK(!ht_config_function_kept(&cfg, "MPI_Wtime"));
+    CHECK(!ht_config_function_filtered_out(&cfg, "MPI_Wtime", "MPI_Wtime"));
+    CHECK(ht_config_function_kept(&cfg, "MPI_Wtime2"));
+    CHECK(ht_config_function_kept(&cfg, "MPI_Barrier"));
+    CHECK(ht_config_function_kept(&cfg, "MPI_Send"));
+    CHECK(ht_regex_list_names(&cfg.exclude_functions, "MPI_Wtime"));
+    CHECK(!ht_regex_list_names(&cfg.exclude_functions, "MPI_Barrier"));
+    CHECK(!ht_regex_list_names(&cfg.exclude_functions, "MPI_B"));
+    ht_config_free(&cfg);
+
     /* include_functions names what the output keeps: an MPI routine it
      * does not name is left out of the output (never rewritten). */
     const char *inc = tmp_file("inc.json", "{\"include_functions\": [\"^solve$\"]}");
