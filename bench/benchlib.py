@@ -6,6 +6,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -45,9 +46,13 @@ def mpi_version(mpiexec):
 class Outcome:
     """One run: wall seconds, or why there is none (timeout, failed)."""
 
-    def __init__(self, wall=None, loop=None, checksum=None, profile=None, written=(), error=None):
+    def __init__(self, wall=None, loop=None, checksum=None, profile=None, written=(), error=None,
+                 cpu=None):
         self.wall, self.loop, self.checksum = wall, loop, checksum
         self.profile, self.written, self.error = profile, list(written), error
+        # user + system seconds of the process and its children: unlike
+        # wall, not lengthened while other work holds the cores
+        self.cpu = cpu
 
 
 def bench_env(extra_env=None):
@@ -92,6 +97,7 @@ def run_program(tool, cmd, config, extra_env, scratch, timeout):
         # A session of its own: on timeout the whole group goes (mpirun and
         # any rank it did not take down with it).
         t0 = time.monotonic()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
         try:
@@ -100,6 +106,8 @@ def run_program(tool, cmd, config, extra_env, scratch, timeout):
             kill_group(proc)
             return Outcome(error="timeout")
         wall = time.monotonic() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         if proc.returncode != 0:
             print("%s: %s failed (status %d):\n%s%s" % (tool, " ".join(cmd), proc.returncode,
                                                     out[-2000:], err[-2000:]),
@@ -113,7 +121,7 @@ def run_program(tool, cmd, config, extra_env, scratch, timeout):
             return Outcome(error="no checksum")
         written = sorted(os.listdir(cwd))
         return Outcome(wall, float(loop.group(1)), m.group(1).strip(), read_profile(cwd),
-                       written)
+                       written, cpu=cpu)
 
 
 def alternate(tool, title, labels, cmd_of, env, rounds, timeout, scratch, config=None):

@@ -503,9 +503,17 @@ bench_throttle_shape_hooktrace_SOURCES = bench/throttle_shape.c
 bench_throttle_shape_hooktrace_CFLAGS = $(AM_CFLAGS) -finstrument-functions
 bench_throttle_shape_hooktrace_LDFLAGS = -no-install
 bench_throttle_shape_hooktrace_LDADD = libhooktrace.la
-EXTRA_DIST += bench/throttle_shape.py
+EXTRA_DIST += bench/throttle_shape.py bench/filter_cost.py
 CLEANFILES += bench/throttle_shape_plain$(EXEEXT) bench/throttle_shape_hooktrace$(EXEEXT)
 BENCH_THROTTLE_ARGS =
 bench-throttle: bench/throttle_shape_plain$(EXEEXT) bench/throttle_shape_hooktrace$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/throttle_shape.py --builddir $(top_builddir) $(BENCH_THROTTLE_ARGS)
 .PHONY: bench-throttle
+
+# `make bench-filter` (bench/filter_cost.py): the same program, its helper
+# excluded by the config with throttling off (docs/filter.md, BENCHMARKS.md
+# "Excluded functions").
+BENCH_FILTER_ARGS =
+bench-filter: bench/throttle_shape_plain$(EXEEXT) bench/throttle_shape_hooktrace$(EXEEXT)
+	$(PYTHON3) $(srcdir)/bench/filter_cost.py --builddir $(top_builddir) $(BENCH_FILTER_ARGS)
+.PHONY: bench-filter

@@ -127,6 +127,12 @@ test_programs_throttle_code_SOURCES = test/programs/throttle_code.c
 test_programs_throttle_code_CFLAGS = $(HT_TEST_CFLAGS) -pthread
 test_programs_throttle_code_LDADD = libhooktrace.la -ldl
 test_programs_throttle_code_LDFLAGS = $(HT_TEST_LINK) -pthread
+# Functions excluded by the config (test/integration/filter.py).
+check_PROGRAMS += test/programs/filter
+test_programs_filter_SOURCES = test/programs/filter.cpp
+test_programs_filter_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
+test_programs_filter_LDADD = libhooktrace.la
+test_programs_filter_LDFLAGS = $(HT_TEST_LINK)
 test_programs_cxx_names_SOURCES = test/programs/cxx_names.cpp
 test_programs_cxx_names_CXXFLAGS = -g -finstrument-functions $(HT_WARN_CFLAGS)
 test_programs_cxx_names_LDADD = libhooktrace.la
@@ -187,6 +193,17 @@ test_programs_dlclose_main_SOURCES = test/programs/dlclose_main.c
 test_programs_dlclose_main_CFLAGS = $(HT_TEST_CFLAGS)
 test_programs_dlclose_main_LDADD = libhooktrace.la -ldl
 test_programs_dlclose_main_LDFLAGS = $(HT_TEST_LINK)
+# Excluded functions of a library loaded with dlopen
+# (test/integration/filter_dlopen.py).
+check_LTLIBRARIES += test/programs/libfilterdl.la
+test_programs_libfilterdl_la_SOURCES = test/programs/filter_dlopen_lib.c
+test_programs_libfilterdl_la_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_libfilterdl_la_LDFLAGS = -rpath /nowhere -avoid-version
+check_PROGRAMS += test/programs/filter_dlopen_main
+test_programs_filter_dlopen_main_SOURCES = test/programs/filter_dlopen_main.c
+test_programs_filter_dlopen_main_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_filter_dlopen_main_LDADD = libhooktrace.la -ldl
+test_programs_filter_dlopen_main_LDFLAGS = $(HT_TEST_LINK)
 
 TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
@@ -194,6 +211,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/metadata.py \
 	test/integration/config_runtime.py test/integration/throttle.py \
 	test/integration/throttle_code.py test/integration/throttle_cost.py \
+	test/integration/filter.py test/integration/filter_dlopen.py \
 	test/integration/dlclose.py test/integration/paths.py \
 	test/integration/openmp.py \
 	test/integration/deep_output.py test/integration/thread_groups.py \

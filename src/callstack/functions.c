@@ -25,6 +25,20 @@ struct chunk {
 };
 static struct chunk *current_chunk;
 
+static bool (*observer)(uintptr_t address);
+
+void ht_functions_observe(bool (*fn)(uintptr_t address))
+{
+    __atomic_store_n(&observer, fn, __ATOMIC_RELEASE);
+}
+
+void ht_functions_see_slow(struct ht_function_record *rec)
+{
+    bool (*fn)(uintptr_t) = __atomic_load_n(&observer, __ATOMIC_ACQUIRE);
+    if (!fn || fn(rec->address))
+        __atomic_store_n(&rec->seen, 1, __ATOMIC_RELEASE);
+}
+
 void ht_functions_enable(void)
 {
     if (buckets)

@@ -37,6 +37,7 @@ struct ht_function_record {
     uint32_t flags;
     uint32_t retired;                /* its code was unmapped: never found
                                         again, kept for the output */
+    uint32_t seen;                   /* the observer said yes (below) */
 };
 
 /* Whether the registry is in use: set once at start-up, before any thread
@@ -54,6 +55,22 @@ struct ht_function_record *ht_functions_get(uintptr_t address, uint64_t now);
 HT_NOINSTR static inline bool ht_function_is_throttled(const struct ht_function_record *rec)
 {
     return __atomic_load_n(&rec->throttled, __ATOMIC_SEQ_CST) != 0;
+}
+
+/* The registry's observer, if set (once, at start-up): asked about each
+ * function before its first node is made, on the thread making it, until
+ * it answers true (it may throttle the function meanwhile: the node is
+ * then not made).  A function's record is asked about again, at its next
+ * new node, while the answer is false.  The runtime's is the exclusions
+ * of libraries loaded later (src/runtime/exclusions.c). */
+void ht_functions_observe(bool (*observer)(uintptr_t address));
+
+/* For ht_tree_find_or_add_child: the observer's look at rec, if due. */
+void ht_functions_see_slow(struct ht_function_record *rec);
+HT_NOINSTR static inline void ht_functions_see(struct ht_function_record *rec)
+{
+    if (!__atomic_load_n(&rec->seen, __ATOMIC_ACQUIRE))
+        ht_functions_see_slow(rec);
 }
 
 /* Adds a new node of the function to its list.  Returns true if the

@@ -124,6 +124,8 @@ struct ht_node *ht_tree_find_or_add_child(struct ht_tree *tree, struct ht_node *
     struct ht_function_record *rec = NULL;
     if (ht_functions_on) {
         rec = ht_functions_get(function, tick_of(tree, now));
+        if (rec)
+            ht_functions_see(rec);
         if (rec && ht_function_is_throttled(rec)) {
             *throttled = true;
             return NULL;

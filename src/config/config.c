@@ -134,6 +134,8 @@ void ht_config_free(struct ht_config *cfg)
     free(cfg->source_file);
     ht_regex_list_free(&cfg->include_functions);
     ht_regex_list_free(&cfg->exclude_functions);
+    free(cfg->filter_file);
+    ht_region_filter_free(&cfg->region_filter);
     ht_rank_set_free(&cfg->mpi.log_ranks);
     ht_rank_set_free(&cfg->mpi.rank_files);
     free(cfg->trace.folder);
@@ -168,9 +170,38 @@ static bool passes(const struct ht_regex_list *include, const struct ht_regex_li
     return !ht_regex_list_matches(exclude, name);
 }
 
+bool ht_config_name_is_mpi(const char *name)
+{
+    return name && (strncasecmp(name, "MPI_", 4) == 0 || strncasecmp(name, "PMPI_", 5) == 0);
+}
+
+/* Whether exclude_functions or the filter file leave the function out of
+ * the output.  An MPI routine only when exclude_functions names it whole
+ * ("^MPI_Wtime$"): no pattern that merely matches one filters it out by
+ * accident ("EXCLUDE *" is a common first rule, and an unanchored regular
+ * expression, "Send", "MPI_*", matches more than it seems to), and the
+ * filter file never applies to MPI routines (Score-P's does not either). */
+static bool excluded(const struct ht_config *cfg, const char *name, const char *symbol)
+{
+    if (ht_config_name_is_mpi(name))
+        return ht_regex_list_names(&cfg->exclude_functions, name);
+    return ht_regex_list_matches(&cfg->exclude_functions, name) ||
+           ht_region_filter_excludes(&cfg->region_filter, name, symbol);
+}
+
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name)
 {
-    return passes(&cfg->include_functions, &cfg->exclude_functions, name);
+    if (!name)
+        return false;
+    if (cfg->include_functions.count > 0 && !ht_regex_list_matches(&cfg->include_functions, name))
+        return false;
+    return !excluded(cfg, name, NULL);
+}
+
+bool ht_config_function_filtered_out(const struct ht_config *cfg, const char *name,
+                                     const char *symbol)
+{
+    return name && !ht_config_name_is_mpi(name) && excluded(cfg, name, symbol);
 }
 
 bool ht_config_function_never_throttled(const struct ht_config *cfg, const char *name)

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/region_filter.h"
+
 enum ht_sort_column {
     HT_SORT_TIME_EXCL = 0, /* default: exclusive time, largest first */
     HT_SORT_TIME_INCL,
@@ -32,6 +34,8 @@ struct ht_regex_list {
 
 /* Whether name matches any pattern of list. */
 bool ht_regex_list_matches(const struct ht_regex_list *list, const char *name);
+/* Whether list holds the pattern "^name$": name itself, whole. */
+bool ht_regex_list_names(const struct ht_regex_list *list, const char *name);
 
 /* A set of MPI ranks: "all", "none", or a list. */
 struct ht_rank_set {
@@ -165,6 +169,10 @@ struct ht_config {
     enum ht_sort_column sort_by;
     struct ht_regex_list include_functions; /* empty: every function */
     struct ht_regex_list exclude_functions;
+    /* A Score-P filter file (docs/config.md "filter_file"): NULL, or the
+     * path as written; its rules are read when the config is. */
+    char *filter_file;
+    struct ht_region_filter region_filter;
     unsigned max_stack_depth; /* >= 1 */
     bool write_logfile;
     unsigned log_stacks; /* rows per logfile table (0: all); default 100 */
@@ -216,9 +224,27 @@ int ht_config_from_environment(struct ht_config *cfg, char *err, size_t errlen);
  * and leaves profiling off (docs/what_happens.md). */
 bool ht_config_secure_execution(void);
 
+/* Whether a name is in the MPI standard's reserved name space: MPI_ or
+ * PMPI_ in any case (the C routines, and the Fortran ones as compilers
+ * spell them).  Such a function is always recorded, never rewritten away,
+ * and left out of the output only by an exclude_functions entry that
+ * names it whole (docs/filter.md, "MPI routines"). */
+bool ht_config_name_is_mpi(const char *name);
+
 /* Whether a function with this display name appears in the output: it must
- * match an include pattern (if there are any) and no exclude pattern. */
+ * match an include pattern (if there are any), no exclude pattern, and not
+ * be excluded by the filter file (its MANGLED rules need the symbol name,
+ * ht_config_function_filtered_out); an MPI routine only "^name$" in
+ * exclude_functions leaves out. */
 bool ht_config_function_kept(const struct ht_config *cfg, const char *name);
+
+/* Whether exclude_functions or the filter file leave out the function of
+ * this display name and ELF symbol name (NULL when unknown): the functions
+ * whose hooks are rewritten away at start-up (docs/config.md,
+ * "exclude_functions").  include_functions is not consulted; an MPI
+ * routine (ht_config_name_is_mpi) never is. */
+bool ht_config_function_filtered_out(const struct ht_config *cfg, const char *name,
+                                     const char *symbol);
 
 /* Whether a function with this name matches a throttle.never pattern. */
 bool ht_config_function_never_throttled(const struct ht_config *cfg, const char *name);

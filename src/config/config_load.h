@@ -50,6 +50,9 @@ bool ht_config_go_on(struct ht_config_load *ld);
 int ht_config_check_directory(struct ht_config_load *ld, const char *value);
 int ht_config_check_basename(struct ht_config_load *ld, const char *value);
 int ht_config_check_trace_name(struct ht_config_load *ld, const char *value);
+/* filter_file: reads the Score-P filter file (a relative path is taken
+ * from the config file's directory) into ld->cfg->region_filter. */
+int ht_config_load_filter_file(struct ht_config_load *ld, const char *value);
 
 /* s as it would be written in JSON, in quotes. */
 void ht_config_quote(char *buf, size_t size, const char *s);

@@ -1,4 +1,5 @@
 /* The rules for option values that name files and folders. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "config/config_internal.h"
@@ -62,5 +63,34 @@ int ht_config_check_trace_name(struct ht_config_load *ld, const char *value)
             return ht_config_fail_at(ld, " must be a file name without control characters, not %s",
                                      q);
     }
+    return 0;
+}
+
+/* Score-P's tools read a filter file relative to the working directory;
+ * here the config file's directory is taken, so that a config and its
+ * filter file can be moved together and every rank of a job finds it
+ * whatever its working directory. */
+int ht_config_load_filter_file(struct ht_config_load *ld, const char *value)
+{
+    if (!*value)
+        return ht_config_fail_at(ld, " must not be empty; leave it out to filter nothing");
+    char *path = NULL;
+    const char *slash = ld->file ? strrchr(ld->file, '/') : NULL;
+    if (value[0] != '/' && slash) {
+        size_t dir = (size_t)(slash - ld->file) + 1;
+        path = malloc(dir + strlen(value) + 1);
+        if (!path)
+            return ht_config_out_of_memory(ld);
+        memcpy(path, ld->file, dir);
+        strcpy(path + dir, value);
+    }
+    struct ht_region_filter f;
+    char err[1024];
+    int rc = ht_region_filter_load(&f, path ? path : value, err, sizeof err);
+    free(path);
+    if (rc != 0)
+        return ht_config_fail_at(ld, ": %s", err);
+    ht_region_filter_free(&ld->cfg->region_filter);
+    ld->cfg->region_filter = f;
     return 0;
 }

@@ -333,6 +333,12 @@ bool ht_pattern_set_matches(const struct ht_pattern_set *set, const char *name)
     return false;
 }
 
+bool ht_pattern_set_names(const struct ht_pattern_set *set, const char *name)
+{
+    return set->used > 0 && set->lengths[PLAIN_EXACT].count &&
+           find(set, name, strlen(name), PLAIN_EXACT);
+}
+
 void ht_pattern_set_free(struct ht_pattern_set *set)
 {
     if (!set)
@@ -341,6 +347,11 @@ void ht_pattern_set_free(struct ht_pattern_set *set)
         free(set->lengths[k].lengths);
     free(set->slots);
     free(set);
+}
+
+bool ht_regex_list_names(const struct ht_regex_list *list, const char *name)
+{
+    return list->plain && ht_pattern_set_names(list->plain, name);
 }
 
 bool ht_regex_list_matches(const struct ht_regex_list *list, const char *name)

@@ -39,6 +39,8 @@ struct ht_pattern_set *ht_pattern_set_new(size_t capacity);
 /* -1 if pattern is not plain, or out of memory. */
 int ht_pattern_set_add(struct ht_pattern_set *set, const char *pattern);
 bool ht_pattern_set_matches(const struct ht_pattern_set *set, const char *name);
+/* Whether the set holds "^name$" itself. */
+bool ht_pattern_set_names(const struct ht_pattern_set *set, const char *name);
 void ht_pattern_set_free(struct ht_pattern_set *set);
 
 #endif

@@ -21,6 +21,7 @@
 
 #include "hooks/hooks.h"
 #include "mpit/mpit.h"
+#include "runtime/exclusions.h"
 #include "runtime/runtime.h"
 #include "symbols/symbols.h"
 #include "throttle/throttle.h"
@@ -104,15 +105,19 @@ HT_EXPORT HT_NOINSTR int dlclose(void *handle)
         ht_symbols_note_closing(handle);
     /* Open MPI's components MPI_Init closes, kept for MPI_T (mpit.h). */
     ht_mpit_hold_closing(handle);
-    /* Throttling on: note the extent before, retire it if unmapped after
-     * (a library still referenced elsewhere stays, and so does its state). */
-    if (__atomic_load_n(&ht_throttle_check_calls, __ATOMIC_RELAXED) == UINT64_MAX)
+    /* Throttling on, or functions excluded: note the extent before,
+     * retire it if unmapped after (a library still referenced elsewhere
+     * stays, and so does its state); a library loaded there later is read
+     * for excluded functions afresh. */
+    if (!ht_throttle_in_use())
         return next(handle);
     struct extent closing;
     bool known = extent_of(handle, &closing);
     int result = next(handle);
-    if (result == 0 && known && !still_loaded(&closing))
+    if (result == 0 && known && !still_loaded(&closing)) {
         ht_throttle_code_unmapped(closing.lo, closing.hi);
+        ht_exclusions_unmapped(closing.lo, closing.hi);
+    }
     return result;
 }
 

@@ -15,6 +15,7 @@
 #include "callstack/thread.h"
 #include "common/clock.h"
 #include "merge/peers.h"
+#include "runtime/exclusions.h"
 #include "runtime/runtime.h"
 
 static pid_t child_pid;
@@ -39,6 +40,7 @@ static void in_child(void)
     if (!ht_runtime_started())
         return;
     child_pid = getpid();
+    ht_exclusions_after_fork();
     /* The MPI library belongs to the parent: the child's profile never
      * takes part in a merge, and its exit calls no MPI routine. */
     ht_world.have_comm = false;

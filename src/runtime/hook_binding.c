@@ -87,13 +87,13 @@ static int find_reference(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
-/* Under MPI every rank would say the same: rank 0 of the launcher speaks. */
-static bool first_rank(void)
+bool ht_runtime_speaks_for_job(void)
 {
-    static const char *const rank_variables[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    static const char *const rank_variables[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                                 "SLURM_PROCID"};
     for (size_t i = 0; i < sizeof rank_variables / sizeof *rank_variables; i++) {
         const char *rank = getenv(rank_variables[i]);
-        if (rank)
+        if (rank && *rank)
             return strcmp(rank, "0") == 0;
     }
     return true;
@@ -110,7 +110,7 @@ void ht_runtime_check_hook_binding(void)
         return;
     bool references = false;
     dl_iterate_phdr(find_reference, &references);
-    if (!references || !first_rank())
+    if (!references || !ht_runtime_speaks_for_job())
         return;
     fprintf(stderr,
             "hooktrace: warning: this program was compiled with -finstrument-functions but its "

@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "counters/counters.h"
 #include "mpit/mpit.h"
+#include "runtime/exclusions.h"
 #include "runtime/runtime.h"
 #include "throttle/throttle.h"
 #include "symbols/symbols.h"
@@ -157,6 +158,9 @@ static void setup_throttle(void)
      * executable, whose table alone is quick to read. */
     if (tc->enabled)
         ht_symbols_scan(!scan.patterns, is_never, add_never, &scan);
+    uintptr_t *excluded = NULL;
+    size_t nexcluded = 0;
+    ht_exclusions_setup(&config, &excluded, &nexcluded);
     struct ht_throttle_settings s = {
         .enabled = tc->enabled,
         .min_calls = tc->min_calls,
@@ -166,9 +170,14 @@ static void setup_throttle(void)
         .patch_code = tc->patch_code,
         .never = scan.addresses,
         .nnever = scan.count,
+        .excluded = excluded,
+        .nexcluded = nexcluded,
+        .exclusions = ht_exclusions_wanted(&config),
+        .observer = ht_exclusions_wanted(&config) ? ht_exclusions_function_seen : NULL,
     };
     ht_throttle_setup(&s);
     free(scan.addresses);
+    free(excluded);
 }
 
 /* Whether a secure-execution process says why it is not profiled: only

@@ -3,6 +3,7 @@ noinst_LTLIBRARIES += libht_runtime.la
 libht_runtime_la_SOURCES = \
 	src/runtime/runtime.h \
 	src/runtime/lifecycle.c \
+	src/runtime/exclusions.c src/runtime/exclusions.h \
 	src/runtime/finish.c \
 	src/runtime/metadata.c src/runtime/metadata.h \
 	src/runtime/signals.c \

@@ -118,6 +118,12 @@ void ht_fork_setup(void);
  * another object than libhooktrace (hook_binding.c). */
 void ht_runtime_check_hook_binding(void);
 
+/* Whether this process speaks for the job at start-up (hook_binding.c):
+ * every rank of an MPI job would say the same, so the launcher's rank 0
+ * alone does (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID); a
+ * process no launcher started speaks for itself. */
+bool ht_runtime_speaks_for_job(void);
+
 /* Restarts the run's clock (a fork child's run starts at the fork). */
 void ht_runtime_restart_clock(void);
 

@@ -164,15 +164,30 @@ void ht_symbols_scan_symbols(bool executable_only, bool (*wanted)(const char *na
                             wanted_ctx, found, ctx);
 }
 
-void ht_symbols_scan_objects(enum ht_scan_objects which, bool (*wanted)(const char *name, void *ctx),
-                             void *wanted_ctx,
-                             void (*found)(uintptr_t address, const char *symbol, void *ctx),
-                             void *ctx)
+/* The scan with both names, for ht_symbols_scan_objects and
+ * ht_symbols_scan_named. */
+struct wanted_by {
+    bool (*display)(const char *name, void *ctx);
+    bool (*named)(const char *name, const char *symbol, void *ctx);
+    bool (*object)(uintptr_t bias, const char *path, void *ctx); /* NULL: every one */
+    void *ctx;
+};
+
+static bool is_wanted(const struct wanted_by *w, const char *name, const char *symbol)
+{
+    return w->named ? w->named(name, symbol, w->ctx) : w->display(name, w->ctx);
+}
+
+static void scan_objects(enum ht_scan_objects which, const struct wanted_by *w,
+                         void (*found)(uintptr_t address, const char *symbol, void *ctx),
+                         void *ctx)
 {
     struct ht_object_list list;
     ht_object_list_take(&list, which == HT_SCAN_EXECUTABLE);
     struct ht_demangler demangler = {0};
     for (size_t i = 0; i < list.count; i++) {
+        if (w->object && !w->object(list.objects[i].bias, list.objects[i].path, w->ctx))
+            continue;
         int fd = open(list.objects[i].path, O_RDONLY | O_CLOEXEC);
         if (fd >= 0 && which == HT_SCAN_INSTRUMENTED && i > 0 && !ht_symbols_imports_hooks(fd)) {
             close(fd);
@@ -187,10 +202,10 @@ void ht_symbols_scan_objects(enum ht_scan_objects which, bool (*wanted)(const ch
                 bool fortran = is_fortran(funcs, n);
                 for (size_t k = 0; k < n; k++) {
                     const char *name = ht_names_display(&funcs[k], &demangler, &pool);
-                    bool hit = name && wanted(name, wanted_ctx);
+                    bool hit = name && is_wanted(w, name, funcs[k].elf_name);
                     if (!hit && fortran) {
                         const char *alias = fortran_alias(&funcs[k], fd, &info, &pool);
-                        hit = alias && wanted(alias, wanted_ctx);
+                        hit = alias && is_wanted(w, alias, funcs[k].elf_name);
                     }
                     if (hit)
                         found(list.objects[i].bias + (uintptr_t)funcs[k].addr, funcs[k].elf_name, ctx);
@@ -203,4 +218,24 @@ void ht_symbols_scan_objects(enum ht_scan_objects which, bool (*wanted)(const ch
     }
     ht_object_list_free(&list);
     ht_demangler_close(&demangler);
+}
+
+void ht_symbols_scan_objects(enum ht_scan_objects which, bool (*wanted)(const char *name, void *ctx),
+                             void *wanted_ctx,
+                             void (*found)(uintptr_t address, const char *symbol, void *ctx),
+                             void *ctx)
+{
+    struct wanted_by w = {.display = wanted, .ctx = wanted_ctx};
+    scan_objects(which, &w, found, ctx);
+}
+
+void ht_symbols_scan_named(enum ht_scan_objects which,
+                           bool (*object)(uintptr_t bias, const char *path, void *ctx),
+                           bool (*wanted)(const char *name, const char *symbol, void *ctx),
+                           void *wanted_ctx,
+                           void (*found)(uintptr_t address, const char *symbol, void *ctx),
+                           void *ctx)
+{
+    struct wanted_by w = {.named = wanted, .object = object, .ctx = wanted_ctx};
+    scan_objects(which, &w, found, ctx);
 }

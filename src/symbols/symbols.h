@@ -92,6 +92,17 @@ void ht_symbols_scan_objects(enum ht_scan_objects which, bool (*wanted)(const ch
                              void (*found)(uintptr_t address, const char *symbol, void *ctx),
                              void *ctx);
 
+/* The same with wanted given the ELF symbol's own name too (NULL for a
+ * function known only from DWARF): a Score-P filter's MANGLED rules match
+ * it.  object, unless NULL, is asked first whether each object (its load
+ * bias and path) is read at all. */
+void ht_symbols_scan_named(enum ht_scan_objects which,
+                           bool (*object)(uintptr_t bias, const char *path, void *ctx),
+                           bool (*wanted)(const char *name, const char *symbol, void *ctx),
+                           void *wanted_ctx,
+                           void (*found)(uintptr_t address, const char *symbol, void *ctx),
+                           void *ctx);
+
 /* Display names of the functions hooktrace's GCC plugin left uninstrumented
  * in the objects loaded now (uninstrumented.c), sorted, each once.  Returns
  * 0, or -1 if memory ran out (out then holds what was read). */

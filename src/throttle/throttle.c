@@ -18,6 +18,9 @@ static struct ht_throttle_rule rule;
 static bool hook_pair_fixed;
 static uint64_t max_ticks_per_call; /* 0 until the first check */
 static uint64_t functions_throttled;
+/* The registry and the rewriting are in use: throttling is on, or the
+ * config excludes functions (they work the same with throttling off). */
+static bool active;
 
 /* The hook pair cost HOOKTRACE_HOOK_NS_TEST fixes, or 0.  Like the other
  * testing aid (HOOKTRACE_CLOCK_SKEW_TEST), a malformed value is reported
@@ -40,27 +43,49 @@ static double hook_ns_for_tests(void)
     return ns;
 }
 
+void ht_throttle_exclude(const uintptr_t *addresses, size_t n)
+{
+    if (!active)
+        return;
+    uint64_t now = ht_clock_now();
+    for (size_t i = 0; i < n; i++) {
+        struct ht_function_record *rec = ht_functions_get(addresses[i], now);
+        if (rec)
+            ht_functions_throttle(rec, now);
+    }
+}
+
 void ht_throttle_setup(const struct ht_throttle_settings *s)
 {
     settings = *s;
     settings.never = NULL; /* not kept: marked in the registry below */
     settings.nnever = 0;
+    settings.excluded = NULL;
+    settings.nexcluded = 0;
     double fixed = hook_ns_for_tests();
     hook_pair_fixed = fixed > 0.0;
     ht_throttle_rule_make(&rule, hook_pair_fixed ? fixed : s->hook_pair_ns, s->budget,
                           s->max_ns_per_call);
-    if (!s->enabled || s->min_calls == 0)
+    if (s->min_calls == 0)
+        settings.enabled = false;
+    if (!settings.enabled && s->nexcluded == 0 && !s->exclusions)
         return;
     ht_functions_enable();
     if (!ht_functions_on) { /* no memory for the registry: stay off */
         settings.enabled = false;
         return;
     }
+    active = true;
+    if (s->patch_code)
+        ht_patch_init();
+    ht_throttle_exclude(s->excluded, s->nexcluded);
+    if (s->observer)
+        ht_functions_observe(s->observer);
+    if (!settings.enabled)
+        return;
     uint64_t now = ht_clock_now();
     for (size_t i = 0; i < s->nnever; i++)
         ht_functions_set_flags(s->never[i], HT_FUNCTION_NEVER, now);
-    if (s->patch_code)
-        ht_patch_init();
     ht_throttle_check_calls = s->min_calls + 1;
     /* A second look, for a function whose first sample a preemption or a
      * page fault made look slow. */
@@ -166,7 +191,7 @@ void ht_throttle_site_reached(struct ht_thread *t, uintptr_t hook_site, uintptr_
 bool ht_throttle_declines_counts(struct ht_thread *t, uintptr_t site, uintptr_t id,
                                  uintptr_t scope, const struct ht_hook_pair *hooks)
 {
-    if (!settings.enabled || !scope)
+    if (!active || !scope)
         return false;
     const struct ht_function_record *rec = ht_functions_find(scope);
     if (!rec || !ht_function_is_throttled(rec))
@@ -181,10 +206,15 @@ bool ht_throttle_declines_counts(struct ht_thread *t, uintptr_t site, uintptr_t 
 
 uint64_t ht_throttle_code_generation;
 
+bool ht_throttle_in_use(void)
+{
+    return __atomic_load_n(&active, __ATOMIC_RELAXED);
+}
+
 void ht_throttle_code_unmapped(uintptr_t lo, uintptr_t hi)
 {
     __atomic_add_fetch(&ht_throttle_code_generation, 1, __ATOMIC_RELAXED);
-    if (!settings.enabled)
+    if (!active)
         return;
     ht_functions_retire(lo, hi);
     if (settings.patch_code)
@@ -314,7 +344,7 @@ void ht_throttle_report(uint64_t end_tick, double overhead_ticks_per_call,
                         struct ht_throttle_info *out)
 {
     struct ht_patch_stats ps = {0};
-    if (settings.enabled && settings.patch_code)
+    if (active && settings.patch_code)
         ht_patch_stats(&ps);
     *out = (struct ht_throttle_info){
         .enabled = settings.enabled,

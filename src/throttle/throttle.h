@@ -44,6 +44,18 @@ struct ht_throttle_settings {
     bool patch_code;             /* rewrite the hook calls (else: the flag only) */
     const uintptr_t *never;      /* entry addresses never throttled */
     size_t nnever;
+    /* Entry addresses of the functions the config excludes
+     * (exclude_functions, filter_file): throttled before their first
+     * call, whether throttling is on or not, so that their hook calls are
+     * rewritten the first time each is reached and they leave no node. */
+    const uintptr_t *excluded;
+    size_t nexcluded;
+    /* The config excludes functions: the registry and the rewriting are
+     * in use even if none was found at start-up, and observer (if set) is
+     * the registry's (callstack/functions.h), which finds those of the
+     * libraries loaded later and passes them to ht_throttle_exclude. */
+    bool exclusions;
+    bool (*observer)(uintptr_t address);
 };
 
 /* At start-up, before any thread records.  The variable
@@ -52,6 +64,14 @@ struct ht_throttle_settings {
  * that a test can place functions on each side of the threshold whatever
  * the machine. */
 void ht_throttle_setup(const struct ht_throttle_settings *settings);
+
+/* Functions the config excludes, of a library loaded after start-up:
+ * throttled now, as settings.excluded were at start-up. */
+void ht_throttle_exclude(const uintptr_t *addresses, size_t n);
+
+/* Whether the registry and the rewriting are in use (throttling on, or
+ * functions excluded): what dlclose must then retire. */
+bool ht_throttle_in_use(void);
 
 /* The call counts at which an exiting node is checked: min_calls + 1 and
  * HT_THROTTLE_RECHECK_FACTOR x min_calls + 1, or UINT64_MAX when

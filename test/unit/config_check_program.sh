@@ -44,7 +44,7 @@ same "$out.2" ""
 
 run 1 "$files/bad_unknown_key.json"
 same "$out.1" ""
-same "$out.2" "hooktrace-check-config: $files/bad_unknown_key.json:3: unknown key \"outptus\" in the top level; valid keys are: off, output_directory, output_basename, sort_by, include_functions, exclude_functions, max_stack_depth, fork_children, signal_timeout_ms, outputs, mpi, trace, mpi_t, throttle, counters (did you mean \"outputs\"?)"
+same "$out.2" "hooktrace-check-config: $files/bad_unknown_key.json:3: unknown key \"outptus\" in the top level; valid keys are: off, output_directory, output_basename, sort_by, include_functions, exclude_functions, filter_file, max_stack_depth, fork_children, signal_timeout_ms, outputs, mpi, trace, mpi_t, throttle, counters (did you mean \"outputs\"?)"
 
 # Every file is checked, good ones still reported.
 run 1 "$files/bad_syntax.json" "$files/full.json" "$files/bad_regex.json"

@@ -7,7 +7,7 @@
 
 #define TOP_KEYS                                                                                   \
     "off, output_directory, output_basename, sort_by, include_functions, "                         \
-    "exclude_functions, max_stack_depth, fork_children, signal_timeout_ms, outputs, mpi, trace, mpi_t, throttle, counters"
+    "exclude_functions, filter_file, max_stack_depth, fork_children, signal_timeout_ms, outputs, mpi, trace, mpi_t, throttle, counters"
 
 static void test_defaults(void)
 {
