@@ -26,13 +26,18 @@ struct ht_thread {
      * now and then, events to append to the trace buffer, or counters
      * to read (src/counters; set at attach, for the thread's life), or a
      * general path in progress (in_hook: a signal handler's hooks on this
-     * thread then come here too, and decline; src/hooks/hooks.c). */
+     * thread then come here too, and decline; src/hooks/hooks.c), or a
+     * pause or reset to catch up with (catch_up). */
     union {
         struct {
             uint16_t poll_requests;
             uint16_t tracing;
             uint16_t counting;
-            uint16_t in_hook;
+            uint8_t in_hook;
+            /* A pause ended or a reset came since this thread's last hook:
+             * its tree is brought up to date first (src/runtime/pause.c).
+             * Set by the thread that resumed, cleared by this one. */
+            uint8_t catch_up;
         };
         uint64_t general_path;
     };
@@ -59,6 +64,8 @@ struct ht_thread {
     uint64_t threads_served;
     bool finished;
     struct ht_thread *reuse_next; /* the start routine's waiting states */
+    /* The pauses and resets this tree is up to date with (src/runtime/pause.c). */
+    uint64_t pause_ticks_seen, resets_seen;
 };
 
 extern __thread struct ht_thread *ht_thread_self __attribute__((tls_model("initial-exec")));

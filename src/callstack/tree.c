@@ -368,6 +368,22 @@ void ht_tree_exclude_ticks(struct ht_tree *tree, uint64_t ticks)
         n->enter_tick += ticks;
 }
 
+void ht_tree_exclude_paused(struct ht_tree *tree, uint64_t ticks, uint64_t until)
+{
+    for (struct ht_node *n = tree->current; n && n != &tree->root; n = n->parent) {
+        if (n->enter_tick >= until)
+            continue;
+        uint64_t later = n->enter_tick + ticks;
+        n->enter_tick = later < until ? later : until;
+    }
+}
+
+void ht_tree_count_open_calls(struct ht_tree *tree)
+{
+    for (struct ht_node *n = tree->current; n && n != &tree->root; n = n->parent)
+        n->calls = 1;
+}
+
 size_t ht_tree_memory_bytes(const struct ht_tree *tree)
 {
     size_t bytes = tree->slots ? (tree->slot_mask + 1) * sizeof *tree->slots : 0;

@@ -222,6 +222,15 @@ struct ht_node *ht_tree_find_or_add_child(struct ht_tree *tree, struct ht_node *
 /* Leaves ticks spent in hooktrace's own work (rewriting code) out of every
  * call in progress: their activations start that much later. */
 void ht_tree_exclude_ticks(struct ht_tree *tree, uint64_t ticks);
+/* The same for ticks the program paused recording for (MPI_Pcontrol(0)
+ * until (1), ending at `until`): a call open since before them starts that
+ * much later, one entered during them (a hook that raced the pause) at
+ * `until`. */
+void ht_tree_exclude_paused(struct ht_tree *tree, uint64_t ticks, uint64_t until);
+/* After ht_tree_forget_counts for a reset (MPI_Pcontrol(2)): each call
+ * still open is counted once, so that the profile keeps the path to what
+ * is recorded from now on. */
+void ht_tree_count_open_calls(struct ht_tree *tree);
 struct ht_node *ht_tree_unwind_to(struct ht_tree *tree, uintptr_t sp, uintptr_t site,
                                   uint64_t now);
 

@@ -30,7 +30,7 @@ __attribute__((used)) static const char *const regions_anchor = &ht_regions_anch
 /* Everything but the two common cases, out of line so that the common path
  * saves no registers: attaching a new thread, reading clock_gettime when
  * there is no invariant TSC, a node not in the last-child cache, polling
- * open MPI requests, tracing, throttling.  hook_site is the hook's return
+ * open MPI requests, tracing, throttling, a pause to catch up with.  hook_site is the hook's return
  * address: where the call to the hook is, should it be rewritten. */
 
 /* A node reached the call count at which throttling looks at it; a thread
@@ -87,6 +87,8 @@ HT_COLD HT_NOINSTR static void enter_general(struct ht_thread *t, uintptr_t func
     }
     if (!ht_hook_begin(t))
         return;
+    if (HT_UNLIKELY(t->catch_up))
+        ht_runtime_catch_up(t);
     enum ht_tree_move move;
     uint64_t now = HT_TICK_UNKNOWN;
     if (t->tracing) {
@@ -128,6 +130,8 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
     }
     if (!ht_hook_begin(t))
         return;
+    if (HT_UNLIKELY(t->catch_up))
+        ht_runtime_catch_up(t);
     struct ht_node *before = t->tree.current;
     enum ht_tree_move move;
     uint64_t now = HT_TICK_UNKNOWN;
@@ -157,6 +161,40 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
     ht_hook_end(t);
 }
 
+/* A call that returns while recording is paused (MPI_Pcontrol(0)): the
+ * one open since before the pause, if it is the innermost recorded call,
+ * ends at the pause's start; any other was entered during the pause and
+ * was never recorded.  (A recursive call of the innermost function
+ * entered during the pause, returning first, ends it there too: the time
+ * is the same, the pause's start.) */
+HT_COLD HT_NOINSTR void ht_hook_leave_paused(struct ht_thread *t, uintptr_t function)
+{
+    if (t == NULL || !ht_hook_begin(t))
+        return;
+    if (HT_UNLIKELY(t->catch_up))
+        ht_runtime_catch_up(t);
+    struct ht_node *cur = ht_tree_current_if(&t->tree, function);
+    if (cur != NULL) {
+        uint64_t at = ht_runtime_pause_start();
+        if (at < cur->enter_tick)
+            at = cur->enter_tick; /* entered by a hook that raced the pause */
+        if (t->counting)
+            ht_counters_left(t, cur);
+        if (t->tracing)
+            ht_trace_exit(t, function, at);
+        else
+            ht_tree_pop(&t->tree, cur, at);
+    }
+    ht_hook_end(t);
+}
+
+HT_COLD HT_NOINSTR static void exit_not_recording(uintptr_t function)
+{
+    if (__atomic_load_n(&ht_recording, __ATOMIC_RELAXED) == HT_RECORDING_PAUSED &&
+        function - ht_self_text_start >= ht_self_text_size)
+        ht_hook_leave_paused(ht_thread_self, function);
+}
+
 /* The common paths: recording on, a thread with nothing else to do, an
  * invariant TSC, and (enter) the last child entered from here again, or
  * (exit) the innermost call returning.  The timestamp is taken only once
@@ -164,7 +202,7 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
  * be rewritten costs no clock read. */
 HT_EXPORT HT_NOINSTR void __cyg_profile_func_enter(void *function, void *call_site)
 {
-    if (HT_UNLIKELY(!ht_recording))
+    if (HT_UNLIKELY(ht_recording != HT_RECORDING_ON))
         return;
     uintptr_t f = (uintptr_t)function;
     if (HT_UNLIKELY(f - ht_self_text_start < ht_self_text_size))
@@ -184,8 +222,10 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_enter(void *function, void *call_si
 HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_site)
 {
     (void)call_site;
-    if (HT_UNLIKELY(!ht_recording))
+    if (HT_UNLIKELY(ht_recording != HT_RECORDING_ON)) {
+        exit_not_recording((uintptr_t)function);
         return;
+    }
     uintptr_t f = (uintptr_t)function;
     if (HT_UNLIKELY(f - ht_self_text_start < ht_self_text_size))
         return;
@@ -212,7 +252,7 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
 HT_EXPORT HT_NOINSTR void hooktrace_inlined_calls_in(const void *id, unsigned long count,
                                                      const void *scope)
 {
-    if (HT_UNLIKELY(!ht_recording) || count == 0)
+    if (HT_UNLIKELY(ht_recording != HT_RECORDING_ON) || count == 0)
         return;
     uintptr_t site = (uintptr_t)__builtin_return_address(0);
     if (declined_before(site, (uintptr_t)scope))

@@ -42,4 +42,8 @@ HT_NOINSTR static inline void ht_hook_end(struct ht_thread *t)
     t->in_hook = 0;
 }
 
+/* A call of function (or a region's record) that returns while recording
+ * is paused (hooks.c). */
+void ht_hook_leave_paused(struct ht_thread *t, uintptr_t function);
+
 #endif

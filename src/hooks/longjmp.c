@@ -75,7 +75,11 @@ HT_NOINSTR static void close_left_calls(const struct __jmp_buf_tag *env)
         t->in_hook = 0;
     }
     struct ht_node *before = t->tree.current;
-    uint64_t now = ht_clock_now();
+    /* Calls left while paused end at the pause's start, as they would
+     * returning (hooks.c, ht_hook_leave_paused). */
+    uint64_t now = __atomic_load_n(&ht_recording, __ATOMIC_RELAXED) == HT_RECORDING_PAUSED
+                       ? ht_runtime_pause_start()
+                       : ht_clock_now();
     ht_tree_unwind_longjmp(&t->tree, target, now);
     ht_trace_moved(t, before, now);
 }

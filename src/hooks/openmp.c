@@ -51,11 +51,13 @@ HT_COLD HT_NOINSTR void *ht_omp_real(void **slot, const char *name)
 HT_NOINSTR struct ht_thread *ht_omp_enter(uintptr_t function, uintptr_t sp, uintptr_t site,
                                           bool counted)
 {
-    if (HT_UNLIKELY(!__atomic_load_n(&ht_recording, __ATOMIC_RELAXED)))
+    if (HT_UNLIKELY(__atomic_load_n(&ht_recording, __ATOMIC_RELAXED) != HT_RECORDING_ON))
         return NULL;
     struct ht_thread *t = ht_thread_self;
     if (t == NULL && (t = ht_thread_attach()) == NULL)
         return NULL;
+    if (HT_UNLIKELY(t->catch_up))
+        ht_runtime_catch_up(t);
     uint64_t now = ht_clock_now();
     enum ht_tree_move move = HT_UNLIKELY(t->tracing) ? ht_trace_enter(t, function, now, sp, site)
                                                       : ht_tree_enter(&t->tree, function, now, sp, site);
@@ -68,8 +70,14 @@ HT_NOINSTR void ht_omp_leave(struct ht_thread *t, uintptr_t function)
 {
     /* Recording may have stopped meanwhile (another thread called exit):
      * the tree is being read then, as the hooks know. */
-    if (HT_UNLIKELY(!__atomic_load_n(&ht_recording, __ATOMIC_RELAXED)))
+    int recording = __atomic_load_n(&ht_recording, __ATOMIC_RELAXED);
+    if (HT_UNLIKELY(recording != HT_RECORDING_ON)) {
+        if (recording == HT_RECORDING_PAUSED)
+            ht_hook_leave_paused(t, function);
         return;
+    }
+    if (HT_UNLIKELY(t->catch_up))
+        ht_runtime_catch_up(t);
     uint64_t now = ht_clock_now();
     if (HT_UNLIKELY(t->tracing))
         ht_trace_exit(t, function, now);
@@ -105,7 +113,7 @@ HT_NOINSTR static void region_body(void *arg)
  * start-up or after the profile is written runs untouched). */
 HT_NOINSTR static inline bool region_wrap(struct region *r, void (*fn)(void *), void *data)
 {
-    if (!__atomic_load_n(&ht_recording, __ATOMIC_RELAXED))
+    if (__atomic_load_n(&ht_recording, __ATOMIC_RELAXED) != HT_RECORDING_ON)
         return false;
     r->first_word = NULL;
     r->fn = fn;

@@ -115,7 +115,7 @@ HT_NOINSTR static bool task_wrap(struct task_header *h, void (*fn)(void *),
                                  void (*cpyfn)(void *, void *), long arg_size, long arg_align,
                                  long *size, long *align)
 {
-    if (!__atomic_load_n(&ht_recording, __ATOMIC_RELAXED))
+    if (__atomic_load_n(&ht_recording, __ATOMIC_RELAXED) != HT_RECORDING_ON)
         return false;
     if (cpyfn == NULL && arg_size > MAX_COPIED_DATA)
         return false;

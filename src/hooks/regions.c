@@ -117,6 +117,8 @@ HT_NOINSTR static void region_enter(struct ht_region *r)
         return;
     if (!ht_hook_begin(t))
         return;
+    if (HT_UNLIKELY(t->catch_up))
+        ht_runtime_catch_up(t);
     uintptr_t f = (uintptr_t)r;
     uintptr_t sp = t->tree.current->enter_sp, site = t->tree.current->enter_site;
     uint64_t now = ht_clock_now();
@@ -139,12 +141,20 @@ HT_NOINSTR static void region_leave(struct ht_region *r)
         return;
     }
     struct ht_thread *t = ht_thread_self;
+    if (__atomic_load_n(&ht_recording, __ATOMIC_RELAXED) == HT_RECORDING_PAUSED) {
+        /* A region open since before the pause ends at its start; one begun
+         * during it was never recorded. */
+        ht_hook_leave_paused(t, (uintptr_t)r);
+        return;
+    }
     if (t == NULL) {
         mismatched(r, HT_IGNORED);
         return;
     }
     if (!ht_hook_begin(t))
         return;
+    if (HT_UNLIKELY(t->catch_up))
+        ht_runtime_catch_up(t);
     uintptr_t f = (uintptr_t)r;
     if (HT_UNLIKELY(t->counting) && ht_tree_current_if(&t->tree, f))
         ht_counters_left(t, t->tree.current);
@@ -160,13 +170,13 @@ HT_NOINSTR static void region_leave(struct ht_region *r)
 
 HT_EXPORT HT_NOINSTR void(hooktrace_region_begin)(const char *name)
 {
-    if (HT_LIKELY(ht_recording))
+    if (HT_LIKELY(ht_recording == HT_RECORDING_ON))
         region_enter(region_of_string(name));
 }
 
 HT_EXPORT HT_NOINSTR void(hooktrace_region_end)(const char *name)
 {
-    if (HT_LIKELY(ht_recording))
+    if (HT_LIKELY(ht_recording != HT_RECORDING_OFF))
         region_leave(region_of_string(name));
 }
 
@@ -180,12 +190,12 @@ HT_NOINSTR static size_t trimmed(const char *name, size_t length)
 
 HT_EXPORT HT_NOINSTR void hooktrace_region_begin_(const char *name, size_t length)
 {
-    if (HT_LIKELY(ht_recording))
+    if (HT_LIKELY(ht_recording == HT_RECORDING_ON))
         region_enter(name ? region_of(name, trimmed(name, length)) : NULL);
 }
 
 HT_EXPORT HT_NOINSTR void hooktrace_region_end_(const char *name, size_t length)
 {
-    if (HT_LIKELY(ht_recording))
+    if (HT_LIKELY(ht_recording != HT_RECORDING_OFF))
         region_leave(name ? region_of(name, trimmed(name, length)) : NULL);
 }

@@ -5,6 +5,7 @@
 #define HT_MERGE_PEERS_H
 
 #include <stdint.h>
+#include <string.h>
 
 struct ht_group_messages;
 
@@ -19,5 +20,17 @@ struct ht_peer_counts {
      * their messages count in coll_* when the row is built. */
     struct ht_group_messages *groups;
 };
+
+/* Zeroes the counts of a thread (a fork child's start, MPI_Pcontrol(2));
+ * size: the world's. */
+static inline void ht_peer_counts_forget(struct ht_peer_counts *p, int size)
+{
+    if (!p || size <= 0)
+        return;
+    uint64_t *rows[] = {p->p2p_messages, p->p2p_bytes, p->coll_messages, p->coll_bytes};
+    for (int i = 0; i < 4; i++)
+        if (rows[i])
+            memset(rows[i], 0, (size_t)size * sizeof *rows[i]);
+}
 
 #endif

@@ -45,6 +45,8 @@ bool ht_mpi_call_begin_full(struct ht_mpi_call *c, uintptr_t routine, uintptr_t 
         return false;
     if (HT_UNLIKELY(m->epoch != ht_mpi.epoch))
         ht_request_forget_all(t);
+    if (HT_UNLIKELY(t->catch_up))
+        ht_runtime_catch_up(t);
     uint64_t now = ht_clock_now();
     /* The messages a poll sees complete end at their own, later ticks (the
      * library may even yield the CPU inside it): the routine starts after

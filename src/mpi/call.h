@@ -76,11 +76,13 @@ bool ht_mpi_call_begin_full(struct ht_mpi_call *c, uintptr_t routine, uintptr_t 
 HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uintptr_t routine,
                                                      uintptr_t sp, uintptr_t site)
 {
-    if (!__atomic_load_n(&ht_recording, __ATOMIC_RELAXED))
+    if (__atomic_load_n(&ht_recording, __ATOMIC_RELAXED) != HT_RECORDING_ON)
         return false;
     struct ht_thread *t = ht_thread_self;
     if (t == NULL && (t = ht_thread_attach()) == NULL)
         return false;
+    if (HT_UNLIKELY(t->catch_up))
+        ht_runtime_catch_up(t);
     uint64_t now = ht_clock_now();
     enum ht_tree_move move = HT_UNLIKELY(t->tracing)
                                  ? ht_trace_enter(t, routine, now, sp, site)

@@ -23,10 +23,24 @@ void ht_mpi_update_logging(void)
     __atomic_store_n(&ht_mpi_logging, on, __ATOMIC_RELEASE);
 }
 
+/* mpiP's levels (docs/regions.md, "Phases"): 0 (or less) pauses all
+ * recording of this process and 1 resumes it; 2 forgets what was recorded
+ * so far and changes nothing else; 3 and more act as 1, as before levels
+ * had meanings.  The message gate closes before the hooks pause and opens
+ * after they resume, so no message is counted whose call is not. */
 void ht_mpi_pcontrol(int level)
 {
-    ht_mpi.pcontrol_level = level;
-    ht_mpi_update_logging();
+    if (level <= 0) {
+        ht_mpi.pcontrol_level = 0;
+        ht_mpi_update_logging();
+        ht_runtime_pause();
+    } else if (level == 2) {
+        ht_runtime_reset();
+    } else {
+        ht_runtime_resume();
+        ht_mpi.pcontrol_level = 1;
+        ht_mpi_update_logging();
+    }
 }
 
 void ht_mpi_before_abort(int errorcode)

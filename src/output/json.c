@@ -149,6 +149,13 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     free(source_root);
     json_object_set_new(doc, "start_time", json_string(date));
     json_object_set_new(doc, "wall_time_s", json_real(run->wall_seconds));
+    if (run->pauses || run->resets) {
+        json_t *paused = json_object();
+        json_object_set_new(paused, "pauses", json_integer((json_int_t)run->pauses));
+        json_object_set_new(paused, "time_s", json_real(run->paused_seconds));
+        json_object_set_new(paused, "resets", json_integer((json_int_t)run->resets));
+        json_object_set_new(doc, "paused", paused);
+    }
     json_object_set_new(doc, "clock_source", json_string(run->clock_source));
     json_object_set_new(doc, "ticks_per_second", json_real(run->ticks_per_second));
 

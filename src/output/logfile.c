@@ -112,6 +112,12 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
         fprintf(out, "source root:     %s\n", source_root);
     fprintf(out, "started:         %s\n", date);
     fprintf(out, "wall time:       %.6f s\n", run->wall_seconds);
+    if (run->pauses)
+        fprintf(out, "paused:          %.6f s in %llu pause%s (MPI_Pcontrol(0)): in no call's time\n",
+                run->paused_seconds, (unsigned long long)run->pauses, run->pauses == 1 ? "" : "s");
+    if (run->resets)
+        fprintf(out, "reset:           %llu time%s (MPI_Pcontrol(2)): what came before is not in the profile\n",
+                (unsigned long long)run->resets, run->resets == 1 ? "" : "s");
     fprintf(out, "threads:         %d\n", p->nthreads);
     for (int t = 0; p->thread_groups && t < p->nthreads; t++) {
         const struct ht_thread_group *g = &p->thread_groups[t];

@@ -52,6 +52,10 @@ struct ht_run_info {
      * concurrent run's (naming.c) */
     struct timespec start_realtime;
     double wall_seconds;      /* from start-up to the profile's end */
+    /* MPI_Pcontrol(0) pauses and MPI_Pcontrol(2) resets (docs/regions.md):
+     * the time paused is in no call's time, the wall time includes it */
+    uint64_t pauses, resets;
+    double paused_seconds;
     const char *clock_source;
     double ticks_per_second;
     double overhead_ns_per_call; /* measured by the calibration at exit */

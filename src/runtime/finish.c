@@ -164,6 +164,10 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
         .overhead_ns_per_call = per_call * 1e9,
         .overhead_seconds = per_call * (double)lp->profile.instrumented_calls,
     };
+    struct ht_pause_totals paused = ht_runtime_pause_totals();
+    lp->run.pauses = paused.pauses;
+    lp->run.resets = paused.resets;
+    lp->run.paused_seconds = (double)paused.ticks * spt;
     ht_throttle_report(end_tick, per_call / spt, &lp->run.throttle);
     lp->run.functions_named_here = named_here;
     lp->run.functions_named_by_rank0 = named_by_rank0;
@@ -264,7 +268,8 @@ static bool begin_finish(uint64_t *end_tick, uint64_t *end_ns)
         return false;
     *end_tick = ht_clock_now();
     *end_ns = ht_clock_monotonic_ns();
-    __atomic_store_n(&ht_recording, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&ht_recording, HT_RECORDING_OFF, __ATOMIC_RELEASE);
+    ht_runtime_pause_settle(*end_tick);
     /* This thread's calls in progress (main, MPI_Finalize) count their
      * counters up to now, as their time counts up to end_tick. */
     ht_counters_close_open(ht_thread_self);

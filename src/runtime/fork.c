@@ -25,16 +25,6 @@ pid_t ht_runtime_fork_child_pid(void)
     return child_pid;
 }
 
-static void forget_peers(struct ht_peer_counts *p, int size)
-{
-    if (!p || size <= 0)
-        return;
-    uint64_t *rows[] = {p->p2p_messages, p->p2p_bytes, p->coll_messages, p->coll_bytes};
-    for (int i = 0; i < 4; i++)
-        if (rows[i])
-            memset(rows[i], 0, (size_t)size * sizeof *rows[i]);
-}
-
 static void in_child(void)
 {
     if (!ht_runtime_started())
@@ -54,7 +44,7 @@ static void in_child(void)
         /* PAPI's event sets are the parent's: the child reads none, and
          * its counter figures stay 0 (docs/output.md). */
         t->counting = 0;
-        forget_peers(t->peers, ht_world.size);
+        ht_peer_counts_forget(t->peers, ht_world.size);
     }
     ht_runtime_restart_clock();
     ht_signals_restart();

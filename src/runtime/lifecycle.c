@@ -150,6 +150,14 @@ static void add_never(uintptr_t address, void *ctx)
     scan->addresses[scan->count++] = address;
 }
 
+/* A new thread, before it joins the registry: its trace buffer, and the
+ * pauses before it, which its tree has nothing of. */
+static void prepare_thread(struct ht_thread *t)
+{
+    ht_trace_attach(t);
+    ht_runtime_pause_attach(t);
+}
+
 static void setup_throttle(void)
 {
     const struct ht_throttle_config *tc = &config.throttle;
@@ -227,14 +235,14 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
     ht_thread_counters = ht_counters_setup(&config);
     /* Every thread, this one first, starts with throttling's first check
      * and its trace buffer. */
-    ht_thread_configure(ht_throttle_check_calls, ht_throttle_recheck_calls, ht_trace_attach);
+    ht_thread_configure(ht_throttle_check_calls, ht_throttle_recheck_calls, prepare_thread);
     if (!ht_thread_self && !ht_thread_attach())
         return;
     started = true;
     ht_fork_setup();
     ht_mpit_hold_begin(&config);
     ht_signals_start();
-    __atomic_store_n(&ht_recording, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&ht_recording, HT_RECORDING_ON, __ATOMIC_RELEASE);
 }
 
 __attribute__((destructor)) static void hooktrace_stop(void)

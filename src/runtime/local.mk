@@ -10,6 +10,7 @@ libht_runtime_la_SOURCES = \
 	src/runtime/signal_actions.h \
 	src/runtime/signal_actions.c \
 	src/runtime/fork.c \
+	src/runtime/pause.c \
 	src/runtime/hook_binding.c \
 	src/runtime/overhead.c \
 	src/runtime/progress.c src/runtime/progress.h

@@ -17,9 +17,13 @@
 
 #include "config/config.h"
 
-/* Non-zero while the hooks record: set after start-up unless profiling is
- * off, cleared before the profile is written, so calls that happen after
- * that (other exit handlers, other threads) are ignored. */
+/* HT_RECORDING_ON while the hooks record: set after start-up unless
+ * profiling is off, cleared before the profile is written, so calls that
+ * happen after that (other exit handlers, other threads) are ignored.
+ * HT_RECORDING_PAUSED between MPI_Pcontrol(0) and MPI_Pcontrol(1)
+ * (pause.c): nothing is recorded, but a call open since before the pause
+ * that returns during it is closed. */
+enum { HT_RECORDING_OFF = 0, HT_RECORDING_ON = 1, HT_RECORDING_PAUSED = 2 };
 extern int ht_recording;
 
 /* libhooktrace's own code: an address in [start, start + size) is never
@@ -92,6 +96,33 @@ void ht_runtime_finish_never(void);
 /* Non-zero in a child made by fork() without exec: its PID, which its
  * files carry in their names (fork.c). */
 pid_t ht_runtime_fork_child_pid(void);
+
+/* Pauses and resets the program asks for (pause.c, docs/regions.md
+ * "Phases"): MPI_Pcontrol(0) pauses every thread's recording, (1)
+ * resumes it, taking the paused time out of every call still open, (2)
+ * forgets what was recorded so far.  Each returns false when it changed
+ * nothing (a pause while paused, say). */
+bool ht_runtime_pause(void);
+bool ht_runtime_resume(void);
+bool ht_runtime_reset(void);
+/* When the pause in progress started (only while paused). */
+uint64_t ht_runtime_pause_start(void);
+/* A thread's own tree, brought up to date with the pauses and resets
+ * since its last hook: called by every entry point before it touches the
+ * tree when t->catch_up is set (hooks, MPI wrappers, regions, OpenMP). */
+struct ht_thread;
+void ht_runtime_catch_up(struct ht_thread *t);
+/* What the outputs say of the pauses: how many, the ticks they took out
+ * of the profile, and the resets. */
+struct ht_pause_totals {
+    uint64_t pauses, resets, ticks;
+};
+struct ht_pause_totals ht_runtime_pause_totals(void);
+/* At shut-down, recording stopped: a pause in progress ends at end_tick,
+ * and the threads that did not catch up are brought up to date. */
+void ht_runtime_pause_settle(uint64_t end_tick);
+/* A new thread's tree is up to date with the pauses before it (lifecycle.c). */
+void ht_runtime_pause_attach(struct ht_thread *t);
 
 /* Started at start-up (signals.c): the watcher thread that writes a
  * partial profile when SIGTERM, SIGINT or SIGHUP would end the process, and

@@ -38,7 +38,7 @@ exchanges(m, N, at)   # the first and the third; straddle(): no message
 
 EXCHANGE = "main;fcontrol;ctl::exchange"
 CALLS = {at("exchange", routine): 2 * N for routine in EXCHANGE_ROUTINES}
-CALLS.update({EXCHANGE: 3 * N, at("straddle", "MPI_Isend"): N, "main;fcontrol;MPI_Barrier": N,
+CALLS.update({EXCHANGE: 2 * N, at("straddle", "MPI_Isend"): N, "main;fcontrol;MPI_Barrier": N,
               "main;fcontrol;MPI_Init_thread": N, "main;fcontrol;MPI_Finalize": N})
 
 reference = mpirun(fortran_program("fcontrol_plain"), N)
@@ -55,7 +55,7 @@ def pcontrol(exe, what):
 
 def log_messages_false(exe, what):
     r = mpirun(exe, N, config={"mpi": {"log_messages": False}})
-    p = expect_run(r, reference, Messages(), {EXCHANGE: 3 * N}, N, what)
+    p = expect_run(r, reference, Messages(), {EXCHANGE: 2 * N}, N, what)
     if p:
         check_eq(p.mpi_paths(), [], what + ": no MPI routine is a node")
 
@@ -70,7 +70,7 @@ def hooktrace_off(exe, what):
 def log_ranks(exe, what):
     r = mpirun(exe, N, config={"mpi": {"log_ranks": [0]}})
     calls = {at("exchange", routine): 2 for routine in EXCHANGE_ROUTINES}
-    calls[EXCHANGE] = 3 * N
+    calls[EXCHANGE] = 2 * N
     p = expect_run(r, reference, m.only_ranks({0}), calls, N, what)
     for path in p.mpi_paths() if p else []:
         ranks = sorted(p.rank_entries(path))
@@ -96,7 +96,7 @@ def nofinalize(exe, what):
     for rank in range(N):
         q = r.rank_profile(rank)
         if q:
-            expect_total_calls(q, {EXCHANGE: 3, at("exchange", "MPI_Sendrecv"): 2},
+            expect_total_calls(q, {EXCHANGE: 2, at("exchange", "MPI_Sendrecv"): 2},
                                "%s, rank %d" % (what, rank))
             check(not q.has("main;fcontrol;MPI_Finalize"), "%s: rank %d has no MPI_Finalize" % (what, rank))
             expect_rank_file(q, m, rank, N, what)

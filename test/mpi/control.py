@@ -42,7 +42,7 @@ check_status(r, 0, "default")
 expect_same_stdout(r, reference, "default")
 p = r.summary()
 expect_messages(p, m, N, "Pcontrol")
-expect_total_calls(p, {"main;exchange": 3 * N}, "Pcontrol")
+expect_total_calls(p, {"main;exchange": 2 * N}, "Pcontrol")
 expect_total_calls(p, {at("exchange", routine): 2 * N for routine in EXCHANGE_ROUTINES}, "Pcontrol")
 expect_total_calls(p, {at("straddle", "MPI_Isend"): N}, "Pcontrol")
 check(p is None or not any(p.has(at("straddle", x)) for x in ("MPI_Recv", "MPI_Wait")),
@@ -65,7 +65,7 @@ p = r.summary()
 expect_messages(p, Messages(), N, "log_messages false")
 if p:
     check_eq(p.mpi_paths(), [], "log_messages false: no MPI routine is a node")
-    expect_total_calls(p, {"main;exchange": 3 * N, "main;report": N}, "log_messages false")
+    expect_total_calls(p, {"main;exchange": 2 * N, "main;report": N}, "log_messages false")
 
 # HOOKTRACE_OFF=1: the program runs as if uninstrumented, nothing written.
 r = mpirun(EXE, N, env={"HOOKTRACE_OFF": "1"})
@@ -80,7 +80,7 @@ expect_same_stdout(r, reference, "log_ranks [0]")
 p = r.summary()
 expect_messages(p, m.only_ranks({0}), N, "log_ranks [0]")
 if p:
-    expect_total_calls(p, {"main;exchange": 3 * N}, "log_ranks [0]")
+    expect_total_calls(p, {"main;exchange": 2 * N}, "log_ranks [0]")
     expect_total_calls(p, {at("exchange", routine): 2 for routine in EXCHANGE_ROUTINES}, "log_ranks [0]")
     for path in p.mpi_paths():
         ranks = sorted(p.rank_entries(path))
@@ -105,7 +105,7 @@ check(not r.exists(".json"), "nofinalize: no summary (files: %s)" % " ".join(r.f
 for rank in range(N):
     q = r.rank_profile(rank)
     if q:
-        expect_total_calls(q, {"main;exchange": 3, "main;report": 1,
+        expect_total_calls(q, {"main;exchange": 2, "main;report": 1,
                                at("exchange", "MPI_Sendrecv"): 2}, "nofinalize, rank %d" % rank)
         check(not q.has("main;MPI_Finalize"), "nofinalize: rank %d has no MPI_Finalize" % rank)
         expect_rank_file(q, m, rank, N, "nofinalize")

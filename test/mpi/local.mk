@@ -240,7 +240,7 @@ HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test
 	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py \
 	test/mpi/threads_requests.py test/mpi/cancel_race.py test/mpi/comm_reuse.py test/mpi/sessions.py test/mpi/abi_mismatch.py \
 	test/mpi/metadata.py test/mpi/counters_once.py test/mpi/compare.py test/mpi/descriptors.py \
-	test/mpi/mpi4.py test/mpi/exports.py test/mpi/filter.py test/mpi/regions.py
+	test/mpi/mpi4.py test/mpi/exports.py test/mpi/filter.py test/mpi/regions.py test/mpi/phases.py
 TESTS += $(HT_MPI_TESTS)
 EXTRA_DIST += test/mpi/mpilib.py test/mpi/models.py $(HT_MPI_TESTS)
 # Built by abi_mismatch.py itself, with the other MPI's compiler wrappers.

@@ -10,6 +10,11 @@
  *                     "inner": one warning per name, and the tree stays
  *                     main > mismatch > outer > inner.
  *   regions unnamed   a null and an empty name: one warning, no node.
+ *   regions warmup    phases (docs/regions.md): pause_here() calls
+ *                     MPI_Pcontrol(0) and returns; a warm-up of 5 steps
+ *                     and nap() (300 ms asleep) while paused, then
+ *                     MPI_Pcontrol(1) and 20 steps.
+ *   regions reset     3 steps, MPI_Pcontrol(2), then 20 steps.
  *
  * The same source built without libhooktrace (regions_plain) runs the same
  * and prints the same: the header's references are weak. */
@@ -17,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <hooktrace.h>
 
@@ -77,6 +83,18 @@ NOINLINE static void unnamed(void)
     local_work(2);
 }
 
+NOINLINE static void pause_here(void)
+{
+    MPI_Pcontrol(0);
+}
+
+NOINLINE static void nap(void)
+{
+    struct timespec rest = {0, 300 * 1000 * 1000};
+    while (nanosleep(&rest, &rest) != 0)
+        ;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -88,6 +106,20 @@ int main(int argc, char **argv)
         mismatch();
     } else if (strcmp(mode, "unnamed") == 0) {
         unnamed();
+    } else if (strcmp(mode, "warmup") == 0) {
+        pause_here();
+        for (int s = 0; s < 5; s++)
+            total += step(s);
+        nap();
+        MPI_Pcontrol(1);
+        for (int s = 0; s < 20; s++)
+            total += step(s);
+    } else if (strcmp(mode, "reset") == 0) {
+        for (int s = 0; s < 3; s++)
+            total += step(s);
+        MPI_Pcontrol(2);
+        for (int s = 0; s < 20; s++)
+            total += step(s);
     } else {
         setup();
         int steps = atoi(mode);

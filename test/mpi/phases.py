@@ -1,0 +1,109 @@
+"""Phases (test/mpi/regions.c, docs/regions.md "Phases") on 2 ranks:
+
+- "warmup": MPI_Pcontrol(0) stops all recording: the 5 warm-up steps
+  (their functions, regions, MPI calls and messages) and the nap while
+  paused are nowhere in the profile, which has exactly the 20 steps after
+  MPI_Pcontrol(1); pause_here(), entered before the pause and returning
+  during it, is one call; the JSON and the log say how long recording was
+  paused (at least the 300 ms nap), and main's time leaves it out; the
+  same in trace mode (no event of the warm-up);
+- "reset": MPI_Pcontrol(2) after 3 steps forgets them, and MPI_Init
+  (0 calls): 20 steps, 20 ring messages from each rank, and the calls
+  still open (main) counted once;
+- stdout and the exit status are the plain program's."""
+import os
+import sys
+
+from mpilib import *
+
+sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "trace"))
+from otf2lib import Trace  # noqa: E402
+
+require_launcher()
+N, STEPS = 2, 20
+INT, DOUBLE = 4, 8
+NAP_S = 0.3
+
+
+def at(*names):
+    return ";".join(("main",) + names)
+
+
+STEP_CALLS = {
+    at("step"): STEPS * N, at("step", "assemble"): STEPS * N,
+    at("step", "assemble", "local_work"): STEPS * N,
+    at("step", "iterate"): STEPS * N,
+    at("step", "iterate", "MPI_Allreduce"): STEPS * N,
+    at("step", "iterate", "MPI_Sendrecv"): STEPS * N,
+    at("MPI_Init"): N, at("MPI_Finalize"): N,
+}
+
+
+def model():
+    m = Messages()
+    ring = at("step", "iterate", "MPI_Sendrecv")
+    for r in range(N):
+        m.p2p(r, (r + 1) % N, 4 * INT, ring, ring, times=STEPS)
+        for _ in range(STEPS):
+            for x in range(N):
+                m.coll(r, x, DOUBLE, at("step", "iterate", "MPI_Allreduce"))
+    return m
+
+
+def expect_only_steps(p, extra, what):
+    expected = dict(STEP_CALLS, **extra)
+    expect_total_calls(p, expected, what)
+    expect_messages(p, model(), N, what)
+    if p is not None:
+        check_eq(sorted(path for path in p.paths() if path not in expected),
+                 [], what + ": no other stack (" + ", ".join(sorted(p.paths())) + ")")
+
+
+for mode in ("warmup", "reset"):
+    reference = mpirun(mpi_program("regions_plain"), N, args=[mode])
+    check_status(reference, 0, "regions_plain " + mode)
+    r = mpirun(mpi_program("regions"), N, args=[mode])
+    check_status(r, 0, mode)
+    expect_same_stdout(r, reference, mode)
+    check_eq(r.stderr, "", mode + ": nothing on stderr")
+    p = r.summary()
+    if mode == "warmup":
+        expect_only_steps(p, {"main": N, at("pause_here"): N}, mode)
+    else:
+        # MPI_Init came before the reset: its stack stays, with 0 calls.
+        expect_only_steps(p, {"main": N, at("MPI_Init"): 0}, mode)
+    if p is None:
+        continue
+    paused = p.doc.get("paused")
+    log = r.text(".log") if r.exists(".log") else ""
+    if mode == "warmup":
+        check(paused is not None and paused["pauses"] == 1 and paused["resets"] == 0,
+              "warmup: the JSON's paused object (%s)" % paused)
+        check(paused is not None and paused["time_s"] >= NAP_S,
+              "warmup: at least the nap was paused (%s)" % paused)
+        # main's time, summed over the ranks, leaves the pause out: each
+        # rank's is under its wall time less the nap.
+        check(p.stack("main")["time_incl_s"] <= N * (p.doc["wall_time_s"] - NAP_S + 0.1),
+              "warmup: main's time (%s s over %d ranks) leaves out the pause (wall %s s)"
+              % (p.stack("main")["time_incl_s"], N, p.doc["wall_time_s"]))
+        check("paused:          " in log and "in 1 pause (MPI_Pcontrol(0))" in log,
+              "warmup: the log says how long recording was paused")
+    else:
+        check(paused is not None and paused["pauses"] == 0 and paused["resets"] == 1,
+              "reset: the JSON's paused object (%s)" % paused)
+        check("reset:           1 time (MPI_Pcontrol(2))" in log, "reset: the log says so")
+
+# --- trace mode: no event of the warm-up ----------------------------------------
+r = mpirun(mpi_program("regions"), N, args=["warmup"], config={"trace": {"enabled": True}})
+check_status(r, 0, "warmup, trace mode")
+p = r.summary()
+expect_only_steps(p, {"main": N, at("pause_here"): N}, "warmup, trace mode")
+t = Trace(os.path.join(r.directory, "regions_trace", "traces.otf2"))
+check_eq(t.print_status, 0, "warmup: otf2-print (stderr: %s)" % t.print_stderr[-400:])
+enters = dict(t.enters())
+for name, calls in (("step", STEPS * N), ("assemble", STEPS * N), ("iterate", STEPS * N),
+                    ("local_work", STEPS * N), ("MPI_Sendrecv", STEPS * N),
+                    ("pause_here", N), ("nap", 0)):
+    check_eq(enters.get(name, 0), calls, "warmup, trace mode: Enter events of " + name)
+t.check_nesting()
+finish()
