@@ -110,9 +110,10 @@ void ht_thread_watch_end(struct ht_thread *t);
 /* The threads as the profile takes them (profile.h): one entry per thread
  * still running or kept, one per start routine whose finished threads
  * shared their states; numbered 0.. in order of first hook, groups last.
- * Stops all reuse from now on (called once, at exit).  *entries: the
+ * When final (at exit), stops all reuse from now on; a profile written in
+ * the middle of the run (MPI_Pcontrol(3)) leaves it on.  *entries: the
  * number of trees, *nthreads: of thread indices.  NULL if out of memory. */
-struct ht_profile_thread *ht_thread_collect(int *entries, int *nthreads);
+struct ht_profile_thread *ht_thread_collect(int *entries, int *nthreads, bool final);
 
 /* The registry, newest first, and the number of threads in it. */
 struct ht_thread *ht_thread_registry(void);

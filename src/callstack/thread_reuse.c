@@ -159,10 +159,11 @@ void ht_thread_finish(uint64_t now)
     pthread_mutex_unlock(&lock);
 }
 
-struct ht_profile_thread *ht_thread_collect(int *entries, int *nthreads)
+struct ht_profile_thread *ht_thread_collect(int *entries, int *nthreads, bool final)
 {
     bool locked = lock_bounded();
-    collected = true;
+    if (final)
+        collected = true;
     int n = 0;
     for (struct ht_thread *t = ht_thread_registry(); t; t = t->next)
         n++;

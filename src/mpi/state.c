@@ -25,8 +25,9 @@ void ht_mpi_update_logging(void)
 
 /* mpiP's levels (docs/regions.md, "Phases"): 0 (or less) pauses all
  * recording of this process and 1 resumes it; 2 forgets what was recorded
- * so far and changes nothing else; 3 and more act as 1, as before levels
- * had meanings.  The message gate closes before the hooks pause and opens
+ * so far and changes nothing else; 3 and 4 write this rank's profile now
+ * and change nothing else; 5 and more act as 1, as before levels had
+ * meanings.  The message gate closes before the hooks pause and opens
  * after they resume, so no message is counted whose call is not. */
 void ht_mpi_pcontrol(int level)
 {
@@ -36,6 +37,8 @@ void ht_mpi_pcontrol(int level)
         ht_runtime_pause();
     } else if (level == 2) {
         ht_runtime_reset();
+    } else if (level == 3 || level == 4) {
+        ht_runtime_write_now();
     } else {
         ht_runtime_resume();
         ht_mpi.pcontrol_level = 1;

@@ -86,18 +86,22 @@ static void local_free(struct local_profile *lp)
  * threads.  rank >= 0 appends "_<rank>" to the default basename.  With
  * names_comm (all ranks call this together), rank 0 names the functions of
  * all ranks (merge/names.c) and this rank reads no symbols of its own. */
+/* now: a profile written in the middle of the run (MPI_Pcontrol(3)),
+ * recording going on: threads still change hands, MPI_T's late reading
+ * waits for the end. */
 static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end_ns, int rank,
                        MPI_Comm names_comm, struct ht_progress *progress,
-                       const struct ht_partial *partial)
+                       const struct ht_partial *partial, bool now)
 {
     const struct ht_config *cfg = ht_runtime_config();
     int nthreads = 0;
     memset(lp, 0, sizeof *lp);
     int thread_indices = 0;
-    lp->threads = ht_thread_collect(&nthreads, &thread_indices);
+    lp->threads = ht_thread_collect(&nthreads, &thread_indices, !now);
     lp->symbols = ht_symbols_open();
     /* MPI_T's own loads, beside the merge, after the snapshot above. */
-    ht_mpit_late_start();
+    if (!now)
+        ht_mpit_late_start();
     lp->table = ht_function_table_new(lp->symbols, cfg);
     bool ready = lp->threads && lp->symbols && lp->table;
     for (int i = 0; ready && i < nthreads; i++) {
@@ -305,7 +309,7 @@ static void finish_alone(uint64_t end_tick, uint64_t end_ns, const struct ht_par
     struct ht_progress progress;
     ht_progress_start(&progress, ht_runtime_config()->progress_after_ms, true);
     struct local_profile lp;
-    if (local_build(&lp, end_tick, end_ns, name_rank, MPI_COMM_NULL, &progress, partial) == 0) {
+    if (local_build(&lp, end_tick, end_ns, name_rank, MPI_COMM_NULL, &progress, partial, false) == 0) {
         if (rank >= 0) { /* with this rank's messages and matrix rows */
             struct ht_merge_rank me = this_rank(&lp, true);
             me.job_file = lp.rank0_json[0] ? lp.rank0_json : NULL;
@@ -321,6 +325,41 @@ static void finish_alone(uint64_t end_tick, uint64_t end_ns, const struct ht_par
     } else
         fprintf(stderr, "hooktrace: out of memory at exit: no profile written\n");
     local_free(&lp);
+    errno = saved_errno;
+}
+
+void ht_runtime_write_now(void)
+{
+    static const struct ht_partial why = {.reason = "MPI_Pcontrol(3)"};
+    static int written;
+    if (__atomic_load_n(&finished, __ATOMIC_ACQUIRE) || !ht_runtime_started() ||
+        __atomic_load_n(&ht_recording, __ATOMIC_ACQUIRE) == HT_RECORDING_OFF)
+        return;
+    int k = __atomic_add_fetch(&written, 1, __ATOMIC_RELAXED);
+    int saved_errno = errno;
+    uint64_t start = ht_clock_now(), start_ns = ht_clock_monotonic_ns();
+    int rank = ht_world.initialized && !ht_world.finalized ? ht_world.rank : -1;
+    struct ht_progress progress;
+    ht_progress_start(&progress, ht_runtime_config()->progress_after_ms, true);
+    struct local_profile lp;
+    if (local_build(&lp, start, start_ns, rank, MPI_COMM_NULL, &progress, &why, true) == 0) {
+        size_t len = strlen(lp.basename);
+        snprintf(lp.basename + len, sizeof lp.basename - len, ".pcontrol-%d", k);
+        if (rank >= 0) {
+            struct ht_merge_rank me = this_rank(&lp, true);
+            me.without_mpit = true; /* MPI_T is read at the end */
+            ht_merge_write_own_files(&me, lp.basename, false);
+        } else
+            ht_output_write_all(&lp.profile, &lp.run, ht_runtime_config(), lp.basename);
+        ht_progress_note(&progress, "wrote %s.*", lp.basename);
+    } else
+        fprintf(stderr, "hooktrace: out of memory: the profile MPI_Pcontrol(3) asked for was not written\n");
+    local_free(&lp);
+    /* The writing is hooktrace's time, not the calls open around it. */
+    struct ht_thread *self = ht_thread_self;
+    uint64_t now = ht_clock_now();
+    if (self && !self->tracing && now > start)
+        ht_tree_exclude_ticks(&self->tree, now - start);
     errno = saved_errno;
 }
 
@@ -388,7 +427,7 @@ void ht_runtime_finish_mpi(void)
     /* Every rank takes part in the merge, even one that failed to build
      * its profile (it contributes nothing), or the others would hang. */
     MPI_Comm comm = ht_world.have_comm ? ht_world.comm : MPI_COMM_WORLD;
-    bool ok = local_build(&lp, end_tick, end_ns, -1, comm, &progress, NULL) == 0;
+    bool ok = local_build(&lp, end_tick, end_ns, -1, comm, &progress, NULL, false) == 0;
     if (!ok)
         fprintf(stderr, "hooktrace: rank %d: out of memory at MPI_Finalize: its profile is empty\n",
                 ht_world.rank);

@@ -84,6 +84,11 @@ void ht_runtime_finish(void);
 struct ht_partial;
 void ht_runtime_finish_partial(const struct ht_partial *why);
 
+/* MPI_Pcontrol(3): this process's profile as it stands, written now as a
+ * partial one (<basename>_<rank>.pcontrol-<k>.*, k = 1, 2, ...; never
+ * collective), and recording goes on. */
+void ht_runtime_write_now(void);
+
 /* Whether this process is a rank of an MPI job that is running (after
  * MPI_Init, before MPI_Finalize; not a fork child): its launcher may kill
  * the other ranks as soon as this one dies. */

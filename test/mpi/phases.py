@@ -7,6 +7,9 @@
   during it, is one call; the JSON and the log say how long recording was
   paused (at least the 300 ms nap), and main's time leaves it out; the
   same in trace mode (no event of the warm-up);
+- "write": MPI_Pcontrol(3) after 5 steps writes each rank's files of those
+  5 (partial, "MPI_Pcontrol(3)"; <name>_<rank>.pcontrol-1.*) and the run
+  goes on: the summary has all 25;
 - "reset": MPI_Pcontrol(2) after 3 steps forgets them, and MPI_Init
   (0 calls): 20 steps, 20 ring messages from each rank, and the calls
   still open (main) counted once;
@@ -29,31 +32,31 @@ def at(*names):
     return ";".join(("main",) + names)
 
 
-STEP_CALLS = {
-    at("step"): STEPS * N, at("step", "assemble"): STEPS * N,
-    at("step", "assemble", "local_work"): STEPS * N,
-    at("step", "iterate"): STEPS * N,
-    at("step", "iterate", "MPI_Allreduce"): STEPS * N,
-    at("step", "iterate", "MPI_Sendrecv"): STEPS * N,
-    at("MPI_Init"): N, at("MPI_Finalize"): N,
-}
+def step_calls(steps, ranks=N):
+    return {at("step"): steps * ranks, at("step", "assemble"): steps * ranks,
+            at("step", "assemble", "local_work"): steps * ranks,
+            at("step", "iterate"): steps * ranks,
+            at("step", "iterate", "MPI_Allreduce"): steps * ranks,
+            at("step", "iterate", "MPI_Sendrecv"): steps * ranks,
+            at("MPI_Init"): ranks}
 
 
-def model():
+def model(steps=STEPS):
     m = Messages()
     ring = at("step", "iterate", "MPI_Sendrecv")
     for r in range(N):
-        m.p2p(r, (r + 1) % N, 4 * INT, ring, ring, times=STEPS)
-        for _ in range(STEPS):
+        m.p2p(r, (r + 1) % N, 4 * INT, ring, ring, times=steps)
+        for _ in range(steps):
             for x in range(N):
                 m.coll(r, x, DOUBLE, at("step", "iterate", "MPI_Allreduce"))
     return m
 
 
-def expect_only_steps(p, extra, what):
-    expected = dict(STEP_CALLS, **extra)
+def expect_only_steps(p, extra, what, steps=STEPS):
+    expected = dict(step_calls(steps), **{at("MPI_Finalize"): N})
+    expected.update(extra)
     expect_total_calls(p, expected, what)
-    expect_messages(p, model(), N, what)
+    expect_messages(p, model(steps), N, what)
     if p is not None:
         check_eq(sorted(path for path in p.paths() if path not in expected),
                  [], what + ": no other stack (" + ", ".join(sorted(p.paths())) + ")")
@@ -92,6 +95,32 @@ for mode in ("warmup", "reset"):
         check(paused is not None and paused["pauses"] == 0 and paused["resets"] == 1,
               "reset: the JSON's paused object (%s)" % paused)
         check("reset:           1 time (MPI_Pcontrol(2))" in log, "reset: the log says so")
+
+# --- MPI_Pcontrol(3): each rank's profile so far, and the run goes on -----------
+WRITTEN = 5
+reference = mpirun(mpi_program("regions_plain"), N, args=["write"])
+r = mpirun(mpi_program("regions"), N, args=["write"])
+check_status(r, 0, "write")
+expect_same_stdout(r, reference, "write")
+check_eq(r.stderr, "", "write: nothing on stderr")
+expect_only_steps(r.summary(), {"main": N}, "write: the summary", steps=WRITTEN + STEPS)
+check_eq(sorted(f for f in r.files() if f.startswith("regions_")),
+         sorted("regions_%d.pcontrol-1%s" % (rank, e) for rank in range(N)
+                for e in (".folded", ".json", ".log")),
+         "write: each rank's files of MPI_Pcontrol(3), no HTML page, nothing else")
+for rank in range(N):
+    q = r._load("_%d.pcontrol-1.json" % rank)
+    what = "write: rank %d's MPI_Pcontrol(3) file" % rank
+    if q is None:
+        continue
+    check_eq(q.doc.get("partial"), {"reason": "MPI_Pcontrol(3)"}, what + ": partial, and why")
+    expected = dict(step_calls(WRITTEN, 1), main=1)
+    expect_total_calls(q, expected, what)
+    check_eq(sorted(path for path in q.paths() if path not in expected), [],
+             what + ": nothing after it")
+    expect_rank_file(q, model(WRITTEN), rank, N, what)
+    log = r.text("_%d.pcontrol-1.log" % rank)
+    check("partial:         MPI_Pcontrol(3)" in log, what + ": the log says why it is partial")
 
 # --- trace mode: no event of the warm-up ----------------------------------------
 r = mpirun(mpi_program("regions"), N, args=["warmup"], config={"trace": {"enabled": True}})

@@ -15,6 +15,7 @@
  *                     and nap() (300 ms asleep) while paused, then
  *                     MPI_Pcontrol(1) and 20 steps.
  *   regions reset     3 steps, MPI_Pcontrol(2), then 20 steps.
+ *   regions write     5 steps, MPI_Pcontrol(3), then 20 steps.
  *
  * The same source built without libhooktrace (regions_plain) runs the same
  * and prints the same: the header's references are weak. */
@@ -112,6 +113,12 @@ int main(int argc, char **argv)
             total += step(s);
         nap();
         MPI_Pcontrol(1);
+        for (int s = 0; s < 20; s++)
+            total += step(s);
+    } else if (strcmp(mode, "write") == 0) {
+        for (int s = 0; s < 5; s++)
+            total += step(s);
+        MPI_Pcontrol(3);
         for (int s = 0; s < 20; s++)
             total += step(s);
     } else if (strcmp(mode, "reset") == 0) {
