@@ -19,4 +19,4 @@ htdocsdir = $(docdir)/docs
 dist_htdocs_DATA = docs/analyze.md docs/architecture.md docs/compare.md docs/compile.md docs/config.md \
 	docs/fuzzing.md docs/mpi.md docs/mpi_routines.md docs/mpi_t.md docs/output.md docs/plugin.md docs/score.md \
 	docs/symbols.md docs/throttle.md docs/filter.md docs/trace.md docs/troubleshooting.md docs/what_happens.md \
-	docs/reading.md docs/output_mpi.md docs/report.md docs/files.md docs/fortran.md docs/configure.md docs/counters.md docs/rewriting.md docs/clang.md docs/analyze_output.md docs/README.md
+	docs/reading.md docs/output_mpi.md docs/report.md docs/files.md docs/fortran.md docs/configure.md docs/counters.md docs/rewriting.md docs/clang.md docs/analyze_output.md docs/README.md docs/internals.md
