@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The cross-rank merge's traffic at 1,024 to 65,536 ranks, computed from
-its algorithm (src/merge/merge.c, merge_tree.c; docs/output.md, "How the
+its algorithm (src/merge/merge.c, merge_tree.c; docs/output_mpi.md, "How the
 ranks are merged"), since this machine cannot run such jobs.
 
 A model, not a measurement: for each step it counts the rounds, the bytes

@@ -25,7 +25,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     chromium >/dev/null
 # Clang and LLVM's OpenMP runtime: `hooktrace clang`, its tests, and CI's
 # clang stage (docs/compile.md); LLVM 14's headers and llvm-config-14 for
-# hooktrace's LLVM plugin, which Debian 12's clang (14) loads (docs/plugin.md).
+# hooktrace's LLVM plugin, which Debian 12's clang (14) loads (docs/clang.md).
 $SUDO apt-get install -y -qq --no-install-recommends clang libomp-dev llvm-14-dev >/dev/null
 # npm from Debian, unless npm is there already: a node.js installed from
 # elsewhere (NodeSource's nodejs package) brings its own npm and conflicts

@@ -307,3 +307,7 @@ EXTRA_DIST += test/fuzz
 # Relative links and anchors of README.md, BENCHMARKS.md and docs/.
 TESTS += test/docs/links.py
 EXTRA_DIST += test/docs/links.py
+# The lengths of README.md and the pages of docs/, the README's two commands
+# near its top, and every page in the index docs/README.md (issue 39).
+TESTS += test/docs/lengths.py
+EXTRA_DIST += test/docs/lengths.py

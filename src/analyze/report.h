@@ -1,5 +1,5 @@
 /* The outputs of an analysis (each documented field by field in
- * docs/analyze.md): the text report, the JSON report, the SVG heatmap,
+ * docs/analyze_output.md): the text report, the JSON report, the SVG heatmap,
  * written at the end, and the CSV message list, streamed while the trace
  * is read so that it never has to be held in memory. */
 #ifndef HT_ANALYZE_REPORT_H

@@ -135,7 +135,7 @@ void ht_thread_finish(uint64_t now)
     if (!t || !t->start_routine || now == 0)
         return;
     /* Message records and trace events are per thread: such a thread is
-     * written as its own (docs/output.md).  Counters are not: the next
+     * written as its own (docs/reading.md).  Counters are not: the next
      * thread reads its own (src/counters makes it an event set). */
     if (t->mpi || t->peers || t->trace || t->poll_requests || t->tracing)
         return;

@@ -25,7 +25,7 @@ void ht_string_list_free(struct ht_string_list *list);
 int ht_config_load(const char *path, const char *named_by, struct ht_config *cfg, char *err,
                    size_t errlen);
 
-/* The largest config file read (docs/config.md): room for about a million
+/* The largest config file read (docs/configure.md): room for about a million
  * function names in a pattern list, and a bound on what reading a config
  * can take from the profiled program. */
 #define HT_CONFIG_MAX_FILE_BYTES (16 << 20)

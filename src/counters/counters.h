@@ -1,5 +1,4 @@
-/* Counters: PAPI events read around every recorded call (docs/config.md
- * "counters").  Start-up validates the config's events once; a thread
+/* Counters: PAPI events read around every recorded call (docs/counters.md).  Start-up validates the config's events once; a thread
  * whose state carries counters (callstack/thread.h `counting`) takes the
  * hooks' general path, which calls ht_counters_entered and
  * ht_counters_left around the tree's moves.  The figures live behind each

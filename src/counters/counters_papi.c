@@ -125,7 +125,7 @@ static void drop(const char *event, const char *reason)
 
 /* HOOKTRACE_PAPI_DISABLE=perf_event,...: components PAPI is to leave off,
  * so that a machine that has them can run what one without them does (the
- * tests force the no-perf-events branch this way; docs/config.md).  Only
+ * tests force the no-perf-events branch this way; docs/counters.md).  Only
  * before PAPI_library_init. */
 static void disable_components(void)
 {

@@ -9,7 +9,7 @@
  * time in the region's body; the master's wait is its caller's.
  *
  * Only the entry points GCC 4.9 and later emit are wrapped; the older
- * GOMP_parallel_start/GOMP_parallel_end pair is not (docs/output.md).
+ * GOMP_parallel_start/GOMP_parallel_end pair is not (docs/reading.md).
  * A program without libgomp never calls these, so it pays nothing; a
  * region met while nothing is recorded is passed on unchanged. */
 #define _GNU_SOURCE

@@ -9,7 +9,7 @@
  * dlsym(RTLD_NEXT)) a function of its own that enters a node for the
  * outlined function around the call.  The node's function address is the
  * outlined function's, so it is named like any function: main._omp_fn.0,
- * at the file and line of its pragma (docs/output.md). */
+ * at the file and line of its pragma (docs/reading.md). */
 #ifndef HT_HOOKS_OPENMP_H
 #define HT_HOOKS_OPENMP_H
 

@@ -1,5 +1,5 @@
 /* The cross-rank merge, inside the MPI_Finalize wrapper before
- * PMPI_Finalize, on every rank (docs/output.md, "How the ranks are merged"):
+ * PMPI_Finalize, on every rank (docs/output_mpi.md, "How the ranks are merged"):
  *
  *   1. rank 0 checks it can take the per-rank records (one broadcast), then
  *      gathers a fixed-size record from every rank (PMPI_Gather, O(P));

@@ -1,6 +1,5 @@
 /* Step 4c of the merge (merge.c): the whole profile of a few ranks, at
- * rank 0, for the HTML report's rank selector (docs/output.md, "HTML
- * report"): the summary's "rank_profiles".
+ * rank 0, for the HTML report's rank selector (docs/report.md): the summary's "rank_profiles".
  *
  * Every rank, when the job has at most mpi.rank_profiles_all ranks (16);
  * else the slowest, the median and the fastest rank by their recorded time

@@ -1,6 +1,6 @@
 /* Step 4b of the merge (after the per-stack reduction, merge.c): every
  * rank's inclusive time on the top K stacks, at rank 0, for the per-rank
- * bars of the summary (docs/output.md, "How the ranks are merged").
+ * bars of the summary (docs/output_mpi.md, "How the ranks are merged").
  *
  * Rank 0 alone has every stack's largest inclusive time over the ranks
  * (merge_reduce.c).  It picks the K stacks with the largest, the lower ID

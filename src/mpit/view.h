@@ -2,7 +2,7 @@
  * library's control variables read at start-up, the performance variables
  * read around MPI calls, and their values per stack over ranks.  src/mpit
  * and src/merge fill it; the outputs only read it.  Every field is
- * documented in docs/mpi_t.md and docs/output.md. */
+ * documented in docs/mpi_t.md and docs/output_mpi.md. */
 #ifndef HT_MPIT_VIEW_H
 #define HT_MPIT_VIEW_H
 

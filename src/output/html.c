@@ -3,7 +3,7 @@
  * by hooktrace-report (src/report/main.c), so it needs nothing but stdio.
  *
  * The JSON goes into the page through a streaming filter that keeps the
- * page small (docs/output.md, "HTML report"): whitespace outside strings is
+ * page small (docs/report.md): whitespace outside strings is
  * dropped, and so are the members the page never reads, of which MPI_T's
  * control variables alone were 60% of a small MPI run's page.  The filter
  * holds one key and the path of the enclosing containers, never the

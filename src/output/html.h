@@ -1,4 +1,4 @@
-/* The self-contained HTML report (html.c; docs/output.md, "HTML report"). */
+/* The self-contained HTML report (html.c; docs/report.md). */
 #ifndef HT_OUTPUT_HTML_H
 #define HT_OUTPUT_HTML_H
 

@@ -1,4 +1,4 @@
-/* The MPI fields of the JSON profile (docs/output.md, "MPI runs"). */
+/* The MPI fields of the JSON profile (docs/output_mpi.md). */
 #include "output/output.h"
 #include "output/output_mpi.h"
 

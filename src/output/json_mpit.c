@@ -1,4 +1,4 @@
-/* The MPI_T fields of the JSON profile (docs/output.md, "MPI_T"): the
+/* The MPI_T fields of the JSON profile (docs/output_mpi.md, "MPI_T"): the
  * top-level "mpi_t" object and each stack's "pvars". */
 #include <math.h>
 

@@ -1,6 +1,6 @@
 /* The MPI parts of the text logfile: the header lines, the communication
  * profile (summed and per rank), the per-rank table, the imbalance table and
- * the communication matrices (docs/output.md, "MPI runs"). */
+ * the communication matrices (docs/output_mpi.md). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* The MPI_T parts of the text logfile (docs/output.md, "MPI_T"): a header
+/* The MPI_T parts of the text logfile (docs/output_mpi.md, "MPI_T"): a header
  * line with the notes, the control variables mpi_t.cvars lists, and a
  * table of performance variables per stack. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Where a finished output file goes (docs/output.md "Concurrent runs").
+/* Where a finished output file goes (docs/files.md, "Concurrent runs in one folder").
  *
  * Each output is written to a temporary file in the output directory and
  * renamed into place only once complete, so that a reader never sees half

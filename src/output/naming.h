@@ -1,5 +1,5 @@
 /* Temporary files renamed into place under names that never take a
- * concurrent run's (naming.c, docs/output.md). */
+ * concurrent run's (naming.c, docs/files.md). */
 #ifndef HT_OUTPUT_NAMING_H
 #define HT_OUTPUT_NAMING_H
 

@@ -85,7 +85,7 @@ int ht_output_write_all(const struct ht_profile *profile, const struct ht_run_in
 
 /* The suffix the last ht_output_write_all(_mpi) call of this process put
  * after the basename ("" if none: the name was free; ".<jobid>" when a
- * concurrent run had it; docs/output.md). */
+ * concurrent run had it; docs/files.md). */
 const char *ht_output_last_suffix(void);
 
 /* From now on, the files are named <basename><suffix>.* whatever is there

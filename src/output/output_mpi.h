@@ -2,7 +2,7 @@
  * message figures of each rank on each stack, the spread of times over
  * ranks, and the communication matrices.  src/mpi fills it (the summary on
  * rank 0 after the cross-rank merge, or one rank's own view); the outputs
- * only read it.  Every field is documented in docs/output.md. */
+ * only read it.  Every field is documented in docs/output_mpi.md. */
 #ifndef HT_OUTPUT_OUTPUT_MPI_H
 #define HT_OUTPUT_OUTPUT_MPI_H
 

@@ -1,6 +1,6 @@
 /* Every rank's inclusive time on the top stacks (struct ht_mpi_rank_times,
  * summary only): the JSON's "rank_time_stacks" and "rank_time_incl_s", and
- * the logfile's "Inclusive time per rank, top stacks" table (docs/output.md).
+ * the logfile's "Inclusive time per rank, top stacks" table (docs/output_mpi.md).
  * The report draws its per-rank bars from the JSON. */
 #include "output/output.h"
 #include "output/output_mpi.h"

@@ -1,5 +1,5 @@
 /* Temporary output files no other run can take, and those that killed runs
- * left behind (temporary.c; docs/what_happens.md, "Concurrent runs"). */
+ * left behind (temporary.c; docs/files.md). */
 #ifndef HT_OUTPUT_TEMPORARY_H
 #define HT_OUTPUT_TEMPORARY_H
 

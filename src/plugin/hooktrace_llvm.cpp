@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * hooktrace's LLVM plugin, for clang 14 (docs/plugin.md, "Clang"): the
+ * hooktrace's LLVM plugin, for clang 14 (docs/clang.md): the
  * same call tree and counts from clang as from GCC with hooktrace's GCC
  * plugin.  Loaded with -fpass-plugin (and -fplugin, so that its -mllvm
  * options are known when clang reads them) beside plain

@@ -22,7 +22,7 @@ namespace hooktrace {
 
 /* Given with -mllvm; clang parses -mllvm before it loads a pass plugin, so
  * the `hooktrace` prefix also names the plugin with -fplugin, which loads
- * it earlier (docs/plugin.md).  A bad value is clang's option error. */
+ * it earlier (docs/clang.md).  A bad value is clang's option error. */
 enum class InlinedMode { Count, Keep };
 static cl::opt<InlinedMode> InlinedHooks(
     "hooktrace-inlined-hooks", cl::init(InlinedMode::Count),

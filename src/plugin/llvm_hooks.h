@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What the passes of hooktrace's LLVM plugin (hooktrace_llvm.cpp,
- * docs/plugin.md) share: which calls are the -finstrument-functions hooks
+ * docs/clang.md) share: which calls are the -finstrument-functions hooks
  * and whose, the identity an inlined copy's hooks pass instead of the
  * function's address, the options, and the names each module lists in the
  * sections hooktrace reads at shut-down. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Inlined copies after inlining (docs/plugin.md, "Clang"): clang's
+ * Inlined copies after inlining (docs/clang.md): clang's
  * -finstrument-functions puts the hooks into every function before the
  * inliner runs, and the plugin hides them from the inliner as markers
  * naming F's id (llvm_hooks.h), so each copy the inliner makes of F

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * OpenMP regions named after the function they belong to (docs/plugin.md).
+ * OpenMP regions named after the function they belong to (docs/clang.md).
  *
  * Clang outlines the body of each parallel region and task into a function
  * of its own, .omp_outlined., .omp_outlined..3, ..., and instruments it:

@@ -25,7 +25,7 @@ hooktrace_gcc.so: $(HT_GCC_PLUGIN_FILES) $(srcdir)/src/plugin/after_inlining.h $
 		-shared -o $@ $(HT_GCC_PLUGIN_FILES)
 endif
 
-# The LLVM plugin (docs/plugin.md, "Clang"): a pass plugin for clang 14,
+# The LLVM plugin (docs/clang.md): a pass plugin for clang 14,
 # built by $(CXX) against llvm-config's headers, with its own flags for the
 # same reason as the GCC plugin's (clang loads it into itself).  One object
 # per source file, so that -j builds them side by side.

@@ -31,7 +31,7 @@ const char ht_report_usage[] =
     "  --top N          the N stacks with the most time (default 10)\n"
     "Exit status: 0 written, 1 a profile cannot be read or an output written,\n"
     "2 usage error, 3 (--fail-above) a counted stack slowed by more than R.\n"
-    "More: hooktrace-report(1), " HT_DOCDIR "/docs/output.md; --compare and\n"
+    "More: hooktrace-report(1), " HT_DOCDIR "/docs/report.md; --compare and\n"
     "--scaling: " HT_DOCDIR "/docs/compare.md\n";
 
 int ht_report_usage_error(const char *what, const char *arg)

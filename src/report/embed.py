@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the HTML report's page into C arrays (docs/output.md, "HTML report").
+"""Turns the HTML report's page into C arrays (docs/report.md).
 
     embed.py OUT.c TEMPLATE.html [--symbol=PREFIX] [--header=H] NAME=FILE...
 

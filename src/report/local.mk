@@ -1,4 +1,4 @@
-# The HTML report (docs/output.md, "HTML report"): the page (web/: template,
+# The HTML report (docs/report.md): the page (web/: template,
 # report.js and its helpers lib.js, report.css) with the flame-graph component from npm embedded,
 # turned into C arrays at build time (embed.py -> src/output/html_page.c),
 # so the library and hooktrace-report read no file at run time and the page

@@ -1,5 +1,5 @@
 /* hooktrace-report: the self-contained HTML report of a profile JSON
- * (docs/output.md, "HTML report"), the same page a run writes beside its
+ * (docs/report.md), the same page a run writes beside its
  * JSON (src/output/html.c writes both).
  *
  *   hooktrace-report PROFILE.json [-o OUT.html]

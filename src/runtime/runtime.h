@@ -1,4 +1,5 @@
-/* Start-up and shut-down, in one place (docs/architecture.md).
+/* Start-up and shut-down, in one place (docs/architecture.md; the steps at
+ * exit: docs/internals.md, "At exit").
  *
  * The runtime decides what happens when the library loads, when MPI starts
  * and finalizes, and when the process exits: which services run, in what

@@ -1,5 +1,5 @@
 /* Rewriting a hook's call instruction in the running program, so that a
- * throttled function's calls no longer reach the hook (docs/throttle.md).
+ * throttled function's calls no longer reach the hook (docs/rewriting.md).
  *
  * The call is found from the hook's return address: the instruction just
  * before it is `call rel32` (E8, 5 bytes, straight to the hook or to its PLT

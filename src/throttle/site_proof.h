@@ -1,4 +1,4 @@
-/* Proving that a hook call serves one function only (docs/throttle.md,
+/* Proving that a hook call serves one function only (docs/rewriting.md,
  * "Which calls are rewritten").
  *
  * Compilers merge identical instruction tails (GCC's cross-jumping, at -Os
@@ -14,7 +14,7 @@
  * register it does not understand, a call clobbering it, an indirect jump
  * in the function (a jump table could land anywhere), an exception landing
  * pad, the function's entry, a decoding that does not cover the function
- * exactly.  docs/throttle.md lists what is proven and what is not. */
+ * exactly.  docs/rewriting.md lists what is proven and what is not. */
 #ifndef HT_THROTTLE_SITE_PROOF_H
 #define HT_THROTTLE_SITE_PROOF_H
 

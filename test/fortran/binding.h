@@ -12,7 +12,7 @@
 #define STATUS_ARRAY(name, n) type(MPI_Status) :: name(n)
 #define SOURCE_OF(name, i) name(i)%MPI_SOURCE
 ! The first index MPI_Waitany, Testany, Waitsome and Testsome return: 1,
-! but 0 in MPICH 4.0's mpi_f08 (configure's HT_F08_INDEX_BASE, docs/mpi.md).
+! but 0 in MPICH 4.0's mpi_f08 (configure's HT_F08_INDEX_BASE, docs/fortran.md).
 #define FIRST_INDEX HT_F08_INDEX_BASE
 #else
 #ifdef HT_MPIF_H

@@ -6,7 +6,7 @@
 # program; the modules share module_head.h, checksum.h and buffers.h
 # (cpp includes, so no module build order).  One Python driver each, with
 # the helpers of flib.py and test/mpi/mpilib.py and the message models of
-# test/mpi/models.py; docs/mpi.md lists what each covers.  MPICH's
+# test/mpi/models.py; docs/fortran.md lists what each covers.  MPICH's
 # `use mpi` checks buffer types, hence $(HT_FC_MISMATCH).
 EXTRA_DIST += test/fortran/fortran.py test/fortran/mixed.py test/fortran/p2p.F90 \
 	test/fortran/mixed.c test/fortran/mixed_f.F90 test/fortran/coll.py test/fortran/coll.F90 \

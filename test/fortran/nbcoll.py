@@ -14,7 +14,7 @@ messages of docs/mpi.md, exactly, per stack, per rank and in coll_matrix:
       Alltoallv, Ibcast, Alltoallw (a datatype per remote rank; with
       MPICH's mpi_f08 only when both groups have the same size: MPICH
       4.0's binding sizes the datatype arrays with the local group's size,
-      an error without hooktrace too, docs/mpi.md)
+      an error without hooktrace too, docs/fortran.md)
 
 every call counted once, no MPI routine under another; stdout as without
 hooktrace (on 4 ranks)."""

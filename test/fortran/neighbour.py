@@ -17,7 +17,7 @@ coll_matrix:
       than the ranks; Open MPI 4.1's bindings cannot run it):
       Neighbor_alltoallw
 
-Where the binding itself fails, with or without hooktrace (docs/mpi.md),
+Where the binding itself fails, with or without hooktrace (docs/fortran.md),
 the program leaves out:
 - the (I)Neighbor_alltoallw calls on the Cartesian and graph topologies:
   MPICH 4.0's mpi_f08 binding sizes the datatype arrays with

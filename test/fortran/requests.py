@@ -5,7 +5,7 @@ counted once, at the stack that started it, whichever routine completes
 it, as requests.py has them for the C program:
 
   MPI_Waitany (the status names the source; with MPICH 4.0's mpi_f08 the
-      index counts from 0, docs/mpi.md); MPI_Waitsome with statuses;
+      index counts from 0, docs/fortran.md); MPI_Waitsome with statuses;
       MPI_Testall of wildcard receives with MPI_STATUSES_IGNORE (their
       sizes come from the statuses the wrapper supplies); MPI_Testany
   80 requests (more than the wrappers keep on their stack) completed by

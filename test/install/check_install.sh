@@ -145,7 +145,7 @@ if (ring.get("messages_sent"), ring.get("bytes_sent")) != (40, 320):
 print("regions: %s" % ("ok" if not bad else "FAIL %r" % bad))
 sys.exit(1 if bad else 0)
 PY
-# OpenMP (docs/output.md, "Threads and OpenMP"): libhooktrace's GOMP_*
+# OpenMP (docs/reading.md, "Threads and OpenMP"): libhooktrace's GOMP_*
 # wrappers must come before libgomp's in the lookup order.  The pkg-config
 # line, with -fopenmp adding -lgomp after it, gives that; so does mpicc
 # with -lhooktrace.  With --as-needed, a program whose only references to

@@ -1,6 +1,6 @@
 """A config file that is not a file, or far too big: HOOKTRACE_CONFIG set
 to /dev/zero, a FIFO nobody writes to, a directory or a file over the
-limit (16 MiB, docs/config.md).  Each stops the program before main with
+limit (16 MiB, docs/configure.md).  Each stops the program before main with
 one exact message and exit status 1, at once: before, /dev/zero was read
 until memory ran out and a FIFO blocked the program for ever (the test's
 timeout turns such a hang into a failure, not a stuck suite)."""

@@ -1,4 +1,4 @@
-"""Counters (docs/config.md "counters"): PAPI events per call stack.
+"""Counters (docs/counters.md): PAPI events per call stack.
 
 test/programs/counters defines two software-defined events of its own,
 sde:::CTEST::units and sde:::CTEST::bytes, and adds known amounts in known
@@ -12,7 +12,7 @@ Both branches of perf events run wherever the machine allows: as the
 machine has them (perf::TASK-CLOCK counted next to the SDE events, which
 keep their exact counts; or dropped with the perf_event component's
 reason), and forced off with HOOKTRACE_PAPI_DISABLE=perf_event
-(docs/config.md), which gives what a machine without them gives.  With
+(docs/counters.md), which gives what a machine without them gives.  With
 "perf" the program touches 16384 fresh pages in main and 16384 in a thread
 of its own and sleeps 5 times: where perf events are read, page faults and
 context switches have those least counts, each thread's own (a thread's

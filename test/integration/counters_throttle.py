@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Counters do not change what throttling decides (docs/throttle.md,
-docs/config.md "counters").  Through perf events a counter read is a system
+docs/counters.md).  Through perf events a counter read is a system
 call, about a microsecond, and a thread with counters reads them at every
 recorded call's entry and exit, inside the calls' times: on
 test/programs/counters_throttle.c, whose mid makes 200 calls to leaf (never

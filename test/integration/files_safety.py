@@ -1,5 +1,5 @@
 """Files are created safely and nothing already written is lost (issue 23,
-docs/what_happens.md): links planted at every name a run could use, two
+docs/files.md): links planted at every name a run could use, two
 runs with the same PID in one folder, a full file system over earlier
 files, a file size limit with SIGXFSZ at its default action, temporary
 files left by killed runs, a setuid-root copy of a program run by another

@@ -1,4 +1,4 @@
-"""Counted inlined copies in every output (docs/output.md, "Concepts"):
+"""Counted inlined copies in every output (docs/reading.md, "Concepts"):
 test/programs/inlined_counts.cpp, built with the GCC plugin's default,
 inlines the straight-line helper stress into the OpenMP loop of forces and
 into the serial loop of check_forces, where the plugin counts its calls.

@@ -1,4 +1,4 @@
-"""Every state of PAPI that hooktrace handles (docs/config.md, "What PAPI
+"""Every state of PAPI that hooktrace handles (docs/counters.md, "What PAPI
 finds"), on any machine: test/papi_stub's stand-in for libpapi takes the
 real one's place (htlib.papi_stub) and HT_PAPI_STUB chooses what it finds.
 PAPI that cannot start (its initialisation or its threads' fails, another

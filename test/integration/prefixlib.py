@@ -28,7 +28,7 @@ def _configured(script):
 class Prefix:
     def __init__(self, llvm_plugin=False):
         """llvm_plugin: lib/hooktrace/ also has the build's LLVM plugin, which
-        the command then gives to clang 14 (docs/plugin.md); without it,
+        the command then gives to clang 14 (docs/clang.md); without it,
         clang gets -finstrument-functions-after-inlining."""
         script = os.path.join(BUILDDIR, "hooktrace")
         conf = _configured(script)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The HTML report of serial runs (docs/output.md, "HTML report"), loaded in
+"""The HTML report of serial runs (docs/report.md), loaded in
 headless chromium: C++ names with '<' and a name holding "</script>" stay
 text and leave the page whole; throttled functions are listed; the summary
 notes a partial profile; outputs.html false writes none; and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Rewriting hook calls touches only what it may (docs/throttle.md, "Which
+"""Rewriting hook calls touches only what it may (docs/rewriting.md, "Which
 calls are rewritten"), on test/programs/throttle_code.c with min_calls 1000:
 a call instruction that GCC made serve two inlined functions is not
 rewritten when one of them is throttled (the other, in "never", keeps every

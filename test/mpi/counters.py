@@ -8,7 +8,7 @@ The HTML report's function table shows the same figures, read in headless
 chromium when it is installed.
 
 Then perf events next to an SDE event, as the machine has them and forced
-off (HOOKTRACE_PAPI_DISABLE=perf_event, docs/config.md): where they are
+off (HOOKTRACE_PAPI_DISABLE=perf_event, docs/counters.md): where they are
 read, each rank's page faults in the function touching 16384 fresh pages
 are at least that, its 3 sleeps at least 3 context switches, the summary
 holds at least 4 times those, and MTEST::work stays exact; where they are
@@ -125,7 +125,7 @@ for k in range(N):
 # perf events, read per thread on every rank; the same figures' least
 # values on each rank and 4 times them in the summary.
 FAULTS, PAGES = "perf::PAGE-FAULTS", 16384
-SWITCHES = "perf::CONTEXT-SWITCHES:u=1:k=1"  # the kernel's domain: docs/config.md
+SWITCHES = "perf::CONTEXT-SWITCHES:u=1:k=1"  # the kernel's domain: docs/counters.md
 DISABLED = "the perf_event component is disabled: "
 TOUCH, NAP, COMPUTE = "main;touch_fresh_pages", "main;nap", "main;compute"
 for env, forced in ((None, False), ({"HOOKTRACE_PAPI_DISABLE": "perf_event"}, True)):

@@ -1,5 +1,5 @@
 """Every rank's inclusive time on the top stacks of the summary
-(mpi.rank_times_top, docs/output.md), on test/mpi/rank_times.c, 4 ranks:
+(mpi.rank_times_top, docs/output_mpi.md), on test/mpi/rank_times.c, 4 ranks:
 rank r calls work r + 1 times and only rank 2 calls only_on_rank2.
 
 Times are not exact, so the checks are about structure and consistency,

@@ -1,4 +1,4 @@
-"""The HTML report of a 4-rank run (docs/output.md, "HTML report"), loaded
+"""The HTML report of a 4-rank run (docs/report.md), loaded
 in headless chromium: test/mpi/report_mpi.c's halo exchange gives a
 communication matrix whose every cell differs; the page's matrix cells
 equal the JSON's comm_matrix and coll_matrix exactly, its function table

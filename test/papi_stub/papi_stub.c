@@ -1,5 +1,5 @@
 /* A stand-in for libpapi, for the tests only (test/integration/papi_states.py,
- * docs/config.md "What PAPI finds"): it exports the PAPI functions
+ * docs/counters.md "What PAPI finds"): it exports the PAPI functions
  * src/counters/counters_papi.c calls, and HT_PAPI_STUB, a comma-separated
  * list of words, chooses what it finds, so that every state hooktrace
  * handles runs on any machine, whatever the real PAPI finds there:

@@ -1,5 +1,5 @@
 /* A LULESH-shaped program for hooktrace's LLVM plugin
- * (test/plugin/clang_lulesh.py, docs/plugin.md "Clang"): static drivers
+ * (test/plugin/clang_lulesh.py, docs/clang.md): static drivers
  * called once a step (main > LeapFrog > LagrangeNodal > CalcForceForNodes
  * > CalcVolumeForceForElems, ...), static kernels that are OpenMP loops over
  * the elements, and the inline helpers those loops call per element:

@@ -1,5 +1,5 @@
-"""hooktrace's LLVM plugin (src/plugin/hooktrace_llvm.cpp, docs/plugin.md
-"Clang"): test/plugin/clang_lulesh.cpp, a LULESH-shaped program, built with
+"""hooktrace's LLVM plugin (src/plugin/hooktrace_llvm.cpp,
+docs/clang.md): test/plugin/clang_lulesh.cpp, a LULESH-shaped program, built with
 `hooktrace clang++` and the plugin at -O1, -O2 and -O3 with -fopenmp (run
 with 1 and 4 threads), at -O2 without OpenMP, with -flto, at -O0, and at
 -O2 with -hooktrace-inlined-hooks=keep (every inlined copy keeps its hooks:

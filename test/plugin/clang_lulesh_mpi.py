@@ -1,4 +1,4 @@
-"""hooktrace's LLVM plugin with MPI (docs/plugin.md "Clang"):
+"""hooktrace's LLVM plugin with MPI (docs/clang.md):
 test/plugin/clang_lulesh.cpp built with -DCLANG_LULESH_MPI through `hooktrace
 mpicxx` over clang++ (OMPI_CXX=clang++, MPICH_CXX=clang++) at -O2 and -O3
 with -fopenmp, 2 ranks of 2 threads.  Each step exchanges a halo value

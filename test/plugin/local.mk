@@ -257,7 +257,7 @@ if HT_GCC_PLUGIN
 test/plugin/throttled_scope-throttled_scope.$(OBJEXT): hooktrace_gcc.so
 endif
 
-# The LLVM plugin (test/plugin/clang_lulesh.py, docs/plugin.md "Clang"): a
+# The LLVM plugin (test/plugin/clang_lulesh.py, docs/clang.md): a
 # LULESH-shaped program built by the test itself through `hooktrace
 # clang++`, as a user would, at each level, and with MPI through `hooktrace
 # mpicxx` over clang++ (clang_lulesh_mpi.py); skipped without clang++,

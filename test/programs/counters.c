@@ -47,7 +47,7 @@ void *worker(void *arg)
 }
 
 /* Short threads, one after the other: after 16 of them, each takes over
- * the state of the last (a thread group, docs/output.md). */
+ * the state of the last (a thread group, docs/reading.md). */
 void *short_worker(void *arg)
 {
     (void)arg;

@@ -1,4 +1,4 @@
-// Counted inlined copies (docs/output.md, "Concepts"): a 12-statement
+// Counted inlined copies (docs/reading.md, "Concepts"): a 12-statement
 // straight-line helper, inlined by GCC into an OpenMP loop and a serial
 // loop, which the GCC plugin's default (inlined-hooks=leaf) turns into
 // counters: the outputs show it under each caller, marked inlined, with its

@@ -1,4 +1,4 @@
-/* Rewriting hook calls touches only what it may (docs/throttle.md, "Which
+/* Rewriting hook calls touches only what it may (docs/rewriting.md, "Which
  * calls are rewritten"), driven by test/integration/throttle_code.py with
  * min_calls 1000.  Modes (argv[1]), argv[2] is N:
  *   shared  run_shared's loop inlines alpha (odd i) or beta (even i);
