@@ -307,3 +307,6 @@ EXTRA_DIST += test/fuzz
 # Relative links and anchors of README.md, BENCHMARKS.md and docs/.
 TESTS += test/docs/links.py
 EXTRA_DIST += test/docs/links.py
+# BENCHMARKS.md: at most 600 lines, its sections present.
+TESTS += test/docs/benchmarks_length.py
+EXTRA_DIST += test/docs/benchmarks_length.py
