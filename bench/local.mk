@@ -82,7 +82,7 @@ bench: $(HT_BENCH_BINARIES)
 	$(top_builddir)/bench/node_memory$(EXEEXT)
 .PHONY: bench
 
-# --- MPI benchmarks (see BENCHMARKS.md, "MPI") -------------------------------
+# --- MPI benchmarks (see BENCHMARKS.md, "MPI wrappers") ----------------------
 # `make bench-mpi` builds these and runs bench/mpi_cost.py, which runs them
 # under $(MPIEXEC) with 2 ranks.  Extra driver options:
 #   make bench-mpi BENCH_MPI_ARGS='--rounds 3 --skip-sweep'
@@ -348,7 +348,7 @@ bench-apps: $(HT_BENCH_APPS_BINARIES)
 # as a user does, with the `hooktrace` driver of a copy of hooktrace installed
 # under bench/stage (make install DESTDIR=...), and also plain, without the
 # plugin, and with clang's -finstrument-functions-after-inlining; then times
-# them interleaved (BENCHMARKS.md, "Application shapes").  Options:
+# them interleaved (BENCHMARKS.md, "Real-application shapes").  Options:
 #   make bench-shapes BENCH_SHAPES_ARGS='--rounds 7 --only lulesh --ranks 8'
 EXTRA_DIST += bench/shapes_cost.py bench/elem_helpers.cpp bench/fem_proxy.cpp \
 	bench/lulesh_mpi.cpp
@@ -369,7 +369,7 @@ bench-shapes: all
 # inlined-hooks=keep-loops (the old default) and without hooktrace, times
 # them alternated (whole process), and checks that every default-build
 # profile is the program's tree with exact counts, against a reference build
-# that records every call (BENCHMARKS.md, "The program as written").
+# that records every call (BENCHMARKS.md, "Real-application shapes").
 #   make bench-asbuilt BENCH_ASBUILT_ARGS='--rounds 11 --only lulesh_shape'   (or '--quick')
 EXTRA_DIST += bench/asbuilt_cost.py bench/lulesh_shape.cpp
 BENCH_ASBUILT_ARGS =
@@ -461,7 +461,7 @@ bench-partial: bench/partial_app$(EXEEXT)
 # `make bench-trace-volume` (bench/trace_volume.py): the LULESH-like MPI proxy
 # built with the `hooktrace` driver of a DESTDIR-staged install, traced on 8
 # ranks with the defaults: archive bytes per rank per second of compute, and
-# its MPI events (BENCHMARKS.md, "Trace volume").  Options:
+# its MPI events (BENCHMARKS.md, "Trace").  Options:
 #   BENCH_TRACE_VOLUME_ARGS='--rounds 5 --base-lib /path/to/other/lib'
 EXTRA_DIST += bench/trace_volume.py
 BENCH_TRACE_VOLUME_ARGS =
@@ -494,7 +494,7 @@ bench-clock-sync: bench/clock_sync_cost$(EXEEXT)
 # `make bench-throttle` (bench/throttle_shape.py): an NPB LU-like loop of four
 # sweep kernels of 2-7 us beside a helper of a few ns, plain and with
 # hooktrace under the cost rule, the old fixed 10 us and throttling off,
-# interleaved (BENCHMARKS.md, "Throttling by cost").  Options:
+# interleaved (BENCHMARKS.md, "Real-application shapes").  Options:
 #   make bench-throttle BENCH_THROTTLE_ARGS='--rounds 15 --steps 100000'
 EXTRA_PROGRAMS += bench/throttle_shape_plain bench/throttle_shape_hooktrace
 bench_throttle_shape_plain_SOURCES = bench/throttle_shape.c
@@ -512,7 +512,7 @@ bench-throttle: bench/throttle_shape_plain$(EXEEXT) bench/throttle_shape_hooktra
 
 # `make bench-filter` (bench/filter_cost.py): the same program, its helper
 # excluded by the config with throttling off (docs/filter.md, BENCHMARKS.md
-# "Excluded functions").
+# "Hooks").
 BENCH_FILTER_ARGS =
 bench-filter: bench/throttle_shape_plain$(EXEEXT) bench/throttle_shape_hooktrace$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/filter_cost.py --builddir $(top_builddir) $(BENCH_FILTER_ARGS)

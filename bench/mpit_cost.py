@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """MPI_T: the added cost per MPI call of reading 0, 1 and 10 performance
-variables around it (make bench-mpit; see BENCHMARKS.md, "MPI_T").
+variables around it (make bench-mpit; see BENCHMARKS.md, "MPI wrappers").
 
 Runs bench/mpit_calls (libhooktrace) and bench/mpit_calls_plain with one
 rank under the MPI launcher, once per configuration, --rounds times

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Instructions libhooktrace executes per MPI call, counted by callgrind
-# (BENCHMARKS.md, "Issue 25: weak MPI references"): bench/mpi_calls run on
+# (BENCHMARKS.md, "MPI wrappers"): bench/mpi_calls run on
 # 2 Open MPI ranks under valgrind --tool=callgrind with N1 and then N2
 # iterations of the 8-byte ping-pong and Allreduce (3 MPI calls per
 # iteration per rank); the Ir of every function of libhooktrace (PLT stubs

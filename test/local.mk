@@ -311,3 +311,6 @@ EXTRA_DIST += test/docs/links.py
 # near its top, and every page in the index docs/README.md (issue 39).
 TESTS += test/docs/lengths.py
 EXTRA_DIST += test/docs/lengths.py
+# BENCHMARKS.md: at most 600 lines, its sections present.
+TESTS += test/docs/benchmarks_length.py
+EXTRA_DIST += test/docs/benchmarks_length.py

@@ -53,7 +53,7 @@ uninstall-analyze-mpi:
 	rm -f "$(DESTDIR)$(pkglibexecdir)/hooktrace-analyze-mpi-$(HT_MPI_FAMILY)$(EXEEXT)"
 .PHONY: install-analyze-mpi uninstall-analyze-mpi
 
-# --- benchmark (BENCHMARKS.md, "hooktrace-analyze") ----------------------------
+# --- benchmark (BENCHMARKS.md, "Analyzer") -------------------------------------
 # `make bench-analyze` writes a synthetic archive of >= 10 million events,
 # then times a bare OTF2 read loop and hooktrace-analyze over it and reports
 # events/s, their ratio and peak RSS.  Driver options:

@@ -126,7 +126,7 @@ static const char *const status_names[] = {"changed", "new", "vanished"};
 
 /* The page's rows per status: the JSON has them all, but a page of
  * 100,000 rows takes a browser half a minute to open (BENCHMARKS.md,
- * "Comparing runs"). */
+ * "What did not work"). */
 enum { PAGE_ROWS = 500 };
 
 static int status_of(const struct row *r)

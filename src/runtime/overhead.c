@@ -14,7 +14,7 @@
 /* Nine rounds of 3,000 calls: about 70 us each here, so the whole
  * calibration costs well under a millisecond and a few million
  * instructions per process, and the fastest round is still one that no
- * other process disturbed (BENCHMARKS.md, "Overhead calibration"). */
+ * other process disturbed (BENCHMARKS.md, "Start-up and finalize"). */
 #define CALIBRATION_LOOPS 1000
 #define CALIBRATION_ROUNDS 9
 

@@ -34,7 +34,7 @@ check-mpit:
 # --- benchmark: added cost per MPI call with 0, 1 and 10 pvars read ----------
 # `make bench-mpit` builds bench/mpit_calls (linked with libhooktrace) and
 # bench/mpit_calls_plain (MPI only), and runs bench/mpit_cost.py, which runs
-# them with 1 rank under $(MPIEXEC) (see BENCHMARKS.md, "MPI_T").  Extra
+# them with 1 rank under $(MPIEXEC) (see BENCHMARKS.md, "MPI wrappers").  Extra
 # driver options: make bench-mpit BENCH_MPIT_ARGS='--rounds 3'
 # Plain rules rather than automake programs: bench/local.mk owns
 # EXTRA_PROGRAMS and is included after this file.
