@@ -10,6 +10,10 @@
 - "write": MPI_Pcontrol(3) after 5 steps writes each rank's files of those
   5 (partial, "MPI_Pcontrol(3)"; <name>_<rank>.pcontrol-1.*) and the run
   goes on: the summary has all 25;
+- "phases": hooktrace_phase("setup") and ("solve") from run_phases():
+  each phase a root node with its calls below it, main and run_phases
+  (open at each switch) copied below each with no call, the ring's
+  messages in "solve";
 - "reset": MPI_Pcontrol(2) after 3 steps forgets them, and MPI_Init
   (0 calls): 20 steps, 20 ring messages from each rank, and the calls
   still open (main) counted once;
@@ -121,6 +125,33 @@ for rank in range(N):
     expect_rank_file(q, model(WRITTEN), rank, N, what)
     log = r.text("_%d.pcontrol-1.log" % rank)
     check("partial:         MPI_Pcontrol(3)" in log, what + ": the log says why it is partial")
+
+# --- named phases: a subtree per phase, the calls open at a switch copied -----
+reference = mpirun(mpi_program("regions_plain"), N, args=["phases"])
+r = mpirun(mpi_program("regions"), N, args=["phases"])
+check_status(r, 0, "phases")
+expect_same_stdout(r, reference, "phases")
+check_eq(r.stderr, "", "phases: nothing on stderr")
+p = r.summary()
+SETUP, SOLVE = "phase:setup", "phase:solve"
+expected = {"main": N, at("MPI_Init"): N, at("run_phases"): N,
+            # main and run_phases were open at each switch: copied, no call
+            SETUP: N, SETUP + ";main": 0, SETUP + ";main;run_phases": 0,
+            SETUP + ";main;run_phases;setup": N,
+            SETUP + ";main;run_phases;setup;assemble": N,
+            SETUP + ";main;run_phases;setup;assemble;local_work": N,
+            SOLVE: N, SOLVE + ";main": 0, SOLVE + ";main;run_phases": 0,
+            SOLVE + ";main;MPI_Finalize": N}
+for path, calls in step_calls(STEPS).items():
+    if ";step" in path:
+        expected[SOLVE + ";main;run_phases;" + path[len("main;"):]] = calls
+expect_total_calls(p, expected, "phases")
+if p is not None:
+    check_eq(sorted(path for path in p.paths() if path not in expected), [],
+             "phases: no other stack")
+    ring = SOLVE + ";main;run_phases;step;iterate;MPI_Sendrecv"
+    check_eq(p.traffic(ring), (N * STEPS, N * STEPS * 4 * INT, N * STEPS, N * STEPS * 4 * INT),
+             "phases: the ring's messages and bytes, sent and received, in solve")
 
 # --- trace mode: no event of the warm-up ----------------------------------------
 r = mpirun(mpi_program("regions"), N, args=["warmup"], config={"trace": {"enabled": True}})
