@@ -18,6 +18,7 @@
   (0 calls): 20 steps, 20 ring messages from each rank, and the calls
   still open (main) counted once;
 - stdout and the exit status are the plain program's."""
+import json
 import os
 import sys
 
@@ -152,6 +153,26 @@ if p is not None:
     ring = SOLVE + ";main;run_phases;step;iterate;MPI_Sendrecv"
     check_eq(p.traffic(ring), (N * STEPS, N * STEPS * 4 * INT, N * STEPS, N * STEPS * 4 * INT),
              "phases: the ring's messages and bytes, sent and received, in solve")
+
+# --- --compare of two phases of one run ---------------------------------------
+if p is not None:
+    sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "integration"))
+    from comparelib import tool  # noqa: E402
+    cj = os.path.join(r.directory, "phases.compare.json")
+    check_eq(tool("--compare", r.path(".json"), r.path(".json"), "--base-phase", "setup",
+                  "--new-phase", "solve", "--json", cj, "-o", os.path.join(r.directory, "c.html")),
+             (0, "", ""), "--compare of the phases setup and solve")
+    with open(cj) as f:
+        cmp = json.load(f)
+    check_eq((cmp["base"]["phase"], cmp["new"]["phase"]), ("setup", "solve"), "compare: the phases")
+    rows = {";".join(row["path"]): row["calls"] for row in cmp["stacks"]}
+    check_eq(rows.get("main;run_phases;setup"), [N, None], "compare: setup only in the setup phase")
+    check_eq(rows.get("main;run_phases;step;iterate;MPI_Sendrecv"), [None, STEPS * N],
+             "compare: the ring only in the solve phase")
+    check_eq(rows.get("main"), [0, 0], "compare: main, open at each switch, no call in either")
+    check(not any(k.startswith("phase:") for k in rows), "compare: no phase node in the paths")
+    check_eq(tool("--compare", r.path(".json"), r.path(".json"), "--base-phase", "nowhere")[0], 1,
+             "compare: a phase the profile does not have is an error")
 
 # --- trace mode: no event of the warm-up ----------------------------------------
 r = mpirun(mpi_program("regions"), N, args=["warmup"], config={"trace": {"enabled": True}})
