@@ -20,6 +20,7 @@
 - stdout and the exit status are the plain program's."""
 import json
 import os
+import shutil
 import sys
 
 from mpilib import *
@@ -173,6 +174,24 @@ if p is not None:
     check(not any(k.startswith("phase:") for k in rows), "compare: no phase node in the paths")
     check_eq(tool("--compare", r.path(".json"), r.path(".json"), "--base-phase", "nowhere")[0], 1,
              "compare: a phase the profile does not have is an error")
+
+# --- the page's phase selector (headless chromium, where installed) ------------
+if p is not None and (shutil.which("chromium") or shutil.which("chromium-browser")):
+    import browser  # noqa: E402
+    page, errors, page_errors = browser.load(r.path(".html"), "phase=solve")
+    if page is not None:
+        browser.expect_no_errors(errors, page_errors, "regions.html#phase=solve")
+        check_eq([o.get("value") for o in page.by_id("ht-phase").find_all("option")],
+                 ["", "setup", "solve"], "page: the phase selector's choices")
+        table = page.by_id("ht-functions")
+        check_eq(table.get("data-view"), "phase:solve", "page: #phase=solve shows the solve phase")
+        rows = {tr.get("data-function"): int(tr.get("data-calls"))
+                for tr in table.find_all("tr", data_function=None)}
+        check_eq((rows.get("step"), rows.get("MPI_Sendrecv"), rows.get("setup"), rows.get("phase:solve")),
+                 (STEPS * N, STEPS * N, None, None),
+                 "page: the solve phase's functions, exactly, and nothing of setup")
+        check_eq(page.by_id("ht-flame-note").get("data-view"), "phase:solve",
+                 "page: the flame graph shows the solve phase")
 
 # --- trace mode: no event of the warm-up ----------------------------------------
 r = mpirun(mpi_program("regions"), N, args=["warmup"], config={"trace": {"enabled": True}})
