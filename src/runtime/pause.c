@@ -116,6 +116,19 @@ bool ht_runtime_resume(void)
     return resumed;
 }
 
+static void catch_up(struct ht_thread *t, bool phases_too);
+
+/* Under the lock, once the state changed: every thread is marked, and the
+ * caller's own catches up at once, the lock released. */
+static void publish(void)
+{
+    mark_threads();
+    pthread_mutex_unlock(&lock);
+    struct ht_thread *self = ht_thread_self;
+    if (self)
+        catch_up(self, true);
+}
+
 bool ht_runtime_reset(void)
 {
     int recording = __atomic_load_n(&ht_recording, __ATOMIC_ACQUIRE);
@@ -126,11 +139,7 @@ bool ht_runtime_reset(void)
     state.resets++;
     state.reset_tick = ht_clock_now();
     write_end();
-    mark_threads();
-    pthread_mutex_unlock(&lock);
-    struct ht_thread *self = ht_thread_self;
-    if (self)
-        ht_runtime_catch_up(self);
+    publish();
     return true;
 }
 
@@ -142,11 +151,7 @@ void ht_runtime_begin_phase(uintptr_t phase)
     state.phase = phase;
     state.phase_tick = ht_clock_now();
     write_end();
-    mark_threads();
-    pthread_mutex_unlock(&lock);
-    struct ht_thread *self = ht_thread_self;
-    if (self)
-        ht_runtime_catch_up(self);
+    publish();
 }
 
 uint64_t ht_runtime_pause_start(void)
@@ -154,7 +159,9 @@ uint64_t ht_runtime_pause_start(void)
     return __atomic_load_n(&state.start, __ATOMIC_RELAXED);
 }
 
-void ht_runtime_catch_up(struct ht_thread *t)
+/* phases: whether the thread switches to the phase in progress (not at
+ * shut-down, where a thread that never came back began no phase). */
+static void catch_up(struct ht_thread *t, bool phases_too)
 {
     if (!__atomic_exchange_n(&t->catch_up, 0, __ATOMIC_ACQ_REL))
         return;
@@ -191,12 +198,17 @@ void ht_runtime_catch_up(struct ht_thread *t)
     /* Only the latest phase matters: the thread recorded nothing in those
      * before it.  Tried again at the next hook while the thread is inside
      * an MPI call (phases.h); a tracing thread's trace has no phases. */
-    if (phases != t->phases_seen && !t->tracing) {
+    if (phases != t->phases_seen && !t->tracing && phases_too) {
         if (ht_tree_switch_phase(&t->tree, phase, phase_tick))
             t->phases_seen = phases;
         else
             __atomic_store_n(&t->catch_up, 1, __ATOMIC_RELEASE);
     }
+}
+
+void ht_runtime_catch_up(struct ht_thread *t)
+{
+    catch_up(t, true);
 }
 
 struct ht_pause_totals ht_runtime_pause_totals(void)
@@ -215,7 +227,7 @@ void ht_runtime_pause_settle(uint64_t end_tick)
         end_pause(end_tick);
     pthread_mutex_unlock(&lock);
     for (struct ht_thread *t = ht_thread_registry(); t; t = t->next)
-        ht_runtime_catch_up(t);
+        catch_up(t, false);
 }
 
 void ht_runtime_pause_attach(struct ht_thread *t)
