@@ -18,4 +18,5 @@ dist_doc_DATA = README.md BENCHMARKS.md
 htdocsdir = $(docdir)/docs
 dist_htdocs_DATA = docs/analyze.md docs/architecture.md docs/compare.md docs/compile.md docs/config.md \
 	docs/fuzzing.md docs/mpi.md docs/mpi_routines.md docs/mpi_t.md docs/output.md docs/plugin.md docs/score.md \
-	docs/symbols.md docs/throttle.md docs/filter.md docs/trace.md docs/troubleshooting.md docs/what_happens.md
+	docs/symbols.md docs/throttle.md docs/filter.md docs/regions.md docs/trace.md docs/troubleshooting.md \
+	docs/what_happens.md
