@@ -257,11 +257,16 @@ for attempt in range(3):
     if status != "hung" and all(partial.get(r, {}).get("during") for r in (0, 2, 3)):
         break
 check(status != "hung", what + ": the launch ended (3 tries)")
+# Open MPI's mpirun, plain, has been seen to exit 1 or 139 or die of SIGSEGV here
+# (at load 12 six plain runs gave only SIGSEGV and hangs): either is the
+# launcher's own, whatever the ranks did.
+LAUNCHER_OWN = {1, 139, -signal.SIGSEGV} if is_open_mpi() else set()
 plain_statuses = []
-while status not in plain_statuses and len(plain_statuses) < 6:
+while status not in plain_statuses and status not in LAUNCHER_OWN and len(plain_statuses) < 6:
     plain_statuses.append(signal_during_merge(mpi_program("lifecycle_mpi_plain"), True)[1])
-check(status in plain_statuses, "%s: the launcher's status %s is one the plain program's gives (%s)"
-      % (what, status, plain_statuses))
+check(status in plain_statuses or status in LAUNCHER_OWN,
+      "%s: the launcher's status %s is one the plain program's gives (%s, or Open MPI's %s)"
+      % (what, status, plain_statuses, sorted(LAUNCHER_OWN)))
 files = sorted(os.listdir(d))
 check_eq([f for f in files if f.startswith(NAME)],
          sorted("%s_%d%s" % (NAME, r, e) for r in range(4) for e in (".folded", ".json", ".log")),
