@@ -4,6 +4,7 @@
 !     call hooktrace_region_begin("solve")
 !     ...
 !     call hooktrace_region_end("solve")
+!     call hooktrace_phase("solve")     ! a named phase, until the next
 !
 ! The module holds interfaces only, so it needs no object file; a program
 ! without the module (mpif.h-era code) makes the same calls, and gfortran
@@ -18,5 +19,8 @@ module hooktrace
     subroutine hooktrace_region_end(name)
       character(len=*), intent(in) :: name
     end subroutine hooktrace_region_end
+    subroutine hooktrace_phase(name)
+      character(len=*), intent(in) :: name
+    end subroutine hooktrace_phase
   end interface
 end module hooktrace

@@ -33,6 +33,14 @@ void hooktrace_region_end(const char *name)
 #define hooktrace_region_end(name) \
     (hooktrace_region_end ? (hooktrace_region_end)(name) : (void)0)
 
+/* Phases: hooktrace_phase("solve") begins the phase "solve" on every
+ * thread: from now until the next phase (or the end), what the program
+ * does is recorded below a root node "phase:solve", so that the profile
+ * has each phase's subtree and, summed over them, the whole run's
+ * (docs/regions.md, "Named phases").  Weak, as the regions. */
+void hooktrace_phase(const char *name) __attribute__((weak, no_instrument_function));
+#define hooktrace_phase(name) (hooktrace_phase ? (hooktrace_phase)(name) : (void)0)
+
 /* The version of the library actually loaded, as "major.minor.patch". */
 const char *hooktrace_version(void);
 

@@ -2,6 +2,7 @@
 noinst_LTLIBRARIES += libht_callstack.la
 libht_callstack_la_SOURCES = \
 	src/callstack/tree.c src/callstack/tree.h \
+	src/callstack/phases.c src/callstack/phases.h \
 	src/callstack/thread.c src/callstack/thread.h src/callstack/thread_reuse.c \
 	src/callstack/functions.c src/callstack/functions.h \
 	src/callstack/profile.c src/callstack/profile.h \

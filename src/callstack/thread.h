@@ -65,7 +65,7 @@ struct ht_thread {
     bool finished;
     struct ht_thread *reuse_next; /* the start routine's waiting states */
     /* The pauses and resets this tree is up to date with (src/runtime/pause.c). */
-    uint64_t pause_ticks_seen, resets_seen;
+    uint64_t pause_ticks_seen, resets_seen, phases_seen;
 };
 
 extern __thread struct ht_thread *ht_thread_self __attribute__((tls_model("initial-exec")));

@@ -130,6 +130,9 @@ struct ht_node {
 /* A region the program named (hooktrace_region_begin): its function word
  * is the name's record (callstack/regions.h); never throttled. */
 #define HT_NODE_NAMED_REGION 4u
+/* A phase the program began (hooktrace_phase): a node at the root, also a
+ * region record, open until the next phase (callstack/phases.h). */
+#define HT_NODE_PHASE 8u
 
 HT_NOINSTR static inline uintptr_t ht_node_function(const struct ht_node *n)
 {

@@ -180,6 +180,32 @@ HT_EXPORT HT_NOINSTR void(hooktrace_region_end)(const char *name)
         region_leave(region_of_string(name));
 }
 
+/* A phase is named "phase:<name>" in the tree, so that it never takes a
+ * region's or a function's node; longer names are cut at 255 bytes. */
+HT_NOINSTR static void phase(const char *name, size_t length)
+{
+    if (name == NULL || length == 0) {
+        static int said;
+        if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED) == 0)
+            say("a phase without a name (a null or empty name) was ignored", "", " (said once)");
+        return;
+    }
+    char full[6 + 256];
+    if (length > 255)
+        length = 255;
+    memcpy(full, "phase:", 6);
+    memcpy(full + 6, name, length);
+    struct ht_region *r = ht_regions_intern(full, 6 + length);
+    if (r != NULL)
+        ht_runtime_begin_phase((uintptr_t)r);
+}
+
+HT_EXPORT HT_NOINSTR void(hooktrace_phase)(const char *name)
+{
+    if (ht_recording != HT_RECORDING_OFF)
+        phase(name, name ? strlen(name) : 0);
+}
+
 /* Fortran's blank padding is not part of the name. */
 HT_NOINSTR static size_t trimmed(const char *name, size_t length)
 {
@@ -192,6 +218,12 @@ HT_EXPORT HT_NOINSTR void hooktrace_region_begin_(const char *name, size_t lengt
 {
     if (HT_LIKELY(ht_recording == HT_RECORDING_ON))
         region_enter(name ? region_of(name, trimmed(name, length)) : NULL);
+}
+
+HT_EXPORT HT_NOINSTR void hooktrace_phase_(const char *name, size_t length)
+{
+    if (ht_recording != HT_RECORDING_OFF)
+        phase(name, name ? trimmed(name, length) : 0);
 }
 
 HT_EXPORT HT_NOINSTR void hooktrace_region_end_(const char *name, size_t length)

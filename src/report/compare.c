@@ -18,6 +18,7 @@ struct row {
 
 struct options {
     const char *files[2], *page, *json;
+    const char *phases[2]; /* --base-phase, --new-phase; NULL: the whole run */
     double fail_above; /* < 0: no gate */
     double min_share, min_time;
 };
@@ -191,6 +192,11 @@ static int parse(int argc, char **argv, struct options *o)
                 return ht_report_usage_error("%s needs a file name", a);
             *(a[1] == 'o' ? &o->page : &o->json) = v;
             i++;
+        } else if (strcmp(a, "--base-phase") == 0 || strcmp(a, "--new-phase") == 0) {
+            if (!v || !*v)
+                return ht_report_usage_error("%s needs a phase name", a);
+            o->phases[a[2] == 'n'] = v;
+            i++;
         } else if (strcmp(a, "--fail-above") == 0) {
             if ((rc = ht_report_number(a, v, 0, &o->fail_above)) != 0)
                 return rc;
@@ -239,9 +245,9 @@ int ht_report_compare_main(int argc, char **argv)
     if (status != 0)
         return status;
     struct ht_rp_profile base, new;
-    if (ht_rp_load(&base, o.files[0], HT_REPORT_PROGRAM) != 0)
+    if (ht_rp_load_phase(&base, o.files[0], o.phases[0], HT_REPORT_PROGRAM) != 0)
         return HT_REPORT_BAD_INPUT;
-    if (ht_rp_load(&new, o.files[1], HT_REPORT_PROGRAM) != 0) {
+    if (ht_rp_load_phase(&new, o.files[1], o.phases[1], HT_REPORT_PROGRAM) != 0) {
         ht_rp_free(&base);
         return HT_REPORT_BAD_INPUT;
     }

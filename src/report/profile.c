@@ -32,6 +32,7 @@ static long long count(const json_t *stack, const char *name)
 static int add_stack(struct ht_rp_profile *p, json_t **paths, size_t id, const json_t *s,
                      const json_t *functions, const char *program)
 {
+    json_t *below = NULL; /* the path below a phase's root */
     const json_t *fi = json_object_get(s, "function_index");
     const json_t *par = json_object_get(s, "parent");
     const json_t *calls = json_object_get(s, "calls");
@@ -65,10 +66,28 @@ static int add_stack(struct ht_rp_profile *p, json_t **paths, size_t id, const j
     if (!path || json_array_append_new(path, json_string(name)) != 0)
         goto oom;
     paths[id] = path;
-    if (parent < 0)
+    /* A phase: its subtree alone, keyed by the path below its root. */
+    json_t *keyed = path;
+    if (p->phase) {
+        const char *first = json_string_value(json_array_get(path, 0));
+        if (strncmp(first, "phase:", 6) != 0 || strcmp(first + 6, p->phase) != 0)
+            return 0;
+        if (json_array_size(path) == 1) {
+            p->phase_found = true;
+            return 0;
+        }
+        below = json_array();
+        for (size_t k = 1; below && k < json_array_size(path); k++)
+            json_array_append(below, json_array_get(path, k));
+        if (!below)
+            goto oom;
+        keyed = below;
+        if (json_array_size(path) == 2)
+            p->total += json_number_value(incl);
+    } else if (parent < 0)
         p->total += json_number_value(incl);
 
-    char *key = json_dumps(path, JSON_COMPACT | JSON_ENSURE_ASCII);
+    char *key = json_dumps(keyed, JSON_COMPACT | JSON_ENSURE_ASCII);
     if (!key)
         goto oom;
     struct ht_rp_stack *st;
@@ -86,8 +105,9 @@ static int add_stack(struct ht_rp_profile *p, json_t **paths, size_t id, const j
         st = &p->stacks[p->n++];
         memset(st, 0, sizeof *st);
         st->key = key;
-        st->path = json_incref(path);
+        st->path = json_incref(keyed);
     }
+    json_decref(below);
     st->incl += json_number_value(incl);
     st->excl += json_number_value(excl);
     st->calls += json_integer_value(calls);
@@ -95,14 +115,22 @@ static int add_stack(struct ht_rp_profile *p, json_t **paths, size_t id, const j
     st->bytes += bs + br;
     return 0;
 oom:
+    json_decref(below);
     fprintf(stderr, "%s: out of memory reading %s\n", program, p->file);
     return -1;
 }
 
 int ht_rp_load(struct ht_rp_profile *p, const char *path, const char *program)
 {
+    return ht_rp_load_phase(p, path, NULL, program);
+}
+
+int ht_rp_load_phase(struct ht_rp_profile *p, const char *path, const char *phase,
+                     const char *program)
+{
     memset(p, 0, sizeof *p);
     p->file = path;
+    p->phase = phase;
     FILE *f = fopen(path, "re");
     if (!f) {
         fprintf(stderr, "%s: cannot read %s: %s\n", program, path, strerror(errno));
@@ -167,6 +195,11 @@ int ht_rp_load(struct ht_rp_profile *p, const char *path, const char *program)
     json_object_del(p->doc, "mpi_t");
     json_object_del(p->doc, "comm_matrix");
     json_object_del(p->doc, "coll_matrix");
+    if (rc == 0 && phase && !p->phase_found) {
+        fprintf(stderr, "%s: %s has no phase '%s' (no root stack \"phase:%s\"; docs/regions.md)\n",
+                program, path, phase, phase);
+        rc = -1;
+    }
     if (rc == 0)
         return 0;
 fail:
@@ -203,6 +236,7 @@ json_t *ht_rp_run_info(const struct ht_rp_profile *p)
 {
     json_t *o = json_object();
     json_object_set_new(o, "file", json_string(p->file));
+    json_object_set_new(o, "phase", p->phase ? json_string(p->phase) : json_null());
     json_object_set_new(o, "command", field(p, "command"));
     json_object_set_new(o, "executable", field(p, "executable"));
     json_object_set_new(o, "start_time", field(p, "start_time"));

@@ -21,6 +21,7 @@ struct ht_rp_stack {
 
 struct ht_rp_profile {
     const char *file;
+    const char *phase; /* only this phase's subtree, its root left out; NULL: all */
     json_t *doc;
     struct ht_rp_stack *stacks; /* distinct paths, in the order of first appearance */
     size_t n;
@@ -28,11 +29,18 @@ struct ht_rp_profile {
     double total;   /* time_incl_s summed over the root stacks */
     int ranks;      /* "ranks", 1 when absent (a run without MPI) */
     bool merged;    /* an MPI summary: "ranks" and no "rank" */
+    bool phase_found;
 };
 
 /* Reads and checks path; 0, or -1 with the reason on stderr (prefixed
  * with program). */
 int ht_rp_load(struct ht_rp_profile *p, const char *path, const char *program);
+/* The same for one named phase (hooktrace_phase, docs/regions.md): the
+ * stacks below its root node "phase:NAME", with that node left out of
+ * their paths, so that two phases line up by call path; -1 if the
+ * profile has no such phase. */
+int ht_rp_load_phase(struct ht_rp_profile *p, const char *path, const char *phase,
+                     const char *program);
 void ht_rp_free(struct ht_rp_profile *p);
 /* The stack of this key, or NULL. */
 const struct ht_rp_stack *ht_rp_find(const struct ht_rp_profile *p, const char *key);

@@ -40,8 +40,7 @@
 
 struct exclusion_scan {
     const struct ht_config *cfg;
-    uintptr_t *addresses;
-    size_t count, capacity;
+    struct ht_address_list found;
     uintptr_t bias; /* the one object read (a library loaded later) */
 };
 
@@ -61,15 +60,7 @@ static void add(uintptr_t address, const char *symbol, void *ctx)
 {
     (void)symbol;
     struct exclusion_scan *scan = ctx;
-    if (scan->count == scan->capacity) {
-        size_t cap = scan->capacity ? 2 * scan->capacity : 16;
-        uintptr_t *v = realloc(scan->addresses, cap * sizeof *v);
-        if (!v)
-            return;
-        scan->addresses = v;
-        scan->capacity = cap;
-    }
-    scan->addresses[scan->count++] = address;
+    ht_address_list_add(&scan->found, address);
 }
 
 /* --- the objects read ---------------------------------------------------- */
@@ -188,8 +179,8 @@ bool ht_exclusions_function_seen(uintptr_t address)
         uint64_t start = ht_clock_now();
         struct exclusion_scan scan = {.cfg = config, .bias = found.dlfo_link_map->l_addr};
         ht_symbols_scan_named(HT_SCAN_INSTRUMENTED, is_the_object, excluded, &scan, add, &scan);
-        ht_throttle_exclude(scan.addresses, scan.count);
-        free(scan.addresses);
+        ht_throttle_exclude(scan.found.addresses, scan.found.count);
+        free(scan.found.addresses);
         note_object((uintptr_t)found.dlfo_map_start, (uintptr_t)found.dlfo_map_end);
         /* The reading is hooktrace's time, not the calls open around it
          * (as throttling does with its rewriting). */
@@ -200,6 +191,19 @@ bool ht_exclusions_function_seen(uintptr_t address)
     }
     __atomic_store_n(&reading, 0, __ATOMIC_RELEASE);
     return true;
+}
+
+void ht_address_list_add(struct ht_address_list *list, uintptr_t address)
+{
+    if (list->count == list->capacity) {
+        size_t cap = list->capacity ? 2 * list->capacity : 16;
+        uintptr_t *v = realloc(list->addresses, cap * sizeof *v);
+        if (!v)
+            return;
+        list->addresses = v;
+        list->capacity = cap;
+    }
+    list->addresses[list->count++] = address;
 }
 
 /* --- start-up ------------------------------------------------------------ */
@@ -248,8 +252,8 @@ void ht_exclusions_setup(const struct ht_config *cfg, uintptr_t **addresses, siz
     struct exclusion_scan scan = {.cfg = cfg};
     ht_symbols_scan_named(HT_SCAN_INSTRUMENTED, NULL, excluded, &scan, add, &scan);
     dl_iterate_phdr(note_loaded, NULL);
-    *addresses = scan.addresses;
-    *count = scan.count;
+    *addresses = scan.found.addresses;
+    *count = scan.found.count;
 }
 
 bool ht_exclusions_wanted(const struct ht_config *cfg)

@@ -8,6 +8,15 @@
 
 #include "config/config.h"
 
+/* Entry addresses a symbol scan collects (here and throttling's "never"
+ * list, lifecycle.c): malloc'ed, grown by doubling. */
+struct ht_address_list {
+    uintptr_t *addresses;
+    size_t count, capacity;
+};
+/* Appends address; out of memory, the address is left out. */
+void ht_address_list_add(struct ht_address_list *list, uintptr_t address);
+
 /* Whether the config excludes functions by exclude_functions or a filter
  * file. */
 bool ht_exclusions_wanted(const struct ht_config *cfg);

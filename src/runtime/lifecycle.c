@@ -122,8 +122,7 @@ static void find_own_code(void)
 /* The functions named by the config (and main), by address: a list the
  * scan fills. */
 struct never_scan {
-    uintptr_t *addresses;
-    size_t count, capacity;
+    struct ht_address_list found;
     bool patterns; /* match throttle.never (else: main only) */
 };
 
@@ -139,15 +138,7 @@ static bool is_never(const char *name, void *ctx)
 static void add_never(uintptr_t address, void *ctx)
 {
     struct never_scan *scan = ctx;
-    if (scan->count == scan->capacity) {
-        size_t cap = scan->capacity ? 2 * scan->capacity : 16;
-        uintptr_t *v = realloc(scan->addresses, cap * sizeof *v);
-        if (!v)
-            return;
-        scan->addresses = v;
-        scan->capacity = cap;
-    }
-    scan->addresses[scan->count++] = address;
+    ht_address_list_add(&scan->found, address);
 }
 
 /* A new thread, before it joins the registry: its trace buffer, and the
@@ -176,15 +167,15 @@ static void setup_throttle(void)
         .budget = tc->budget,
         .max_ns_per_call = tc->max_ns_per_call,
         .patch_code = tc->patch_code,
-        .never = scan.addresses,
-        .nnever = scan.count,
+        .never = scan.found.addresses,
+        .nnever = scan.found.count,
         .excluded = excluded,
         .nexcluded = nexcluded,
         .exclusions = ht_exclusions_wanted(&config),
         .observer = ht_exclusions_wanted(&config) ? ht_exclusions_function_seen : NULL,
     };
     ht_throttle_setup(&s);
-    free(scan.addresses);
+    free(scan.found.addresses);
     free(excluded);
 }
 

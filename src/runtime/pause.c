@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "callstack/phases.h"
 #include "callstack/thread.h"
 #include "common/clock.h"
 #include "merge/peers.h"
@@ -34,6 +35,9 @@ static struct {
     uint64_t pauses;
     uint64_t resets;
     uint64_t reset_tick; /* when the last reset came */
+    uint64_t phases;     /* hooktrace_phase calls */
+    uintptr_t phase;     /* the last one's region record */
+    uint64_t phase_tick; /* and when it came */
     bool paused;
 } state;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -61,6 +65,10 @@ static inline void up_to_date(struct ht_thread *t)
 {
     t->pause_ticks_seen = __atomic_load_n(&state.ticks, __ATOMIC_RELAXED);
     t->resets_seen = __atomic_load_n(&state.resets, __ATOMIC_RELAXED);
+    /* but it begins in the phase in progress, at its first hook */
+    t->phases_seen = 0;
+    if (__atomic_load_n(&state.phases, __ATOMIC_RELAXED))
+        t->catch_up = 1;
 }
 
 bool ht_runtime_pause(void)
@@ -108,6 +116,19 @@ bool ht_runtime_resume(void)
     return resumed;
 }
 
+static void catch_up(struct ht_thread *t, bool phases_too);
+
+/* Under the lock, once the state changed: every thread is marked, and the
+ * caller's own catches up at once, the lock released. */
+static void publish(void)
+{
+    mark_threads();
+    pthread_mutex_unlock(&lock);
+    struct ht_thread *self = ht_thread_self;
+    if (self)
+        catch_up(self, true);
+}
+
 bool ht_runtime_reset(void)
 {
     int recording = __atomic_load_n(&ht_recording, __ATOMIC_ACQUIRE);
@@ -118,12 +139,19 @@ bool ht_runtime_reset(void)
     state.resets++;
     state.reset_tick = ht_clock_now();
     write_end();
-    mark_threads();
-    pthread_mutex_unlock(&lock);
-    struct ht_thread *self = ht_thread_self;
-    if (self)
-        ht_runtime_catch_up(self);
+    publish();
     return true;
+}
+
+void ht_runtime_begin_phase(uintptr_t phase)
+{
+    pthread_mutex_lock(&lock);
+    write_begin();
+    state.phases++;
+    state.phase = phase;
+    state.phase_tick = ht_clock_now();
+    write_end();
+    publish();
 }
 
 uint64_t ht_runtime_pause_start(void)
@@ -131,11 +159,14 @@ uint64_t ht_runtime_pause_start(void)
     return __atomic_load_n(&state.start, __ATOMIC_RELAXED);
 }
 
-void ht_runtime_catch_up(struct ht_thread *t)
+/* phases: whether the thread switches to the phase in progress (not at
+ * shut-down, where a thread that never came back began no phase). */
+static void catch_up(struct ht_thread *t, bool phases_too)
 {
     if (!__atomic_exchange_n(&t->catch_up, 0, __ATOMIC_ACQ_REL))
         return;
-    uint64_t ticks, last_end, resets, reset_tick;
+    uint64_t ticks, last_end, resets, reset_tick, phases, phase_tick;
+    uintptr_t phase;
     unsigned before;
     do {
         while ((before = __atomic_load_n(&state.sequence, __ATOMIC_ACQUIRE)) & 1)
@@ -144,6 +175,9 @@ void ht_runtime_catch_up(struct ht_thread *t)
         last_end = __atomic_load_n(&state.last_end, __ATOMIC_RELAXED);
         resets = __atomic_load_n(&state.resets, __ATOMIC_RELAXED);
         reset_tick = __atomic_load_n(&state.reset_tick, __ATOMIC_RELAXED);
+        phases = __atomic_load_n(&state.phases, __ATOMIC_RELAXED);
+        phase = __atomic_load_n(&state.phase, __ATOMIC_RELAXED);
+        phase_tick = __atomic_load_n(&state.phase_tick, __ATOMIC_RELAXED);
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
     } while (__atomic_load_n(&state.sequence, __ATOMIC_RELAXED) != before);
     /* The reset first: a pause after it still comes out of the calls open
@@ -157,7 +191,24 @@ void ht_runtime_catch_up(struct ht_thread *t)
     if (ticks != t->pause_ticks_seen) {
         ht_tree_exclude_paused(&t->tree, ticks - t->pause_ticks_seen, last_end);
         t->pause_ticks_seen = ticks;
+        /* A phase begun during the pause begins where the pause ended. */
+        if (phase_tick < last_end)
+            phase_tick = last_end;
     }
+    /* Only the latest phase matters: the thread recorded nothing in those
+     * before it.  Tried again at the next hook while the thread is inside
+     * an MPI call (phases.h); a tracing thread's trace has no phases. */
+    if (phases != t->phases_seen && !t->tracing && phases_too) {
+        if (ht_tree_switch_phase(&t->tree, phase, phase_tick))
+            t->phases_seen = phases;
+        else
+            __atomic_store_n(&t->catch_up, 1, __ATOMIC_RELEASE);
+    }
+}
+
+void ht_runtime_catch_up(struct ht_thread *t)
+{
+    catch_up(t, true);
 }
 
 struct ht_pause_totals ht_runtime_pause_totals(void)
@@ -176,7 +227,7 @@ void ht_runtime_pause_settle(uint64_t end_tick)
         end_pause(end_tick);
     pthread_mutex_unlock(&lock);
     for (struct ht_thread *t = ht_thread_registry(); t; t = t->next)
-        ht_runtime_catch_up(t);
+        catch_up(t, false);
 }
 
 void ht_runtime_pause_attach(struct ht_thread *t)

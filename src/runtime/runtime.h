@@ -111,6 +111,9 @@ pid_t ht_runtime_fork_child_pid(void);
 bool ht_runtime_pause(void);
 bool ht_runtime_resume(void);
 bool ht_runtime_reset(void);
+/* hooktrace_phase: every thread records below the root node `phase` (a
+ * region record) from now on, each from its next hook (pause.c). */
+void ht_runtime_begin_phase(uintptr_t phase);
 /* When the pause in progress started (only while paused). */
 uint64_t ht_runtime_pause_start(void);
 /* A thread's own tree, brought up to date with the pauses and resets

@@ -141,7 +141,7 @@ static uint64_t children_ticks(const struct ht_node *n)
 bool ht_throttle_consider(struct ht_thread *t, struct ht_node *node, uintptr_t exit_site,
                           const struct ht_hook_pair *hooks)
 {
-    if (!settings.enabled || (node->flags & (HT_NODE_MPI_ROUTINE | HT_NODE_NAMED_REGION)) ||
+    if (!settings.enabled || (node->flags & (HT_NODE_MPI_ROUTINE | HT_NODE_NAMED_REGION | HT_NODE_PHASE)) ||
         node->calls == 0)
         return false;
     struct ht_function_record *rec = ht_functions_find(ht_node_function(node));

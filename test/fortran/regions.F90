@@ -1,6 +1,7 @@
 ! Regions from Fortran (docs/regions.md), for test/fortran/regions.py: 20
 ! steps, each with "exchange" around a ring MPI_Sendrecv of 4 integers and
-! "compute" (opened with trailing blanks) around a loop; then legacy(),
+! "compute" (opened with trailing blanks) around a loop; then the phase
+! "wrap up" (with trailing blanks) and legacy(),
 ! which calls the same routines without the module, as mpif.h-era code
 ! does, around a call of work().
 program fregions
@@ -29,6 +30,7 @@ program fregions
     end do
     call hooktrace_region_end("compute")
   end do
+  call hooktrace_phase("wrap up  ")
   call legacy(acc)
   if (rank == 0) print '(a, f12.3)', 'fregions: ', acc
   call MPI_Finalize(ierr)

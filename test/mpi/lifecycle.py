@@ -153,22 +153,31 @@ expect_killed(d, status, plain_status, range(RANKS) if is_open_mpi() else writte
 # SIGTERM to the launcher, Open MPI's default 1 s between SIGTERM and
 # SIGKILL left as it is: mpirun's SIGKILL follows the first rank's death at
 # once, and hydra kills the others then too, so every rank lingers 0.75 s
-# after the signal before it dies (docs/what_happens.md): all four leave
-# their files.  The MPI_T control variables are written once per job: all
-# of them in rank 0's file, none in the other ranks', which name rank 0's
-# file.  A partial profile has no HTML page.
-def launcher_killed_4(round_):
-    what = "4 ranks, default window (round %d)" % round_
-    d, proc = start(["signal"], ranks=4)
+# after the signal before it dies (docs/what_happens.md), and on a machine
+# that is not overloaded all four leave their files (bench/partial_write.py
+# measures how often).  What holds on any machine: each rank leaves its
+# whole set of files or none, never a temporary one, and a set is a
+# complete partial profile.  With the window widened (the round with
+# odls_base_sigkill_timeout 5, as docs/what_happens.md advises for a
+# loaded node) all four do.  The MPI_T control variables are written once
+# per job: all of them in rank 0's file, none in the other ranks', which
+# name rank 0's file.  A partial profile has no HTML page.
+def launcher_killed_4(round_, widened):
+    what = "4 ranks, %s window (round %d)" % ("a 5 s" if widened else "default", round_)
+    d, proc = start(["signal"], ranks=4, **(KILL_OPTIONS if widened else {}))
     ready_pids(d, proc, range(4))
     proc.send_signal(signal.SIGTERM)
     finish_launch(proc, what)
     files = sorted(f for f in os.listdir(d) if f.startswith(NAME))
-    check_eq(files, sorted("%s_%d%s" % (NAME, r, e) for r in range(4)
+    wrote = [r for r in range(4) if os.path.exists(os.path.join(d, "%s_%d.json" % (NAME, r)))]
+    expected_ranks = range(4) if widened else wrote
+    check_eq(files, sorted("%s_%d%s" % (NAME, r, e) for r in expected_ranks
                            for e in (".folded", ".json", ".log")),
-             "%s: every rank's files, no HTML page (load average %s; stderr: %s)"
+             "%s: every rank's files (or, with the default window, each rank's whole set or"
+             " none), no HTML page (load average %s; stderr: %s)"
              % (what, os.getloadavg(), last_stderr[0][-3000:]))
-    for r in range(4):
+    check_eq([f for f in os.listdir(d) if f.startswith(".")], [], what + ": no temporary file left")
+    for r in expected_ranks:
         expect_rank_partial(d, r, {"reason": "signal", "signal": "SIGTERM"},
                             {"main;wait_here": 1}, what)
     docs = {}
@@ -203,7 +212,9 @@ def launcher_killed_4(round_):
 
 
 for round_ in range(3):
-    launcher_killed_4(round_ + 1)
+    launcher_killed_4(round_ + 1, False)
+if is_open_mpi():
+    launcher_killed_4(4, True)
 
 # --- a signal during the job's merge ------------------------------------------
 # Rank 1 never reaches MPI_Finalize, so the merge of the other ranks waits
@@ -246,11 +257,16 @@ for attempt in range(3):
     if status != "hung" and all(partial.get(r, {}).get("during") for r in (0, 2, 3)):
         break
 check(status != "hung", what + ": the launch ended (3 tries)")
+# Open MPI's mpirun, plain, has been seen to exit 1 or 139 or die of SIGSEGV here
+# (at load 12 six plain runs gave only SIGSEGV and hangs): either is the
+# launcher's own, whatever the ranks did.
+LAUNCHER_OWN = {1, 139, -signal.SIGSEGV} if is_open_mpi() else set()
 plain_statuses = []
-while status not in plain_statuses and len(plain_statuses) < 6:
+while status not in plain_statuses and status not in LAUNCHER_OWN and len(plain_statuses) < 6:
     plain_statuses.append(signal_during_merge(mpi_program("lifecycle_mpi_plain"), True)[1])
-check(status in plain_statuses, "%s: the launcher's status %s is one the plain program's gives (%s)"
-      % (what, status, plain_statuses))
+check(status in plain_statuses or status in LAUNCHER_OWN,
+      "%s: the launcher's status %s is one the plain program's gives (%s, or Open MPI's %s)"
+      % (what, status, plain_statuses, sorted(LAUNCHER_OWN)))
 files = sorted(os.listdir(d))
 check_eq([f for f in files if f.startswith(NAME)],
          sorted("%s_%d%s" % (NAME, r, e) for r in range(4) for e in (".folded", ".json", ".log")),

@@ -10,11 +10,17 @@
 - "write": MPI_Pcontrol(3) after 5 steps writes each rank's files of those
   5 (partial, "MPI_Pcontrol(3)"; <name>_<rank>.pcontrol-1.*) and the run
   goes on: the summary has all 25;
+- "phases": hooktrace_phase("setup") and ("solve") from run_phases():
+  each phase a root node with its calls below it, main and run_phases
+  (open at each switch) copied below each with no call, the ring's
+  messages in "solve";
 - "reset": MPI_Pcontrol(2) after 3 steps forgets them, and MPI_Init
   (0 calls): 20 steps, 20 ring messages from each rank, and the calls
   still open (main) counted once;
 - stdout and the exit status are the plain program's."""
+import json
 import os
+import shutil
 import sys
 
 from mpilib import *
@@ -23,6 +29,9 @@ sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "t
 from otf2lib import Trace  # noqa: E402
 
 require_launcher()
+# The shut-down's progress lines, which a slow run (a loaded machine, the
+# sanitizers) prints after a second, are not what stderr is checked for.
+QUIET = {"outputs": {"progress_after_ms": 3600000}}
 N, STEPS = 2, 20
 INT, DOUBLE = 4, 8
 NAP_S = 0.3
@@ -65,7 +74,7 @@ def expect_only_steps(p, extra, what, steps=STEPS):
 for mode in ("warmup", "reset"):
     reference = mpirun(mpi_program("regions_plain"), N, args=[mode])
     check_status(reference, 0, "regions_plain " + mode)
-    r = mpirun(mpi_program("regions"), N, args=[mode])
+    r = mpirun(mpi_program("regions"), N, args=[mode], config=QUIET)
     check_status(r, 0, mode)
     expect_same_stdout(r, reference, mode)
     check_eq(r.stderr, "", mode + ": nothing on stderr")
@@ -99,7 +108,7 @@ for mode in ("warmup", "reset"):
 # --- MPI_Pcontrol(3): each rank's profile so far, and the run goes on -----------
 WRITTEN = 5
 reference = mpirun(mpi_program("regions_plain"), N, args=["write"])
-r = mpirun(mpi_program("regions"), N, args=["write"])
+r = mpirun(mpi_program("regions"), N, args=["write"], config=QUIET)
 check_status(r, 0, "write")
 expect_same_stdout(r, reference, "write")
 check_eq(r.stderr, "", "write: nothing on stderr")
@@ -121,6 +130,71 @@ for rank in range(N):
     expect_rank_file(q, model(WRITTEN), rank, N, what)
     log = r.text("_%d.pcontrol-1.log" % rank)
     check("partial:         MPI_Pcontrol(3)" in log, what + ": the log says why it is partial")
+
+# --- named phases: a subtree per phase, the calls open at a switch copied -----
+reference = mpirun(mpi_program("regions_plain"), N, args=["phases"])
+r = mpirun(mpi_program("regions"), N, args=["phases"], config=QUIET)
+check_status(r, 0, "phases")
+expect_same_stdout(r, reference, "phases")
+check_eq(r.stderr, "", "phases: nothing on stderr")
+p = r.summary()
+SETUP, SOLVE = "phase:setup", "phase:solve"
+expected = {"main": N, at("MPI_Init"): N, at("run_phases"): N,
+            # main and run_phases were open at each switch: copied, no call
+            SETUP: N, SETUP + ";main": 0, SETUP + ";main;run_phases": 0,
+            SETUP + ";main;run_phases;setup": N,
+            SETUP + ";main;run_phases;setup;assemble": N,
+            SETUP + ";main;run_phases;setup;assemble;local_work": N,
+            SOLVE: N, SOLVE + ";main": 0, SOLVE + ";main;run_phases": 0,
+            SOLVE + ";main;MPI_Finalize": N}
+for path, calls in step_calls(STEPS).items():
+    if ";step" in path:
+        expected[SOLVE + ";main;run_phases;" + path[len("main;"):]] = calls
+expect_total_calls(p, expected, "phases")
+if p is not None:
+    check_eq(sorted(path for path in p.paths() if path not in expected), [],
+             "phases: no other stack")
+    ring = SOLVE + ";main;run_phases;step;iterate;MPI_Sendrecv"
+    check_eq(p.traffic(ring), (N * STEPS, N * STEPS * 4 * INT, N * STEPS, N * STEPS * 4 * INT),
+             "phases: the ring's messages and bytes, sent and received, in solve")
+
+# --- --compare of two phases of one run ---------------------------------------
+if p is not None:
+    sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "integration"))
+    from comparelib import tool  # noqa: E402
+    cj = os.path.join(r.directory, "phases.compare.json")
+    check_eq(tool("--compare", r.path(".json"), r.path(".json"), "--base-phase", "setup",
+                  "--new-phase", "solve", "--json", cj, "-o", os.path.join(r.directory, "c.html")),
+             (0, "", ""), "--compare of the phases setup and solve")
+    with open(cj) as f:
+        cmp = json.load(f)
+    check_eq((cmp["base"]["phase"], cmp["new"]["phase"]), ("setup", "solve"), "compare: the phases")
+    rows = {";".join(row["path"]): row["calls"] for row in cmp["stacks"]}
+    check_eq(rows.get("main;run_phases;setup"), [N, None], "compare: setup only in the setup phase")
+    check_eq(rows.get("main;run_phases;step;iterate;MPI_Sendrecv"), [None, STEPS * N],
+             "compare: the ring only in the solve phase")
+    check_eq(rows.get("main"), [0, 0], "compare: main, open at each switch, no call in either")
+    check(not any(k.startswith("phase:") for k in rows), "compare: no phase node in the paths")
+    check_eq(tool("--compare", r.path(".json"), r.path(".json"), "--base-phase", "nowhere")[0], 1,
+             "compare: a phase the profile does not have is an error")
+
+# --- the page's phase selector (headless chromium, where installed) ------------
+if p is not None and (shutil.which("chromium") or shutil.which("chromium-browser")):
+    import browser  # noqa: E402
+    page, errors, page_errors = browser.load(r.path(".html"), "phase=solve")
+    if page is not None:
+        browser.expect_no_errors(errors, page_errors, "regions.html#phase=solve")
+        check_eq([o.get("value") for o in page.by_id("ht-phase").find_all("option")],
+                 ["", "setup", "solve"], "page: the phase selector's choices")
+        table = page.by_id("ht-functions")
+        check_eq(table.get("data-view"), "phase:solve", "page: #phase=solve shows the solve phase")
+        rows = {tr.get("data-function"): int(tr.get("data-calls"))
+                for tr in table.find_all("tr", data_function=None)}
+        check_eq((rows.get("step"), rows.get("MPI_Sendrecv"), rows.get("setup"), rows.get("phase:solve")),
+                 (STEPS * N, STEPS * N, None, None),
+                 "page: the solve phase's functions, exactly, and nothing of setup")
+        check_eq(page.by_id("ht-flame-note").get("data-view"), "phase:solve",
+                 "page: the flame graph shows the solve phase")
 
 # --- trace mode: no event of the warm-up ----------------------------------------
 r = mpirun(mpi_program("regions"), N, args=["warmup"], config={"trace": {"enabled": True}})

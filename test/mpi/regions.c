@@ -16,6 +16,8 @@
  *                     MPI_Pcontrol(1) and 20 steps.
  *   regions reset     3 steps, MPI_Pcontrol(2), then 20 steps.
  *   regions write     5 steps, MPI_Pcontrol(3), then 20 steps.
+ *   regions phases    run_phases(): hooktrace_phase("setup"), setup(),
+ *                     hooktrace_phase("solve"), 20 steps.
  *
  * The same source built without libhooktrace (regions_plain) runs the same
  * and prints the same: the header's references are weak. */
@@ -96,6 +98,17 @@ NOINLINE static void nap(void)
         ;
 }
 
+NOINLINE static double run_phases(void)
+{
+    double total = 0;
+    hooktrace_phase("setup");
+    setup();
+    hooktrace_phase("solve");
+    for (int s = 0; s < 20; s++)
+        total += step(s);
+    return total;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -121,6 +134,8 @@ int main(int argc, char **argv)
         MPI_Pcontrol(3);
         for (int s = 0; s < 20; s++)
             total += step(s);
+    } else if (strcmp(mode, "phases") == 0) {
+        total = run_phases();
     } else if (strcmp(mode, "reset") == 0) {
         for (int s = 0; s < 3; s++)
             total += step(s);

@@ -83,8 +83,12 @@ window.htReportLib = (function () {
     return doc.counters && doc.counters.events ? doc.counters.events : [];
   }
 
-  // The rank a view shows ("all": the summary), for data-view attributes.
-  function viewName(view) { return view.rank_view !== undefined ? String(view.rank_view) : "all"; }
+  // The rank a view shows ("all": the summary; "phase:NAME": one named
+  // phase of it), for data-view attributes.
+  function viewName(view) {
+    if (view.rank_view !== undefined) return String(view.rank_view);
+    return view.phase_view !== undefined ? "phase:" + view.phase_view : "all";
+  }
 
   return {el: el, nameCell: nameCell, seconds: seconds, count: count, bytes: bytes,
           hashParams: hashParams, functionName: functionName, stackPath: stackPath,

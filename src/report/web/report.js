@@ -536,6 +536,46 @@
     if (hashParams().rank) choose(hashParams().rank);
   }
 
+  // --- the phase selector -----------------------------------------------------
+
+  // One named phase (hooktrace_phase) as a document: the stacks below its
+  // root node "phase:NAME", that node left out (its children are roots).
+  function phaseView(doc, phase, name) {
+    var inside = new Set([phase.id]), byId = new Map(), stacks = [];
+    doc.stacks.forEach(function (s) {
+      if (s.parent < 0 || !inside.has(s.parent)) return;
+      inside.add(s.id);
+      var own = Object.assign({}, s, {parent: s.parent === phase.id ? -1 : s.parent});
+      byId.set(own.id, own);
+      stacks.push(own);
+    });
+    return {functions: doc.functions, stacks: stacks, phase_view: name,
+            byId: function (id) { return byId.get(id); }};
+  }
+
+  function renderPhaseSelector(doc) {
+    var phases = doc.stacks.filter(function (s) {
+      return s.parent < 0 && functionName(doc, s).indexOf("phase:") === 0;
+    });
+    if (!phases.length) return;
+    document.getElementById("ht-phase-view").hidden = false;
+    var select = document.getElementById("ht-phase");
+    select.appendChild(el("option", {value: ""}, "the whole run, phases as roots"));
+    phases.forEach(function (s) {
+      var name = functionName(doc, s).slice(6);
+      select.appendChild(el("option", {value: name}, name + ": " + seconds(s.time_incl_s)));
+    });
+    function choose(value) {
+      var phase = phases.find(function (s) { return functionName(doc, s).slice(6) === value; });
+      select.value = phase ? value : "";
+      var view = phase ? phaseView(doc, phase, value) : doc;
+      renderFunctions(view);
+      drawFlame(view);
+    }
+    select.addEventListener("change", function () { choose(select.value); });
+    if (hashParams().phase) choose(hashParams().phase);
+  }
+
   // The menu: a link per section shown, none to a section left empty.
   function renderNav() {
     var nav = document.getElementById("ht-nav");
@@ -553,7 +593,7 @@
   // Each part on its own: one that fails (reported in #ht-errors) leaves
   // the others.
   [renderSummary, renderFunctions, renderMatrices, renderRankTimes, renderThrottled,
-   renderCounters, renderFlame, renderRankSelector, renderNav].forEach(function (part) {
+   renderCounters, renderFlame, renderRankSelector, renderPhaseSelector, renderNav].forEach(function (part) {
     try {
       part(doc);
     } catch (e) {
