@@ -17,7 +17,7 @@
  * from MPICH as well, but every member of the MPICH family words its own.
  *
  * libhooktrace loads no MPI library itself (its references to MPI are
- * weak: src/mpi/include/mpi.h), so the program's MPI is the only one in
+ * weak: src/common/weak_mpi/mpi.h), so the program's MPI is the only one in
  * the process: the next definition after libhooktrace is the program's
  * own, and our PMPI calls bind to it too. */
 #define _GNU_SOURCE

@@ -12,21 +12,7 @@ nodist_libht_mpi_la_SOURCES = src/mpi/wrappers.c
 libht_mpi_la_CPPFLAGS = $(HT_LIB_CPPFLAGS) $(MPI_CFLAGS)
 libht_mpi_la_CFLAGS = $(HT_LIB_CFLAGS)
 # No MPI library linked: libhooktrace binds to the process's own MPI
-# through weak references (include/mpi.h, weak_refs.py; docs/compile.md).
-
-src/mpi/weak_refs.h: $(srcdir)/src/mpi/weak_refs.py
-	$(AM_V_GEN)$(MKDIR_P) src/mpi && echo '#include <mpi.h>' | \
-		$(CC) -E $(MPI_CFLAGS) -x c - | $(PYTHON3) $(srcdir)/src/mpi/weak_refs.py $@
-BUILT_SOURCES += src/mpi/weak_refs.h
-# Before any object of the library (through mpi.h): BUILT_SOURCES are made
-# first by all and check only, not by `make libhooktrace.la` or mpi-NAME's
-# runtime target.
-$(libhooktrace_la_OBJECTS) $(libht_mpi_la_OBJECTS) $(libht_fortran_la_OBJECTS) \
-$(libht_runtime_la_OBJECTS) $(libht_merge_la_OBJECTS) $(libht_mpit_la_OBJECTS) \
-$(libht_trace_la_OBJECTS) $(libht_output_la_OBJECTS) $(libht_callstack_la_OBJECTS) \
-$(libht_counters_la_OBJECTS): src/mpi/weak_refs.h
-CLEANFILES += src/mpi/weak_refs.h
-EXTRA_DIST += src/mpi/weak_refs.py src/mpi/include/mpi.h
+# through weak references (src/common/weak_mpi; docs/compile.md).
 
 HT_MPI_GENERATOR = $(srcdir)/src/mpi/generate.py $(srcdir)/src/mpi/routines.py
 src/mpi/wrappers.c: $(HT_MPI_GENERATOR)
