@@ -32,9 +32,12 @@ FLOORS = [
 # Along the entry floor: fortran translates to the mpi core and uses the
 # hooks' helpers; the hooks poll the mpi layer's open requests.
 APART = {"analyze", "plugin", "report"}  # programs of their own (the plugin runs in GCC): size only
-# C library functions that src/hooks interposes (longjmp.c, dlclose.c): a
-# call to one of them is a call into the C library, not up into the hooks.
-INTERPOSED = {"dlclose", "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"}
+# C library functions that src/hooks interposes (longjmp.c): a call to one
+# of them is a call into the C library, not up into the hooks.  dlclose is
+# not among them: hooktrace's own code closes libraries through
+# ht_library_close (src/common/library_close.h), never through the
+# interposer's symbol.
+INTERPOSED = {"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"}
 SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
 
@@ -61,9 +64,25 @@ def folder_of(path):
     return None
 
 
+def include_folders(src):
+    """Headers a file reaches through the include path (`#include <mpi.h>`),
+    by name: those of a folder under src/ that holds headers and no C file
+    (src/common/weak_mpi), which the build puts in the path with -I."""
+    found = {}
+    for root, _, files in os.walk(src):
+        if any(n.endswith(".c") for n in files):
+            continue
+        for name in files:
+            if name.endswith(".h"):
+                found[name] = folder_of(os.path.relpath(os.path.join(root, name), os.path.dirname(src)))
+    return found
+
+
 def include_edges(src):
     edges = {}
-    pattern = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+    quoted = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+    angled = re.compile(r'^\s*#\s*include\s+<([^>]+)>')
+    by_path = include_folders(src)
     for root, _, files in os.walk(src):
         for name in files:
             if not name.endswith((".c", ".h")):
@@ -72,11 +91,14 @@ def include_edges(src):
             here = folder_of(os.path.relpath(path, os.path.dirname(src)))
             with open(path, encoding="utf-8") as f:
                 for line in f:
-                    m = pattern.match(line)
-                    if not m or "/" not in m.group(1):
-                        continue
-                    there = m.group(1).split("/")[0]
-                    if there != here and os.path.isdir(os.path.join(src, there)):
+                    there = None
+                    m = quoted.match(line)
+                    if m and "/" in m.group(1):
+                        there = m.group(1).split("/")[0]
+                    elif not m:
+                        m = angled.match(line)
+                        there = by_path.get(m.group(1)) if m else None
+                    if there and there != here and os.path.isdir(os.path.join(src, there)):
                         edges.setdefault((here, there), set()).add(
                             "%s includes %s" % (os.path.relpath(path, os.path.dirname(src)), m.group(1)))
     return edges

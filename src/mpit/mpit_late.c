@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/library_close.h"
 #include "mpit/mpit.h"
 #include "mpit/mpit_internal.h"
 
@@ -67,6 +68,13 @@ void ht_mpit_hold_closing(void *handle)
     if (!handle || dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm || !lm->l_name ||
         !is_component(lm->l_name))
         return;
+    /* Full: the component goes.  Checked before the reference is taken,
+     * since dropping one closes through here again. */
+    pthread_mutex_lock(&held_lock);
+    bool full = nheld >= MAX_HELD;
+    pthread_mutex_unlock(&held_lock);
+    if (full)
+        return;
     void *h = dlopen(lm->l_name, RTLD_LAZY | RTLD_NOLOAD);
     if (!h)
         return;
@@ -76,7 +84,7 @@ void ht_mpit_hold_closing(void *handle)
         held[nheld++] = h;
     pthread_mutex_unlock(&held_lock);
     if (!kept)
-        dlclose(h);
+        ht_library_close(h); /* another thread filled it meanwhile */
 }
 
 static void release_held(void)
@@ -88,7 +96,7 @@ static void release_held(void)
     nheld = 0;
     pthread_mutex_unlock(&held_lock);
     for (size_t i = 0; i < n; i++)
-        dlclose(mine[i]);
+        ht_library_close(mine[i]);
 }
 
 void ht_mpit_hold_end(bool wanted)

@@ -14,6 +14,7 @@
 
 #include "callstack/thread.h"
 #include "common/clock.h"
+#include "common/library_close.h"
 #include "counters/counters.h"
 #include "mpit/mpit.h"
 #include "runtime/exclusions.h"
@@ -196,6 +197,9 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
 {
     char err[2048];
     ht_clock_init();
+    /* hooktrace's own closes (held MPI components, the demangler) take the
+     * same path as the program's dlclose (libraries.c). */
+    ht_library_close_register(ht_runtime_dlclose);
     start_ns = ht_clock_monotonic_ns();
     start_time = time(NULL);
     clock_gettime(CLOCK_REALTIME, &start_realtime);

@@ -4,6 +4,7 @@ libht_runtime_la_SOURCES = \
 	src/runtime/runtime.h \
 	src/runtime/lifecycle.c \
 	src/runtime/exclusions.c src/runtime/exclusions.h \
+	src/runtime/libraries.c \
 	src/runtime/finish.c \
 	src/runtime/metadata.c src/runtime/metadata.h \
 	src/runtime/signals.c \

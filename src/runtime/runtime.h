@@ -90,6 +90,12 @@ void ht_runtime_finish_partial(const struct ht_partial *why);
  * collective), and recording goes on. */
 void ht_runtime_write_now(void);
 
+/* dlclose(handle) with what hooktrace notes before a library is unmapped
+ * and retires after (libraries.c): the dlclose interposer's whole work,
+ * and, registered at start-up, what ht_library_close calls
+ * (src/common/library_close.h). */
+int ht_runtime_dlclose(void *handle);
+
 /* Whether this process is a rank of an MPI job that is running (after
  * MPI_Init, before MPI_Finalize; not a fork child): its launcher may kill
  * the other ranks as soon as this one dies. */

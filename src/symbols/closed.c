@@ -2,7 +2,7 @@
  *
  * Names are found at shut-down, when dl_iterate_phdr no longer lists a
  * closed library, so its recorded addresses would show as raw numbers.
- * Just before the C library's dlclose runs (src/hooks/dlclose.c), the
+ * Just before the C library's dlclose runs (src/runtime/libraries.c), the
  * library's path, load bias and segments are noted here, and its file is
  * kept open: at shut-down ht_symbols_open adds it back to the objects it
  * knows, and reads it through /proc/self/fd, so a file deleted or replaced

@@ -52,7 +52,7 @@ test_unit_symbols_test_CPPFLAGS = $(SYMBOLS_TEST_CPPFLAGS) \
 test_unit_symbols_test_CFLAGS = $(AM_CFLAGS) -g -O0 -fPIE
 test_unit_symbols_test_CXXFLAGS = $(HT_WARN_CFLAGS) -g -O0 -fPIE
 test_unit_symbols_test_LDFLAGS = -no-install -Wc,-pie
-test_unit_symbols_test_LDADD = libht_symbols.la test/programs/libsymfixture.la \
+test_unit_symbols_test_LDADD = libht_symbols.la libht_common.la test/programs/libsymfixture.la \
 	test/programs/libsymgone.la
 
 # Not PIE, and C only: demangling must then find libstdc++ by dlopen.
@@ -63,12 +63,12 @@ test_unit_symbols_nopie_CPPFLAGS = $(SYMBOLS_TEST_CPPFLAGS) \
 	-DSYMTEST_EXE='"symbols_nopie"' -DSYMTEST_PIE=0 -DSYMTEST_CXX=0 -DSYMTEST_LIB=0
 test_unit_symbols_nopie_CFLAGS = $(AM_CFLAGS) -g -O0 -fno-pie
 test_unit_symbols_nopie_LDFLAGS = -no-install -Wc,-no-pie
-test_unit_symbols_nopie_LDADD = libht_symbols.la
+test_unit_symbols_nopie_LDADD = libht_symbols.la libht_common.la
 
 test_unit_symbols_names_SOURCES = test/unit/symbols_names.c
 test_unit_symbols_names_CPPFLAGS = $(SYMBOLS_TEST_CPPFLAGS)
 test_unit_symbols_names_LDFLAGS = -no-install
-test_unit_symbols_names_LDADD = libht_symbols.la
+test_unit_symbols_names_LDADD = libht_symbols.la libht_common.la
 
 if HAVE_FORTRAN
 # The main program is Fortran; the checks are C.
@@ -83,7 +83,7 @@ test_unit_symbols_fortran_CFLAGS = $(AM_CFLAGS) -g -O0
 # become a tail jump.
 test_unit_symbols_fortran_FCFLAGS = -g -O0 -fno-inline -fno-optimize-sibling-calls
 test_unit_symbols_fortran_LDFLAGS = -no-install
-test_unit_symbols_fortran_LDADD = libht_symbols.la
+test_unit_symbols_fortran_LDADD = libht_symbols.la libht_common.la
 endif
 # gfortran writes module files into the directory it runs in; symbols_test
 # removes its scratch copy itself unless it crashes.

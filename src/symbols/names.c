@@ -11,6 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/library_close.h"
+
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 
 /* Looked up at run time so that the C library never links libstdc++: a C
@@ -52,7 +54,7 @@ const char *ht_demangle(struct ht_demangler *dm, struct ht_strpool *pool, const 
 void ht_demangler_close(struct ht_demangler *dm)
 {
     if (dm->handle)
-        dlclose(dm->handle);
+        ht_library_close(dm->handle);
     dm->handle = NULL;
     dm->cxa_demangle = NULL;
     dm->looked_up = 0;

@@ -31,7 +31,7 @@ void ht_symbols_resolve(struct ht_symbols *syms, uintptr_t address, struct ht_sy
 void ht_symbols_close(struct ht_symbols *syms);
 
 /* Notes a library that dlclose(handle) is about to close (called by the
- * dlclose interposer, src/hooks/dlclose.c): its path, load bias and
+ * dlclose interposer, through src/runtime/libraries.c): its path, load bias and
  * segments, and an open descriptor of its file.  Every later
  * ht_symbols_open then knows it as a loaded object, where no object loaded
  * at that time covers its addresses (closed.c, docs/symbols.md).  Takes a
