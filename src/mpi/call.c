@@ -56,25 +56,11 @@ bool ht_mpi_call_begin_full(struct ht_mpi_call *c, uintptr_t routine, uintptr_t 
      * back (requests_shared.c). */
     if (t->poll_requests && ht_mpi.polling && ht_request_poll_paced(t, now))
         now = ht_clock_now();
-    enum ht_tree_move move = HT_UNLIKELY(t->tracing)
-                                 ? ht_trace_enter(t, routine, now, sp, site)
-                                 : ht_tree_enter_either(&t->tree, routine, now, sp, site);
-    c->thread = t;
+    enum ht_tree_move move = ht_mpi_call_enter(c, t, routine, now, sp, site);
     c->mpi = m;
-    c->node = t->tree.current;
-    /* Its callers carry message attribution: never throttled. */
-    if (HT_UNLIKELY(!(c->node->flags & HT_NODE_MPI_ROUTINE)))
-        ht_mpi_mark_node(t, c->node, now);
-    c->routine = routine;
-    c->start = now;
-    c->comm = MPI_COMM_NULL;
-    c->root = -1;
-    c->persistent = false;
     m->in_mpi = 1;
     if (HT_UNLIKELY(ht_mpit_pvars_active))
         ht_mpit_call_begin(c->node);
-    c->counted = HT_UNLIKELY(t->counting) && move == HT_MOVED;
-    if (c->counted)
-        ht_counters_entered(t, c->node);
+    ht_mpi_call_count(c, t, move);
     return true;
 }

@@ -59,6 +59,39 @@ struct ht_mpi_call {
     bool persistent;
 };
 
+/* What every start of a recorded call does once the clock is read: enter
+ * the routine's node (or the trace's event) and fill in the call.  Returns
+ * how the tree moved, for the counters. */
+HT_NOINSTR static inline enum ht_tree_move ht_mpi_call_enter(struct ht_mpi_call *c,
+                                                             struct ht_thread *t,
+                                                             uintptr_t routine, uint64_t now,
+                                                             uintptr_t sp, uintptr_t site)
+{
+    enum ht_tree_move move = HT_UNLIKELY(t->tracing)
+                                 ? ht_trace_enter(t, routine, now, sp, site)
+                                 : ht_tree_enter_either(&t->tree, routine, now, sp, site);
+    c->thread = t;
+    c->node = t->tree.current;
+    /* Its callers carry message attribution: never throttled. */
+    if (HT_UNLIKELY(!(c->node->flags & HT_NODE_MPI_ROUTINE)))
+        ht_mpi_mark_node(t, c->node, now);
+    c->routine = routine;
+    c->start = now;
+    c->comm = MPI_COMM_NULL;
+    c->root = -1;
+    c->persistent = false;
+    return move;
+}
+
+/* The counters read at the routine's entry, when the tree moved into it. */
+HT_NOINSTR static inline void ht_mpi_call_count(struct ht_mpi_call *c, struct ht_thread *t,
+                                                enum ht_tree_move move)
+{
+    c->counted = HT_UNLIKELY(t->counting) && move == HT_MOVED;
+    if (c->counted)
+        ht_counters_entered(t, c->node);
+}
+
 /* The start of a wrapped call, after the logging check: false if the
  * wrapper is only to call PMPI.  ht_mpi_call_begin is the common case
  * alone, a leaf function without saved registers: the thread has its MPI
@@ -83,23 +116,9 @@ HT_NOINSTR static inline bool ht_mpi_call_begin_node(struct ht_mpi_call *c, uint
         return false;
     if (HT_UNLIKELY(t->catch_up))
         ht_runtime_catch_up(t);
-    uint64_t now = ht_clock_now();
-    enum ht_tree_move move = HT_UNLIKELY(t->tracing)
-                                 ? ht_trace_enter(t, routine, now, sp, site)
-                                 : ht_tree_enter_either(&t->tree, routine, now, sp, site);
-    c->thread = t;
+    enum ht_tree_move move = ht_mpi_call_enter(c, t, routine, ht_clock_now(), sp, site);
     c->mpi = NULL;
-    c->node = t->tree.current;
-    if (HT_UNLIKELY(!(c->node->flags & HT_NODE_MPI_ROUTINE)))
-        ht_mpi_mark_node(t, c->node, now);
-    c->routine = routine;
-    c->start = now;
-    c->comm = MPI_COMM_NULL;
-    c->root = -1;
-    c->persistent = false;
-    c->counted = HT_UNLIKELY(t->counting) && move == HT_MOVED;
-    if (c->counted)
-        ht_counters_entered(t, c->node);
+    ht_mpi_call_count(c, t, move);
     return true;
 }
 
