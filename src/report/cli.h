@@ -6,7 +6,13 @@
 #define HT_REPORT_PROGRAM "hooktrace-report"
 
 /* Exit statuses (docs/compare.md). */
-enum { HT_REPORT_OK = 0, HT_REPORT_BAD_INPUT = 1, HT_REPORT_USAGE = 2, HT_REPORT_SLOWER = 3 };
+enum {
+    HT_REPORT_OK = 0,
+    HT_REPORT_BAD_INPUT = 1,
+    HT_REPORT_USAGE = 2,
+    HT_REPORT_SLOWER = 3,
+    HT_REPORT_RANKS = 4, /* --fail-above on profiles of different rank counts */
+};
 
 extern const char ht_report_usage[];
 

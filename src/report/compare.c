@@ -1,188 +1,94 @@
-/* hooktrace-report --compare BASE.json NEW.json (docs/compare.md): the
- * stacks of two runs matched by call path, most changed first, as a page
- * and JSON; with --fail-above R, exit 3 when a stack that counts slowed by
- * more than R, for a CI gate. */
+/* hooktrace-report --compare BASE NEW (docs/compare.md): the stacks of two
+ * sides matched by call path, each side one run or several
+ * (A1.json,A2.json,...), most changed first, as a page, JSON and a table on
+ * the terminal; with --fail-above R, exit 3 when a stack that counts
+ * slowed by more than R beyond the spread of its runs, for a CI gate. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/cli.h"
+#include "report/compare.h"
 #include "report/page.h"
-#include "report/profile.h"
 
-struct row {
-    const struct ht_rp_stack *base, *new; /* NULL: not in that run */
-    double change;                        /* |new - base| inclusive time */
-};
-
-struct options {
-    const char *files[2], *page, *json;
-    const char *phases[2]; /* --base-phase, --new-phase; NULL: the whole run */
-    double fail_above; /* < 0: no gate */
-    double min_share, min_time;
-};
-
-static int by_change(const void *a, const void *b)
+/* Whether the gate looks at this row: in both sides, with a meaningful
+ * share of the base side's time (docs/compare.md, "Which stacks count"). */
+static bool counted(const struct ht_cmp_row *r, double threshold)
 {
-    const struct row *x = a, *y = b;
+    const struct ht_cmp_figures *b = &r->side[HT_CMP_BASE];
+    return b->runs && r->side[HT_CMP_NEW].runs && b->incl > 0 && b->incl >= threshold;
+}
+
+/* The gate's rule: the median inclusive time grew by more than R, and
+ * with several runs the new runs' range lies wholly above the base runs'
+ * (a change the spread of the runs does not explain). */
+static bool fails(const struct ht_cmp_row *r, double fail_above)
+{
+    return r->counted && ht_cmp_ratio(r, false) > fail_above &&
+           (r->noise == HT_CMP_UNKNOWN || r->noise == HT_CMP_SLOWER);
+}
+
+static double excl_growth(const struct ht_cmp_row *r)
+{
+    return r->side[HT_CMP_NEW].excl - r->side[HT_CMP_BASE].excl;
+}
+
+/* The failing stacks by the growth of their exclusive time, largest
+ * first: a function made slower before its callers, whose inclusive time
+ * grew through it while their own did not. */
+static int by_excl_growth(const void *a, const void *b)
+{
+    const struct ht_cmp_row *x = *(const struct ht_cmp_row *const *)a;
+    const struct ht_cmp_row *y = *(const struct ht_cmp_row *const *)b;
+    double gx = excl_growth(x), gy = excl_growth(y);
+    if (gx != gy)
+        return gx > gy ? -1 : 1;
     if (x->change != y->change)
         return x->change > y->change ? -1 : 1;
-    const char *kx = x->base ? x->base->key : x->new->key;
-    const char *ky = y->base ? y->base->key : y->new->key;
-    return strcmp(kx, ky);
+    return strcmp(x->key, y->key);
 }
 
-static json_t *pair_real(const struct row *r, size_t offset)
-{
-    json_t *a = json_array();
-    const struct ht_rp_stack *side[2] = {r->base, r->new};
-    for (int i = 0; i < 2; i++)
-        json_array_append_new(a, side[i] ? json_real(*(const double *)((const char *)side[i] +
-                                                                         offset))
-                                         : json_null());
-    return a;
-}
-
-static json_t *pair_int(const struct row *r, size_t offset)
-{
-    json_t *a = json_array();
-    const struct ht_rp_stack *side[2] = {r->base, r->new};
-    for (int i = 0; i < 2; i++)
-        json_array_append_new(a, side[i] ? json_integer(*(const long long *)((const char *)side[i] +
-                                                                              offset))
-                                         : json_null());
-    return a;
-}
-
-/* Whether the gate looks at this row: in both runs, with a meaningful
- * share of the base run's time (docs/compare.md, "Which stacks count"). */
-static int counted(const struct row *r, double threshold)
-{
-    return r->base && r->new && r->base->incl > 0 && r->base->incl >= threshold;
-}
-
-static json_t *row_json(const struct row *r, int is_counted)
-{
-    json_t *s = json_object();
-    json_object_set(s, "path", r->base ? r->base->path : r->new->path);
-    json_object_set_new(s, "status", json_string(!r->base ? "new" : !r->new ? "vanished"
-                                                                            : "changed"));
-    json_object_set_new(s, "time_incl_s", pair_real(r, offsetof(struct ht_rp_stack, incl)));
-    json_object_set_new(s, "time_excl_s", pair_real(r, offsetof(struct ht_rp_stack, excl)));
-    json_object_set_new(s, "calls", pair_int(r, offsetof(struct ht_rp_stack, calls)));
-    json_object_set_new(s, "messages", pair_int(r, offsetof(struct ht_rp_stack, messages)));
-    json_object_set_new(s, "bytes", pair_int(r, offsetof(struct ht_rp_stack, bytes)));
-    json_object_set_new(s, "ratio", r->base && r->new && r->base->incl > 0
-                                        ? json_real(r->new->incl / r->base->incl)
-                                        : json_null());
-    json_object_set_new(s, "counted", json_boolean(is_counted));
-    return s;
-}
-
-/* The rows: every path of either run, sorted by change. */
-static struct row *match(const struct ht_rp_profile *base, const struct ht_rp_profile *new,
-                         size_t *n)
-{
-    struct row *rows = calloc(base->n + new->n + 1, sizeof *rows);
-    if (!rows)
-        return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < base->n; i++) {
-        const struct ht_rp_stack *b = &base->stacks[i], *m = ht_rp_find(new, b->key);
-        rows[k++] = (struct row){b, m, fabs((m ? m->incl : 0) - b->incl)};
-    }
-    for (size_t i = 0; i < new->n; i++) {
-        const struct ht_rp_stack *m = &new->stacks[i];
-        if (!ht_rp_find(base, m->key))
-            rows[k++] = (struct row){NULL, m, fabs(m->incl)};
-    }
-    qsort(rows, k, sizeof *rows, by_change);
-    *n = k;
-    return rows;
-}
-
-/* Prints the stacks that slowed by more than R; how many. */
-static size_t gate(const struct row *rows, size_t n, const struct options *o, double threshold,
-                   json_t *slower)
+/* Marks the rows that count and those that fail; prints the failing ones
+ * on stderr and lists their paths in slower; how many, or -1 when out of
+ * memory. */
+static long gate(struct ht_cmp_row *rows, size_t n, const struct ht_cmp_options *o,
+                 double threshold, bool several, json_t *slower)
 {
     size_t hits = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct row *r = &rows[i];
-        if (!counted(r, threshold) || !(r->new->incl / r->base->incl > o->fail_above))
-            continue;
-        char *text = ht_rp_path_text(r->base->path);
-        fprintf(stderr, HT_REPORT_PROGRAM ": slower: %s: %.6f s -> %.6f s (x%.3f > %g)\n",
-                text ? text : "?", r->base->incl, r->new->incl, r->new->incl / r->base->incl,
-                o->fail_above);
-        free(text);
-        json_array_append(slower, r->base->path);
-        hits++;
+        rows[i].counted = counted(&rows[i], threshold);
+        rows[i].slower = o->fail_above >= 0 && fails(&rows[i], o->fail_above);
+        hits += rows[i].slower;
     }
-    return hits;
-}
-
-enum { CHANGED, NEW, VANISHED };
-static const char *const status_names[] = {"changed", "new", "vanished"};
-
-/* The page's rows per status: the JSON has them all, but a page of
- * 100,000 rows takes a browser half a minute to open (BENCHMARKS.md,
- * "What did not work"). */
-enum { PAGE_ROWS = 500 };
-
-static int status_of(const struct row *r)
-{
-    return !r->base ? NEW : !r->new ? VANISHED : CHANGED;
-}
-
-struct doc {
-    json_t *head; /* everything but "stacks" */
-    const struct row *rows;
-    size_t n;
-    double threshold;
-};
-
-/* The comparison, a stack at a time (one per line), never built whole:
- * 100,000 stacks would cost hundreds of MB as jansson objects.  On the
- * page, the first PAGE_ROWS of each status. */
-static int write_doc(FILE *f, const struct doc *d, bool page)
-{
-    char *head = json_dumps(d->head, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (!head)
+    const struct ht_cmp_row **order = malloc((hits ? hits : 1) * sizeof *order);
+    if (!order)
         return -1;
-    head[strlen(head) - 1] = '\0'; /* its closing brace: "stacks" follows */
-    int rc = ht_report_put(f, head, page) == 0 && fputs(",\n\"stacks\":[", f) != EOF ? 0 : -1;
-    free(head);
-    size_t shown[3] = {0, 0, 0};
-    const char *sep = "\n";
-    for (size_t i = 0; i < d->n && rc == 0; i++) {
-        if (page && shown[status_of(&d->rows[i])]++ >= PAGE_ROWS)
-            continue;
-        json_t *s = row_json(&d->rows[i], counted(&d->rows[i], d->threshold));
-        rc = s && fputs(sep, f) != EOF && ht_report_put_json(f, s, page) == 0 ? 0 : -1;
-        json_decref(s);
-        sep = ",\n";
+    for (size_t i = 0, k = 0; i < n; i++)
+        if (rows[i].slower)
+            order[k++] = &rows[i];
+    qsort(order, hits, sizeof *order, by_excl_growth);
+    for (size_t i = 0; i < hits; i++) {
+        const struct ht_cmp_row *r = order[i];
+        const struct ht_cmp_figures *b = &r->side[HT_CMP_BASE], *m = &r->side[HT_CMP_NEW];
+        char *text = ht_rp_path_text(r->path);
+        fprintf(stderr, HT_REPORT_PROGRAM ": slower: %s: %.6f s -> %.6f s (x%.3f > %g",
+                text ? text : "?", b->incl, m->incl, m->incl / b->incl, o->fail_above);
+        if (several)
+            fprintf(stderr, "; runs %.6f..%.6f s -> %.6f..%.6f s", b->incl_range[0],
+                    b->incl_range[1], m->incl_range[0], m->incl_range[1]);
+        fputs(")\n", stderr);
+        free(text);
+        json_array_append(slower, r->path);
     }
-    return rc == 0 && fputs("\n]}\n", f) != EOF ? 0 : -1;
+    free(order);
+    return (long)hits;
 }
 
-static int write_json(FILE *f, void *d)
+static int parse(int argc, char **argv, struct ht_cmp_options *o)
 {
-    return write_doc(f, d, false);
-}
-
-static int write_page(FILE *f, void *d)
-{
-    return ht_report_compare_page_head(f) == 0 && write_doc(f, d, true) == 0 &&
-                   ht_report_compare_page_tail(f) == 0
-               ? 0
-               : -1;
-}
-
-static int parse(int argc, char **argv, struct options *o)
-{
-    int files = 0, rc;
-    *o = (struct options){.fail_above = -1, .min_share = 0.01, .min_time = 0.001};
+    int lists = 0, rc;
+    double top = 20;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--compare") == 0)
@@ -211,16 +117,29 @@ static int parse(int argc, char **argv, struct options *o)
             if ((rc = ht_report_number(a, v, 0, &o->min_time)) != 0)
                 return rc;
             i++;
+        } else if (strcmp(a, "--top") == 0) {
+            if ((rc = ht_report_number(a, v, 0, &top)) != 0)
+                return rc;
+            if (top > 1e9 || top != floor(top))
+                return ht_report_usage_error("--top: '%s' is not a whole number", v);
+            o->top = (size_t)top;
+            i++;
+        } else if (strcmp(a, "--force") == 0) {
+            o->force = true;
         } else if (a[0] == '-' && a[1] != '\0') {
             return ht_report_usage_error("unknown option for --compare '%s'", a);
-        } else if (files == 2) {
-            return ht_report_usage_error("--compare takes two profiles: '%s' is a third", a);
+        } else if (lists == 2) {
+            return ht_report_usage_error("--compare takes two profiles (or two comma-separated "
+                                         "lists): '%s' is a third", a);
         } else {
-            o->files[files++] = a;
+            if ((rc = ht_cmp_split(a, &o->files[lists], &o->nfiles[lists])) != 0)
+                return rc;
+            lists++;
         }
     }
-    if (files != 2)
-        return ht_report_usage_error("--compare needs two profiles, BASE.json and NEW.json", NULL);
+    if (lists != 2)
+        return ht_report_usage_error("--compare needs two profiles, BASE.json and NEW.json "
+                                     "(or two comma-separated lists of them)", NULL);
     return 0;
 }
 
@@ -240,59 +159,87 @@ static char *default_page(const char *in)
 
 int ht_report_compare_main(int argc, char **argv)
 {
-    struct options o;
+    struct ht_cmp_options o = {.fail_above = -1, .min_share = 0.01, .min_time = 0.001, .top = 20};
+    struct ht_cmp_side sides[2] = {{0}, {0}};
+    struct ht_cmp_row *rows = NULL;
+    char *fallback = NULL, why[1024];
+    json_t *doc = NULL, *slower = NULL, *counts = NULL;
     int status = parse(argc, argv, &o);
     if (status != 0)
-        return status;
-    struct ht_rp_profile base, new;
-    if (ht_rp_load_phase(&base, o.files[0], o.phases[0], HT_REPORT_PROGRAM) != 0)
-        return HT_REPORT_BAD_INPUT;
-    if (ht_rp_load_phase(&new, o.files[1], o.phases[1], HT_REPORT_PROGRAM) != 0) {
-        ht_rp_free(&base);
-        return HT_REPORT_BAD_INPUT;
-    }
-    size_t n = 0;
-    struct row *rows = match(&base, &new, &n);
-    char *fallback = NULL;
-    json_t *doc = json_object(), *slower = json_array(), *counts = json_object();
+        goto out;
     status = HT_REPORT_BAD_INPUT;
+    for (int k = 0; k < 2; k++)
+        if (ht_cmp_load(&sides[k], o.files[k], o.nfiles[k], o.phases[k]) != 0)
+            goto out;
+    /* Figures summed over 2 ranks against sums over 8 change by the rank
+     * count alone: a gate must not judge them unless told to. */
+    bool ranks_differ = ht_cmp_ranks_differ(sides, why, sizeof why);
+    if (ranks_differ && o.fail_above >= 0 && !o.force) {
+        fprintf(stderr, HT_REPORT_PROGRAM ": the rank counts differ: %s; --fail-above does not "
+                        "judge figures summed over different ranks (--force judges them all "
+                        "the same)\n", why);
+        status = HT_REPORT_RANKS;
+        goto out;
+    }
+    if (ranks_differ)
+        fprintf(stderr, HT_REPORT_PROGRAM ": warning: the rank counts differ: %s; the figures "
+                        "are sums over ranks and change with their number (--scaling compares "
+                        "rank counts)\n", why);
+    size_t n = 0;
+    rows = ht_cmp_match(sides, &n);
+    doc = json_object();
+    slower = json_array();
+    counts = json_object();
     if (!rows || !doc || !slower || !counts) {
         fprintf(stderr, HT_REPORT_PROGRAM ": out of memory\n");
         goto out;
     }
-    double threshold = fmax(o.min_share * base.total, o.min_time);
-    size_t hits = o.fail_above >= 0 ? gate(rows, n, &o, threshold, slower) : 0;
+    bool several = sides[HT_CMP_BASE].n > 1 || sides[HT_CMP_NEW].n > 1;
+    double threshold = fmax(o.min_share * sides[HT_CMP_BASE].total, o.min_time);
+    long hits = gate(rows, n, &o, threshold, several, slower);
+    if (hits < 0) {
+        fprintf(stderr, HT_REPORT_PROGRAM ": out of memory\n");
+        goto out;
+    }
     size_t count[3] = {0, 0, 0};
     for (size_t i = 0; i < n; i++)
-        count[status_of(&rows[i])]++;
-    for (int k = 0; k < 3; k++)
-        json_object_set_new(counts, status_names[k], json_integer((json_int_t)count[k]));
+        count[!rows[i].side[HT_CMP_BASE].runs ? 1 : !rows[i].side[HT_CMP_NEW].runs ? 2 : 0]++;
+    json_object_set_new(counts, "changed", json_integer((json_int_t)count[0]));
+    json_object_set_new(counts, "new", json_integer((json_int_t)count[1]));
+    json_object_set_new(counts, "vanished", json_integer((json_int_t)count[2]));
 
     json_object_set_new(doc, "kind", json_string("compare"));
-    json_object_set_new(doc, "base", ht_rp_run_info(&base));
-    json_object_set_new(doc, "new", ht_rp_run_info(&new));
+    json_object_set_new(doc, "base", ht_cmp_side_info(&sides[HT_CMP_BASE]));
+    json_object_set_new(doc, "new", ht_cmp_side_info(&sides[HT_CMP_NEW]));
+    json_object_set_new(doc, "ranks_differ", json_boolean(ranks_differ));
     json_t *g = json_object();
     json_object_set_new(g, "fail_above", o.fail_above >= 0 ? json_real(o.fail_above) : json_null());
     json_object_set_new(g, "min_share", json_real(o.min_share));
     json_object_set_new(g, "min_time_s", json_real(o.min_time));
     json_object_set_new(g, "threshold_s", json_real(threshold));
+    json_object_set_new(g, "force", json_boolean(o.force));
     json_object_set(g, "slower", slower);
     json_object_set_new(doc, "gate", g);
     json_object_set(doc, "counts", counts);
-    json_object_set_new(doc, "page_rows", json_integer(PAGE_ROWS));
-    struct doc d = {doc, rows, n, threshold};
+    json_object_set_new(doc, "page_rows", json_integer(HT_CMP_PAGE_ROWS));
+    struct ht_cmp_doc d = {doc, rows, n};
 
-    if (o.json && ht_report_write_file(HT_REPORT_PROGRAM, o.json, write_json, &d) != 0)
+    if (o.json && ht_report_write_file(HT_REPORT_PROGRAM, o.json, ht_cmp_write_json, &d) != 0)
         goto out;
     if (!o.page && !o.json)
-        o.page = fallback = default_page(o.files[1]);
-    if (o.page && ht_report_write_file(HT_REPORT_PROGRAM, o.page, write_page, &d) != 0)
+        o.page = fallback = default_page(o.files[HT_CMP_NEW][0]);
+    if (o.page && ht_report_write_file(HT_REPORT_PROGRAM, o.page, ht_cmp_write_page, &d) != 0)
         goto out;
+    /* The table on standard output, unless the page or the JSON is there. */
+    bool taken = (o.page && strcmp(o.page, "-") == 0) || (o.json && strcmp(o.json, "-") == 0);
+    ht_cmp_table(taken ? stderr : stdout, rows, n, sides, &o, (size_t)hits);
+    fflush(stdout);
     status = HT_REPORT_OK;
     if (hits) {
-        fprintf(stderr, HT_REPORT_PROGRAM ": %zu stack%s slowed by more than %g (stacks of at "
+        fprintf(stderr, HT_REPORT_PROGRAM ": %ld stack%s slowed by more than %g%s (stacks of at "
                         "least %.6f s in %s count)\n",
-                hits, hits == 1 ? "" : "s", o.fail_above, threshold, o.files[0]);
+                hits, hits == 1 ? "" : "s", o.fail_above, several ? " beyond the runs' spread" : "",
+                threshold, sides[HT_CMP_BASE].n == 1 ? o.files[HT_CMP_BASE][0] : "the base runs");
         status = HT_REPORT_SLOWER;
     }
 out:
@@ -301,7 +248,9 @@ out:
     json_decref(counts);
     json_decref(slower);
     json_decref(doc);
-    ht_rp_free(&new);
-    ht_rp_free(&base);
+    for (int k = 0; k < 2; k++) {
+        ht_cmp_free(&sides[k]);
+        ht_cmp_free_files(o.files[k], o.nfiles[k]);
+    }
     return status;
 }

@@ -7,8 +7,9 @@
 bin_PROGRAMS += hooktrace-report
 hooktrace_report_SOURCES = src/report/main.c src/output/html.c src/output/html.h \
 	src/output/html_page.h src/report/cli.c src/report/cli.h src/report/profile.c \
-	src/report/profile.h src/report/compare.c src/report/scaling.c src/report/page.c \
-	src/report/page.h src/report/compare_page.h
+	src/report/profile.h src/report/compare.c src/report/compare.h src/report/compare_sides.c \
+	src/report/compare_write.c src/report/scaling.c src/report/page.c src/report/page.h \
+	src/report/compare_page.h
 nodist_hooktrace_report_SOURCES = src/output/html_page.c src/report/compare_page.c
 hooktrace_report_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) $(HT_DOC_CPPFLAGS)
 hooktrace_report_CFLAGS = $(HT_WARN_CFLAGS) $(HT_NOINSTR_CFLAGS)

@@ -4,11 +4,13 @@
  *
  *   hooktrace-report PROFILE.json [-o OUT.html]
  *   hooktrace-report --compare BASE.json NEW.json ...   (compare.c)
+ *   hooktrace-report --compare A1.json,A2.json B1.json,B2.json ...
  *   hooktrace-report --scaling P1.json P2.json ...      (scaling.c)
  *
  * Exit status: 0 written; 1 the profile cannot be read, is not JSON or not
  * a hooktrace profile, or the page cannot be written; 2 usage error; 3
- * --compare --fail-above R found a stack slower by more than R. */
+ * --compare --fail-above R found a stack slower by more than R; 4
+ * --compare --fail-above on profiles of different rank counts. */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>

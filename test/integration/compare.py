@@ -7,14 +7,15 @@ ratios, the new and vanished stacks, every figure of the JSON equal to the
 two profiles' own.  Hand-written profiles (a per-process profile and an MPI
 summary): --fail-above's exit statuses 0 and 3 and which stacks count
 (--min-share, --min-time), the message figures, bad input (1) and usage
-errors (2).  --scaling on hand-written summaries at 1, 2 and 4 ranks: time
+errors (2); the table on the terminal, line for line.  Several runs a side:
+compare_runs.py.  --scaling on hand-written summaries at 1, 2 and 4 ranks: time
 per rank and efficiency.  The pages, loaded in headless chromium, show the
 JSON's figures exactly.  Without chromium the page checks are skipped, the
 rest runs."""
 import json
 import os
 
-from comparelib import HAVE_CHROMIUM, check_matches, check_page, paths_of, tool, write_profile
+from comparelib import HAVE_CHROMIUM, check_matches, check_page, paths_of, table, tool, write_profile
 from htlib import check, check_eq, finish, program, run, run_directory
 
 if HAVE_CHROMIUM:
@@ -32,10 +33,16 @@ check(ids10[("main", "step")] != ids20[("main", "step")],
       % (ids10[("main", "step")], ids20[("main", "step")]))
 d = run_directory("hooktrace-compare-")
 page_path, json_path = os.path.join(d, "cmp.html"), os.path.join(d, "cmp.json")
-check_eq(tool("--compare", r10.path(".json"), r20.path(".json"), "-o", page_path, "--json",
-              json_path), (0, "", ""), "--compare exit status and output")
+code, out, err = tool("--compare", r10.path(".json"), r20.path(".json"), "-o", page_path, "--json",
+                      json_path)
+check_eq((code, err), (0, ""), "--compare exit status and stderr")
 with open(json_path) as f:
     cmp = json.load(f)
+check_eq(out, table(cmp), "--compare: the table on standard output")
+check_eq(out.splitlines()[:2],
+         ["1 run against 1; the 7 most changed of 7 stacks",
+          "   incl base     incl new    ratio    excl base     excl new    ratio noise   call path"],
+         "the table's head")
 check_eq(cmp["kind"], "compare", "kind")
 check_eq((cmp["base"]["file"], cmp["new"]["file"]), (r10.path(".json"), r20.path(".json")),
          "the runs' files")
@@ -65,12 +72,13 @@ check_eq([json.loads(line.rstrip(",")) for line in lines[2:-2]], cmp["stacks"],
 check_page(page_path, cmp, "compare_work cmp.html")
 
 # Default page name, no JSON: NEW.compare.html.
-check_eq(tool("--compare", r10.path(".json"), r20.path(".json")), (0, "", ""),
+check_eq(tool("--compare", r10.path(".json"), r20.path(".json")), (0, table(cmp), ""),
          "--compare without -o")
 check(os.path.exists(r20.path(".compare.html")), "the default page NEW.compare.html written")
 # --json - : the document on standard output, no page.
 code, out, err = tool("--compare", r10.path(".json"), r20.path(".json"), "--json", "-")
-check_eq((code, err, json.loads(out) if code == 0 else None), (0, "", cmp), "--json - ")
+check_eq((code, err, json.loads(out) if code == 0 else None), (0, table(cmp), cmp),
+         "--json - : the table on stderr")
 
 # --- the gate on hand-written profiles ----------------------------------------
 # base total 1.0 s; work 0.5 (50 %), tiny 0.005 (0.5 %), MPI_Send 0.2 with
@@ -91,18 +99,23 @@ new = write_profile(h, "new", [
     ranks=4)
 gj = os.path.join(h, "gate.json")
 code, out, err = tool("--compare", base, new, "--json", gj, "--fail-above", "1.1")
-check_eq((code, out), (3, ""), "--fail-above 1.1: exit status 3")
+check_eq(code, 3, "--fail-above 1.1: exit status 3")
 check_eq(err, "hooktrace-report: slower: main > work: 0.500000 s -> 0.600000 s (x1.200 > 1.1)\n"
               "hooktrace-report: 1 stack slowed by more than 1.1 (stacks of at least 0.010000 s "
               "in %s count)\n" % base, "--fail-above 1.1: the stack on stderr")
 with open(gj) as f:
     g = json.load(f)
+check_eq(out, table(g), "--fail-above 1.1: the table, FAIL beside main > work")
+check_eq(out.splitlines()[-1], "--fail-above 1.1: FAIL: 1 counted stack slower than x1.1",
+         "--fail-above 1.1: the verdict")
 check_matches(g, json.load(open(base)), json.load(open(new)), "hand-written summaries")
 check_eq((g["base"]["merged"], g["base"]["ranks"]), (True, 4), "a summary: merged, 4 ranks")
 check_eq((g["base"].get("metadata"), "metadata" in g["new"]), ({"compiler": "gcc 12", "ranks": 4}, False),
          "the base profile's metadata carried over; none for a profile without")
 check_eq(g["gate"], {"fail_above": 1.1, "min_share": 0.01, "min_time_s": 0.001,
-                     "threshold_s": 0.01, "slower": [["main", "work"]]}, "the gate's JSON")
+                     "threshold_s": 0.01, "force": False, "slower": [["main", "work"]]},
+         "the gate's JSON")
+check_eq(g["ranks_differ"], False, "two summaries of 4 ranks")
 gb = {tuple(s["path"]): s for s in g["stacks"]}
 check_eq({p: s["counted"] for p, s in gb.items()},
          {("main",): True, ("main", "work"): True, ("main", "tiny"): False,
@@ -113,7 +126,9 @@ check_eq(gb[("main", "MPI_Recv")]["ratio"], None, "a stack of no base time has n
 check_eq(gb[("main", "work")]["ratio"], 0.6 / 0.5, "work's ratio")
 check_eq([tuple(s["path"]) for s in g["stacks"]][:2], [("main", "MPI_Recv"), ("main", "work")],
          "most changed first (0.1 s each, by path on a tie)")
-check_eq(tool("--compare", base, new, "--json", gj, "--fail-above", "1.25"), (0, "", ""),
+code, out, err = tool("--compare", base, new, "--json", gj, "--fail-above", "1.25")
+check_eq((code, err, out.splitlines()[-1]),
+         (0, "", "--fail-above 1.25: pass: 0 counted stacks slower than x1.25"),
          "--fail-above 1.25: exit status 0 (tiny's x10 is under 1 % of the base run)")
 code, out, err = tool("--compare", base, new, "--json", gj, "--fail-above", "1.25",
                       "--min-share", "0.001")
@@ -140,9 +155,9 @@ if HAVE_CHROMIUM:
 # A rank's own file (ranks and rank): not a summary.
 rank1 = write_profile(h, "rank1", [(["main"], 1, 0.5, 0.5, {})], ranks=4, rank=1)
 code, out, err = tool("--compare", rank1, rank1, "--json", "-")
-check_eq((code, err, [(json.loads(out)[k]["ranks"], json.loads(out)[k]["merged"])
-                      for k in ("base", "new")] if code == 0 else None),
-         (0, "", [(4, False), (4, False)]), "a rank's own file: 4 ranks, not merged")
+check_eq((code, [(json.loads(out)[k]["ranks"], json.loads(out)[k]["merged"])
+                 for k in ("base", "new")] if code == 0 else None),
+         (0, [(4, False), (4, False)]), "a rank's own file: 4 ranks, not merged")
 
 # --- a page of many stacks: the first 500 of each status ----------------------
 many = write_profile(h, "many", [(["main"], 1, 1.0, 0.0, {})] +
@@ -199,13 +214,15 @@ for value in (1, 0, "2"):
              (1, "", "hooktrace-report: %s: \"format\" is not 2 or later (a profile of format 2 or"
                      " later is needed)\n" % old), "format %r refused" % value)
 for args, first in (
-        ((base,), "hooktrace-report: --compare needs two profiles, BASE.json and NEW.json"),
-        ((base, new, new), "hooktrace-report: --compare takes two profiles: '%s' is a third" % new),
+        ((base,), "hooktrace-report: --compare needs two profiles, BASE.json and NEW.json (or two"
+                  " comma-separated lists of them)"),
+        ((base, new, new), "hooktrace-report: --compare takes two profiles (or two comma-separated"
+                           " lists): '%s' is a third" % new),
         ((base, new, "--fail-above", "x"),
          "hooktrace-report: --fail-above: 'x' is not a number >= 0"),
         ((base, new, "--fail-above"), "hooktrace-report: --fail-above needs a value"),
         ((base, new, "--min-share", "2"), "hooktrace-report: --min-share: '2' is more than 1"),
-        ((base, new, "--top", "3"), "hooktrace-report: unknown option for --compare '--top'")):
+        ((base, new, "--tops", "3"), "hooktrace-report: unknown option for --compare '--tops'")):
     code, out, err = tool("--compare", *args)
     check_eq((code, out, err.splitlines()[0] if err else ""), (2, "", first),
              "usage error: %r" % (args,))

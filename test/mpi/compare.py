@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """hooktrace-report --compare and --scaling on MPI summaries
 (docs/compare.md): test/mpi/report_mpi.c's halo exchange on 2 and on 4
-ranks.  The comparison carries each summary's per-stack figures (sums over
+ranks.  The comparison warns that the rank counts differ (exit 4 with
+--fail-above) and carries each summary's per-stack figures (sums over
 ranks) exactly, with the exact call and message counts of both runs;
 --scaling reads the rank counts from the summaries and gives time per rank
 and efficiency by the documented formula; the compare page, in headless
@@ -10,7 +11,7 @@ import json
 import os
 
 from mpilib import *
-from comparelib import check_matches, check_page, paths_of, tool
+from comparelib import check_matches, check_page, paths_of, table, tool
 
 require_launcher()
 ITERATIONS = 3
@@ -26,9 +27,19 @@ check_eq((docs[2]["ranks"], docs[4]["ranks"]), (2, 4), "the summaries' ranks")
 
 d = runs[4].directory
 cj, ch = os.path.join(d, "cmp.json"), os.path.join(d, "cmp.html")
-check_eq(tool("--compare", runs[2].path(".json"), runs[4].path(".json"), "--json", cj, "-o", ch),
-         (0, "", ""), "--compare of the summaries")
+code, out, err = tool("--compare", runs[2].path(".json"), runs[4].path(".json"), "--json", cj,
+                      "-o", ch)
+warning = ("hooktrace-report: warning: the rank counts differ: %s has 2 ranks (an MPI summary: "
+           "sums over them), %s has 4 ranks (an MPI summary: sums over them); the figures are "
+           "sums over ranks and change with their number (--scaling compares rank counts)\n"
+           % (runs[2].path(".json"), runs[4].path(".json")))
+check_eq((code, err), (0, warning), "--compare of the summaries: the rank counts differ")
 cmp = json.load(open(cj))
+check_eq((out, cmp["ranks_differ"]), (table(cmp), True), "the table; ranks_differ")
+code, out, err = tool("--compare", runs[2].path(".json"), runs[4].path(".json"), "--json", cj,
+                      "--fail-above", "1.5")
+check_eq((code, err.split(";")[0]), (4, warning.split(";")[0].replace(": warning", "")),
+         "--fail-above on 2 against 4 ranks: exit status 4")
 check_eq([(cmp[k]["ranks"], cmp[k]["merged"]) for k in ("base", "new")], [(2, True), (4, True)],
          "both runs are summaries")
 check_matches(cmp, docs[2], docs[4], "report_mpi 2 vs 4 ranks")

@@ -161,13 +161,15 @@ if p is not None:
 # --- --compare of two phases of one run ---------------------------------------
 if p is not None:
     sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "integration"))
-    from comparelib import tool  # noqa: E402
+    from comparelib import table, tool  # noqa: E402
     cj = os.path.join(r.directory, "phases.compare.json")
-    check_eq(tool("--compare", r.path(".json"), r.path(".json"), "--base-phase", "setup",
-                  "--new-phase", "solve", "--json", cj, "-o", os.path.join(r.directory, "c.html")),
-             (0, "", ""), "--compare of the phases setup and solve")
+    code, out, err = tool("--compare", r.path(".json"), r.path(".json"), "--base-phase", "setup",
+                          "--new-phase", "solve", "--json", cj, "-o",
+                          os.path.join(r.directory, "c.html"))
+    check_eq((code, err), (0, ""), "--compare of the phases setup and solve")
     with open(cj) as f:
         cmp = json.load(f)
+    check_eq(out, table(cmp), "compare: the table on standard output")
     check_eq((cmp["base"]["phase"], cmp["new"]["phase"]), ("setup", "solve"), "compare: the phases")
     rows = {";".join(row["path"]): row["calls"] for row in cmp["stacks"]}
     check_eq(rows.get("main;run_phases;setup"), [N, None], "compare: setup only in the setup phase")

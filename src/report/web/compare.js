@@ -77,6 +77,19 @@
       });
       t.appendChild(tr);
     });
+    // Several runs a side (--compare A1,A2,... B1,B2,...): each run's file.
+    if (runs.some(function (r) { return r.runs && r.runs.length > 1; })) {
+      var rr = el("tr", {"data-field": "runs"});
+      rr.appendChild(el("th", null, "runs (figures: medians over them)"));
+      runs.forEach(function (r) {
+        var td = el("td", {"class": "name", "data-value": String(r.runs.length)});
+        r.runs.forEach(function (run) {
+          td.appendChild(el("div", null, run.file + " (" + seconds(run.time_incl_s) + ")"));
+        });
+        rr.appendChild(td);
+      });
+      t.appendChild(rr);
+    }
     if (runs.some(function (r) { return r.metadata; })) {
       var tr = el("tr", {"data-field": "metadata"});
       tr.appendChild(el("th", null, "metadata"));
@@ -102,31 +115,74 @@
     tr.appendChild(el("td", {"class": "num", "data-name": name + "-new"}, fmt(pair[1])));
   }
 
-  function stackTable(id, stacks, gate) {
+  // A side's median and, when the side has several runs, their range
+  // (smallest..largest) below it.
+  function timeCells(tr, s, field, name, runs) {
+    ["base", "new"].forEach(function (side, k) {
+      var td = el("td", {"class": "num", "data-name": name + "-" + side}, seconds(s[field][k]));
+      var range = s[field.replace(/_s$/, "_range_s")][k];
+      if (runs[k] > 1 && range) {
+        td.appendChild(el("div", {"class": "range"}, seconds(range[0]) + " .. " + seconds(range[1])));
+      }
+      tr.appendChild(td);
+    });
+  }
+
+  // Coloured as worse or better unless the runs' ranges overlap: a change
+  // within the noise is not one.
+  function ratioCell(tr, r, noise) {
+    var rc = r === null || noise === "within" ? null : r > 1 ? "num worse" : r < 1 ? "num better" : "num";
+    tr.appendChild(el("td", {"class": rc || "num"}, ratio(r)));
+  }
+
+  var NOISE_HELP = {
+    slower: "every new run is slower than every base run",
+    faster: "every new run is faster than every base run",
+    within: "the new runs' range overlaps the base runs': within the noise"
+  };
+
+  function noiseCell(tr, n) {
+    tr.appendChild(el("td", {"class": n === "slower" ? "worse" : n === "faster" ? "better" : null,
+                             title: n ? NOISE_HELP[n] : "one run a side: no spread to judge by"},
+                      n || "-"));
+  }
+
+  function strings(a) {
+    return JSON.stringify(a.map(function (v) {
+      return v === null ? null : Array.isArray(v) ? v.map(String) : String(v);
+    }));
+  }
+
+  function stackTable(id, stacks, runs) {
     var t = el("table", {id: id});
     var head = el("tr");
-    ["call path", "status", "incl. base", "incl. new", "ratio", "excl. base", "excl. new",
-     "calls base", "calls new", "messages base", "messages new", "bytes base", "bytes new"]
+    ["call path", "status", "incl. base", "incl. new", "ratio", "noise", "excl. base", "excl. new",
+     "excl. ratio", "excl. noise", "calls base", "calls new", "messages base", "messages new",
+     "bytes base", "bytes new"]
       .forEach(function (h) { head.appendChild(el("th", null, h)); });
     t.appendChild(head);
     stacks.forEach(function (s) {
-      var slower = gate.fail_above !== null && s.counted && typeof s.ratio === "number" &&
-        s.ratio > gate.fail_above;
       var attrs = {"data-path": JSON.stringify(s.path), "data-status": s.status,
-                   "data-counted": s.counted ? "1" : "0", "class": slower ? "slower" : null,
-                   "data-ratio": s.ratio === null ? "null" : String(s.ratio)};
-      ["time_incl_s", "time_excl_s", "calls", "messages", "bytes"].forEach(function (f) {
-        attrs["data-" + f.replace(/_/g, "-")] = JSON.stringify(s[f].map(function (v) {
-          return v === null ? null : String(v);
-        }));
+                   "data-counted": s.counted ? "1" : "0", "data-slower": s.slower ? "1" : "0",
+                   "class": s.slower ? "slower" : null,
+                   "data-ratio": s.ratio === null ? "null" : String(s.ratio),
+                   "data-ratio-excl": s.ratio_excl === null ? "null" : String(s.ratio_excl),
+                   "data-noise": s.noise === null ? "null" : s.noise,
+                   "data-noise-excl": s.noise_excl === null ? "null" : s.noise_excl,
+                   "data-runs": JSON.stringify(s.runs)};
+      ["time_incl_s", "time_excl_s", "time_incl_range_s", "time_excl_range_s", "calls", "messages",
+       "bytes"].forEach(function (f) {
+        attrs["data-" + f.replace(/_/g, "-")] = strings(s[f]);
       });
       var tr = el("tr", attrs);
       tr.appendChild(el("td", {"class": "name", title: pathText(s.path)}, pathText(s.path)));
       tr.appendChild(el("td", null, s.status));
-      pairCells(tr, s.time_incl_s, seconds, "incl");
-      var rc = s.ratio === null ? null : s.ratio > 1 ? "num worse" : s.ratio < 1 ? "num better" : "num";
-      tr.appendChild(el("td", {"class": rc || "num"}, ratio(s.ratio)));
-      pairCells(tr, s.time_excl_s, seconds, "excl");
+      timeCells(tr, s, "time_incl_s", "incl", runs);
+      ratioCell(tr, s.ratio, s.noise);
+      noiseCell(tr, s.noise);
+      timeCells(tr, s, "time_excl_s", "excl", runs);
+      ratioCell(tr, s.ratio_excl, s.noise_excl);
+      noiseCell(tr, s.noise_excl);
       pairCells(tr, s.calls, count, "calls");
       pairCells(tr, s.messages, count, "messages");
       pairCells(tr, s.bytes, count, "bytes");
@@ -139,19 +195,32 @@
     document.getElementById("ht-title").textContent = "hooktrace comparison";
     runsTable([doc.base, doc.new], ["base", "new"]);
     var g = doc.gate;
-    var gateText = "Stacks counted by --fail-above: in both runs, base inclusive time >= " +
+    var runs = [doc.base.runs.length, doc.new.runs.length];
+    var several = runs[0] > 1 || runs[1] > 1;
+    var gateText = (several ? runs[0] + " base runs against " + runs[1] + " new: each figure is " +
+      "the median over a side's runs, with their range below it. " : "") +
+      "Stacks counted by --fail-above: in both sides, base inclusive time >= " +
       seconds(g.threshold_s) + " (" + (g.min_share * 100) + "% of the base total, at least " +
       seconds(g.min_time_s) + ").";
     if (g.fail_above !== null) {
-      gateText += " --fail-above " + g.fail_above + ": " + g.slower.length +
-        " stack(s) slower than that" + (g.slower.length ? " (highlighted)." : ".");
+      gateText += " --fail-above " + g.fail_above + ": a counted stack fails when new/base of its" +
+        " inclusive time is above that" + (several ? " and its noise is \"slower\" (every new " +
+        "run slower than every base run)" : "") + ": " + g.slower.length +
+        " stack(s) fail" + (g.slower.length ? " (highlighted)." : ".");
     }
     var gp = document.getElementById("ht-gate");
     gp.textContent = gateText;
     gp.setAttribute("data-slower", String(g.slower.length));
+    if (doc.ranks_differ) {
+      var warn = el("p", {id: "ht-ranks-warning", "class": "warning"},
+                    "Warning: the profiles' rank counts differ (see \"ranks\" above): their " +
+                    "figures are sums over ranks and change with their number." +
+                    (g.force ? " --force: the gate judged them all the same." : ""));
+      gp.parentNode.insertBefore(warn, gp.nextSibling);
+    }
     var nav = document.getElementById("ht-nav");
     var parts = [["changed", "ht-changed", "In both runs",
-                  "Sorted by the absolute change of inclusive time, largest first."],
+                  "Sorted by the absolute change of inclusive time (the median, with several runs), largest first."],
                  ["new", "ht-new", "New stacks", "Only in the new run, most time first."],
                  ["vanished", "ht-vanished", "Vanished stacks", "Only in the base run, most time first."]];
     parts.forEach(function (p) {
@@ -162,7 +231,7 @@
       var s = section(p[1] + "-section", p[2] + " (" + total + ")", nav);
       s.appendChild(el("p", {"class": "help", "data-total": total}, p[3] + (total > rows.length ?
         " The first " + rows.length + " are shown; the JSON (--json) has all " + total + "." : "")));
-      if (rows.length) s.appendChild(stackTable(p[1], rows, g));
+      if (rows.length) s.appendChild(stackTable(p[1], rows, runs));
       else s.appendChild(el("p", {"class": "note", id: p[1]}, "(none)"));
     });
   }
