@@ -218,7 +218,8 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/config_input.py test/integration/config_patterns.py \
 	test/integration/lifecycle.py test/integration/files_safety.py test/integration/other_formats.py \
 	test/integration/hook_binding.py test/integration/report.py \
-	test/integration/signals_diff.py test/integration/compare.py test/integration/regions.py
+	test/integration/signals_diff.py test/integration/compare.py test/integration/compare_runs.py \
+	test/integration/regions.py
 # Clang through the hooktrace command, compiled at test time (skipped
 # without clang): test/integration/clang.py, clang_openmp.py.
 TESTS += test/integration/clang.py test/integration/clang_openmp.py
@@ -239,6 +240,13 @@ test_programs_compare_work_moved_SOURCES = test/programs/compare_work.c
 test_programs_compare_work_moved_CFLAGS = $(HT_TEST_CFLAGS) -DHT_MOVED
 test_programs_compare_work_moved_LDADD = libhooktrace.la
 test_programs_compare_work_moved_LDFLAGS = $(HT_TEST_LINK)
+# Several runs a side (test/integration/compare_runs.py): kernels whose
+# times are set by the arguments.
+check_PROGRAMS += test/programs/compare_noise
+test_programs_compare_noise_SOURCES = test/programs/compare_noise.c
+test_programs_compare_noise_CFLAGS = $(HT_TEST_CFLAGS)
+test_programs_compare_noise_LDADD = libhooktrace.la
+test_programs_compare_noise_LDFLAGS = $(HT_TEST_LINK)
 
 # Counters (test/integration/counters.py): a program with its own PAPI
 # software-defined events, built where PAPI has the SDE library.
