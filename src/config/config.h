@@ -111,6 +111,10 @@ enum ht_mpit_elements { HT_MPIT_ELEMENTS_TOTAL = 0, HT_MPIT_ELEMENTS_EACH };
 struct ht_mpit_config {
     bool enabled;                 /* default true: MPI_T is used at all */
     struct ht_regex_list cvars;   /* control variables the logfile lists; default none */
+    /* false (default): every control variable goes to <basename>.mpit.json
+     * beside the JSON profile, which keeps their number and that name;
+     * true: listed in the JSON's "mpi_t"."cvars" instead (docs/mpi_t.md) */
+    bool cvars_in_json;
     struct ht_regex_list pvars;   /* performance variables read, by name; default none */
     struct ht_regex_list pvar_change; /* pvars whose change is shown whatever their class */
     unsigned pvar_classes;        /* bit 1 << enum ht_mpit_class: all of that class */

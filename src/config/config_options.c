@@ -122,6 +122,7 @@ static const struct section trace_section = {"trace", trace_opts};
 static const struct opt mpi_t_opts[] = {
     {.key = "enabled", .kind = OPT_BOOL, .offset = FIELD(mpi_t.enabled)},
     {.key = "cvars", .kind = OPT_REGEX_LIST, .offset = FIELD(mpi_t.cvars)},
+    {.key = "cvars_in_json", .kind = OPT_BOOL, .offset = FIELD(mpi_t.cvars_in_json)},
     {.key = "pvars", .kind = OPT_REGEX_LIST, .offset = FIELD(mpi_t.pvars)},
     {.key = "pvar_classes",
      .kind = OPT_NAME_SET,

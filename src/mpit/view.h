@@ -85,7 +85,8 @@ struct ht_mpit_view {
     /* NULL: cvars lists every control variable cvar_rank read.  Otherwise
      * a rank's file written without a merge, not rank 0's: cvars is
      * empty, and the job's list (rank 0's) is in the file named here
-     * (<basename>_0.json; docs/mpi_t.md). */
+     * (<basename>_0.mpit.json, or <basename>_0.json with
+     * mpi_t.cvars_in_json; docs/mpi_t.md). */
     const char *cvars_complete_in;
     size_t cvars_read;         /* how many cvar_rank read (the list's length when complete) */
     double startup_s;          /* that rank's MPI_T start-up */

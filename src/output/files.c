@@ -41,6 +41,16 @@ int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_ru
     char exclude_path[PATH_MAX + 256];
     if (config->write_logfile || config->write_json)
         ht_output_exclude_prepare(profile, &listed, dir, basename, exclude_path, sizeof exclude_path);
+    /* MPI_T's control variables, most of an MPI profile's JSON, go beside
+     * it unless mpi_t.cvars_in_json; a file only when there is a list. */
+    char mpit_name[PATH_MAX];
+    const struct ht_mpit_view *mpit = mpi ? mpi->mpit : NULL;
+    listed.cvars_inline = config->mpi_t.cvars_in_json;
+    listed.mpit_file = NULL;
+    if (config->write_json && !listed.cvars_inline && mpit && !mpit->status && mpit->ncvars > 0) {
+        snprintf(mpit_name, sizeof mpit_name, "%s.mpit.json", basename);
+        listed.mpit_file = mpit_name;
+    }
     int failures = write_files(profile, run, config, basename, mpi, dir);
     ht_name_list_free(&listed.uninstrumented);
     ht_inlined_list_free(&listed.inlined);
@@ -153,6 +163,12 @@ static int write_json(FILE *f, const void *ctx)
     return ht_output_json_write(f, c->profile, c->run, c->mpi) != 0 ? -2 : 0;
 }
 
+static int write_mpit(FILE *f, const void *ctx)
+{
+    const struct outputs_ctx *c = ctx;
+    return ht_output_json_mpit_file(f, c->mpi->mpit, c->run) != 0 ? -2 : 0;
+}
+
 static int write_exclude(FILE *f, const void *ctx)
 {
     const struct outputs_ctx *c = ctx;
@@ -239,7 +255,8 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
 {
     last_suffix[0] = '\0';
     int all = (int)config->write_logfile + (int)config->write_json + (int)config->write_folded +
-              (int)config->write_speedscope + (int)config->write_hatchet + (run->exclude_file != NULL);
+              (int)config->write_speedscope + (int)config->write_hatchet + (run->exclude_file != NULL) +
+              (run->mpit_file != NULL);
     int dirfd = ht_make_directory(dir) == 0 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     if (dirfd < 0) {
         fprintf(stderr, "hooktrace: cannot write the profile to output directory '%s': %s\n",
@@ -254,6 +271,8 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
     } kinds[] = {
         {config->write_logfile, ".log", write_log},
         {config->write_json, ".json", write_json},
+        /* the JSON names it (run->mpit_file: "<basename>.mpit.json") */
+        {run->mpit_file != NULL, ".mpit.json", write_mpit},
         {config->write_folded, ".folded", write_folded},
         {config->write_speedscope, ".speedscope.json", write_speedscope},
         {config->write_hatchet, ".hatchet.json", write_hatchet},
@@ -273,8 +292,10 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
     struct ht_xfsz_guard xfsz;
     ht_output_xfsz_block(&xfsz);
     for (int i = 0; i < KINDS; i++) {
-        /* no report without its JSON, whose failure was said already */
-        if (!kinds[i].enabled || (kinds[i].write == write_html && ctx.json_fd < 0))
+        /* no report, and no control variables, without the JSON that
+         * embeds or names them, whose failure was said already */
+        if (!kinds[i].enabled ||
+            ((kinds[i].write == write_html || kinds[i].write == write_mpit) && ctx.json_fd < 0))
             continue;
         out[n].ext = kinds[i].ext;
         out[n].ok = write_temporary(&out[n], dirfd, dir, basename, kinds[i].write, &ctx);

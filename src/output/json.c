@@ -196,7 +196,7 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     }
     json_object_set_new(doc, "thread_groups", groups);
     if (mpi)
-        ht_output_json_mpi_top(doc, mpi);
+        ht_output_json_mpi_top(doc, mpi, run);
     ht_output_json_counters_top(doc);
     int deepest = 0;
     for (size_t i = 0; i < p->nstacks; i++)

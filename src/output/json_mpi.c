@@ -18,13 +18,14 @@ static void message_fields(json_t *obj, uint64_t msent, uint64_t mrecv, uint64_t
     json_object_set_new(obj, "message_time_received_s", json_real(srecv));
 }
 
-void ht_output_json_mpi_top(json_t *doc, const struct ht_mpi_view *mpi)
+void ht_output_json_mpi_top(json_t *doc, const struct ht_mpi_view *mpi,
+                            const struct ht_run_info *run)
 {
     json_object_set_new(doc, "ranks", json_integer(mpi->nranks));
     if (mpi->rank >= 0)
         json_object_set_new(doc, "rank", json_integer(mpi->rank));
     if (mpi->mpit)
-        ht_output_json_mpit_top(doc, mpi->mpit);
+        ht_output_json_mpit_top(doc, mpi->mpit, run);
     ht_output_json_rank_times_top(doc, mpi);
     if (!mpi->ranks)
         return;

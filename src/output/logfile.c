@@ -127,7 +127,7 @@ static void print_header(FILE *out, const struct ht_profile *p, const struct ht_
                     g->start_routine, (unsigned long long)g->running);
     }
     if (mpi)
-        ht_output_logfile_mpi_header(out, mpi, cfg);
+        ht_output_logfile_mpi_header(out, mpi, cfg, run);
     fprintf(out, "clock:           %s, %.0f ticks/s\n", run->clock_source, run->ticks_per_second);
     if (p->inlined_calls)
         fprintf(out, "calls recorded:  %llu, and %llu calls of inlined copies counted without hooks\n",

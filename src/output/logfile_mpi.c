@@ -44,7 +44,7 @@ static void print_rank_list(FILE *out, const struct ht_rank_set *set)
 }
 
 void ht_output_logfile_mpi_header(FILE *out, const struct ht_mpi_view *mpi,
-                                  const struct ht_config *cfg)
+                                  const struct ht_config *cfg, const struct ht_run_info *run)
 {
     if (mpi->rank < 0)
         fprintf(out, "ranks:           %d (figures summed over ranks; threads: the most any rank had)\n",
@@ -76,7 +76,7 @@ void ht_output_logfile_mpi_header(FILE *out, const struct ht_mpi_view *mpi,
         fprintf(out, "note:            the profiles of the ranks could not be merged; each rank"
                      " wrote its own files\n");
     if (mpi->mpit)
-        ht_output_logfile_mpit_header(out, mpi->mpit, mpi->rank < 0);
+        ht_output_logfile_mpit_header(out, mpi->mpit, mpi->rank < 0, run->mpit_file);
 }
 
 /* One row of message figures: the columns shared by the summed and the

@@ -27,7 +27,8 @@ static const char *read_how(char *buf, size_t size, unsigned interval_us)
     return buf;
 }
 
-void ht_output_logfile_mpit_header(FILE *out, const struct ht_mpit_view *v, bool summary)
+void ht_output_logfile_mpit_header(FILE *out, const struct ht_mpit_view *v, bool summary,
+                                   const char *mpit_file)
 {
     if (v->status) {
         fprintf(out, "MPI_T:           %s\n", v->status);
@@ -40,6 +41,10 @@ void ht_output_logfile_mpit_header(FILE *out, const struct ht_mpit_view *v, bool
             fprintf(out, "MPI_T:           %zu control variables (rank %d; written once per job:"
                          " rank 0's are in %s); %zu performance variables",
                     v->cvars_read, v->cvar_rank, v->cvars_complete_in, v->npvars);
+        else if (mpit_file)
+            fprintf(out, "MPI_T:           %zu control variables (rank %d; all in %s, %zu listed"
+                         " below by mpi_t.cvars); %zu performance variables",
+                    v->ncvars, v->cvar_rank, mpit_file, n, v->npvars);
         else
             fprintf(out, "MPI_T:           %zu control variables (rank %d; %zu listed below by"
                          " mpi_t.cvars); %zu performance variables",

@@ -75,6 +75,13 @@ struct ht_run_info {
     struct ht_name_list exclude_symbols;
     const char *exclude_file;
     struct ht_build_marks build;
+    /* Where an MPI profile's control variables (MPI_T) go, filled in by
+     * ht_output_write_all_mpi from mpi_t.cvars_in_json (docs/mpi_t.md):
+     * cvars_inline, the JSON's "mpi_t"."cvars"; else mpit_file, the name
+     * of the <basename>.mpit.json written beside the JSON (NULL: none, as
+     * there is nothing to list or no JSON). */
+    bool cvars_inline;
+    const char *mpit_file;
 };
 
 /* Writes every output the config enables into its output directory (created

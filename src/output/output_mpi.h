@@ -109,14 +109,15 @@ static inline bool ht_output_stack_has_messages(const struct ht_stack *s)
 
 /* JSON (json_mpi.c): the top-level fields before "stacks", the fields of one
  * stack, and the matrices after "stacks". */
-void ht_output_json_mpi_top(json_t *doc, const struct ht_mpi_view *mpi);
+void ht_output_json_mpi_top(json_t *doc, const struct ht_mpi_view *mpi,
+                            const struct ht_run_info *run);
 void ht_output_json_mpi_stack(json_t *obj, const struct ht_stack *s, const struct ht_mpi_view *mpi);
 void ht_output_json_mpi_matrices(json_t *doc, const struct ht_mpi_view *mpi);
 
 /* Logfile (logfile_mpi.c): the header line(s), and the MPI tables that go
  * between the runtime tables and the stack list. */
 void ht_output_logfile_mpi_header(FILE *out, const struct ht_mpi_view *mpi,
-                                  const struct ht_config *config);
+                                  const struct ht_config *config, const struct ht_run_info *run);
 void ht_output_logfile_mpi_tables(FILE *out, const struct ht_profile *p, const int *order,
                                   const struct ht_mpi_view *mpi, const struct ht_log_rows *rows);
 

@@ -65,7 +65,9 @@ struct local_profile {
     char *args_text; /* what meta.argv points into */
     char exe[PATH_MAX];
     char basename[PATH_MAX];
-    char rank0_json[PATH_MAX]; /* rank > 0 writing alone: rank 0's JSON */
+    /* rank > 0 writing alone: rank 0's file with the control variables,
+     * its JSON or its .mpit.json (mpi_t.cvars_in_json) */
+    char rank0_json[PATH_MAX];
     struct ht_run_info run;
 };
 
@@ -145,8 +147,9 @@ static int local_build(struct local_profile *lp, uint64_t end_tick, uint64_t end
     char child[32] = "";
     if (ht_runtime_fork_child_pid())
         snprintf(child, sizeof child, ".child-%ld", (long)ht_runtime_fork_child_pid());
-    if (rank > 0)
-        snprintf(lp->rank0_json, sizeof lp->rank0_json, "%s_0.json", base);
+    if (rank > 0) /* the file that lists rank 0's control variables */
+        snprintf(lp->rank0_json, sizeof lp->rank0_json, "%s_0.%s", base,
+                 cfg->mpi_t.cvars_in_json ? "json" : "mpit.json");
     if (rank >= 0)
         snprintf(lp->basename, sizeof lp->basename, "%s_%d%s", base, rank, child);
     else

@@ -160,8 +160,8 @@ expect_killed(d, status, plain_status, range(RANKS) if is_open_mpi() else writte
 # complete partial profile.  With the window widened (the round with
 # odls_base_sigkill_timeout 5, as docs/what_happens.md advises for a
 # loaded node) all four do.  The MPI_T control variables are written once
-# per job: all of them in rank 0's file, none in the other ranks', which
-# name rank 0's file.  A partial profile has no HTML page.
+# per job: all of them in rank 0's .mpit.json, none in the other ranks'
+# files, which name rank 0's.  A partial profile has no HTML page.
 def launcher_killed_4(round_, widened):
     what = "4 ranks, %s window (round %d)" % ("a 5 s" if widened else "default", round_)
     d, proc = start(["signal"], ranks=4, **(KILL_OPTIONS if widened else {}))
@@ -171,8 +171,10 @@ def launcher_killed_4(round_, widened):
     files = sorted(f for f in os.listdir(d) if f.startswith(NAME))
     wrote = [r for r in range(4) if os.path.exists(os.path.join(d, "%s_%d.json" % (NAME, r)))]
     expected_ranks = range(4) if widened else wrote
-    check_eq(files, sorted("%s_%d%s" % (NAME, r, e) for r in expected_ranks
-                           for e in (".folded", ".json", ".log")),
+    # Rank 0's own file lists the job's control variables: its .mpit.json.
+    check_eq(files, sorted(["%s_%d%s" % (NAME, r, e) for r in expected_ranks
+                            for e in (".folded", ".json", ".log")]
+                           + ["%s_0.mpit.json" % NAME for r in expected_ranks if r == 0]),
              "%s: every rank's files (or, with the default window, each rank's whole set or"
              " none), no HTML page (load average %s; stderr: %s)"
              % (what, os.getloadavg(), last_stderr[0][-3000:]))
@@ -188,9 +190,15 @@ def launcher_killed_4(round_, widened):
                 docs[r] = json.load(f)["mpi_t"]
     if 0 not in docs:
         return
-    full = {c["name"]: c["value"] for c in docs[0]["cvars"]}
-    check(len(full) > 100, what + ": rank 0's file lists every cvar (%d)" % len(full))
-    check("cvars_complete_in" not in docs[0], what + ": rank 0's list is complete")
+    cvars_file = os.path.join(d, "%s_0.mpit.json" % NAME)
+    if not check(os.path.exists(cvars_file), what + ": rank 0 wrote %s" % cvars_file):
+        return
+    with open(cvars_file) as f:
+        full = {c["name"]: c["value"] for c in json.load(f)["cvars"]}
+    check(len(full) > 100, what + ": rank 0's .mpit.json lists every cvar (%d)" % len(full))
+    check_eq((docs[0].get("cvars_complete_in"), docs[0].get("cvars_read"),
+              docs[0].get("cvars_file")), (None, len(full), NAME + "_0.mpit.json"),
+             what + ": rank 0's list is complete, in its .mpit.json")
     for r in range(1, 4):
         if r not in docs:
             continue
@@ -198,15 +206,16 @@ def launcher_killed_4(round_, widened):
         # Without performance variables only rank 0 reads control
         # variables (docs/mpi_t.md): the others read none.
         check_eq((m.get("cvars_complete_in"), m.get("cvars_read"), m.get("cvars_rank")),
-                 (NAME + "_0.json", 0, r), what + ": rank %d points at rank 0's list" % r)
-        check_eq(m["cvars"], [], what + ": rank %d lists no cvar (the job's %d are in rank 0's file)"
+                 (NAME + "_0.mpit.json", 0, r), what + ": rank %d points at rank 0's list" % r)
+        check_eq((m.get("cvars"), m.get("cvars_file")), (None, None),
+                 what + ": rank %d lists no cvar (the job's %d are in rank 0's file)"
                  % (r, len(full)))
         log = os.path.join(d, "%s_%d.log" % (NAME, r))
         if os.path.exists(log):
             with open(log) as f:
                 line = [l for l in f if l.startswith("MPI_T:")]
             check_eq(line, ["MPI_T:           0 control variables (rank %d; written once per"
-                            " job: rank 0's are in %s_0.json); 0 performance variables\n"
+                            " job: rank 0's are in %s_0.mpit.json); 0 performance variables\n"
                             % (r, NAME)],
                      what + ": rank %d's logfile header" % r)
 
@@ -306,7 +315,7 @@ if s is not None:
                            "main;MPI_Sendrecv": RANKS, "main;MPI_Init": RANKS,
                            "main;MPI_Finalize": RANKS}, "fork summary")
     check(not s.has("main;child_work"), "fork: the summary has none of the children's calls")
-expected_files = {NAME + e for e in (".json", ".log", ".folded", ".html")}
+expected_files = {NAME + e for e in (".json", ".mpit.json", ".log", ".folded", ".html")}
 for r, pid in children.items():
     child = "%s_%d.child-%d" % (NAME, r, pid)
     expected_files |= {child + e for e in (".json", ".log", ".folded", ".html")}

@@ -11,6 +11,7 @@ MPI_Session_finalize; each rank's own file (mpi.rank_files), and only
 those without MPI_Session_finalize; trace mode (one archive, a location
 per rank, sends per world rank as in the profile); MPI_T started with
 the job is said to start inside MPI_Session_init.  Skipped where the MPI library has no sessions (Open MPI 4.1)."""
+import json
 import os
 import re
 import sys
@@ -75,6 +76,19 @@ def files_of(run):
     return sorted(f for f in run.files() if f.startswith(EXE) and f != "config.json")
 
 
+def with_cvars(run, files):
+    """files and the .mpit.json each of their JSON profiles names for its
+    MPI_T control variables (docs/mpi_t.md), if it names one."""
+    named = []
+    for f in files:
+        if f.endswith(".json") and os.path.exists(os.path.join(run.directory, f)):
+            with open(os.path.join(run.directory, f)) as doc:
+                cvars_file = json.load(doc).get("mpi_t", {}).get("cvars_file")
+            if cvars_file:
+                named.append(cvars_file)
+    return sorted(files + named)
+
+
 SUMMARY = [EXE + s for s in (".folded", ".html", ".json", ".log")]
 
 # The reference for stdout: the program without hooktrace (the modes
@@ -99,7 +113,7 @@ def run_mode(mode, config=None, stderr=""):
 
 # --- one session, no MPI_Init -------------------------------------------------
 r = run_mode("one")
-check_eq(files_of(r), SUMMARY, "one: one merged profile, no per-rank files")
+check_eq(files_of(r), with_cvars(r, SUMMARY), "one: one merged profile, no per-rank files")
 p = r.summary()
 expect_messages(p, model(), N, "one")
 expect_total_calls(p, calls(1), "one")
@@ -124,8 +138,8 @@ if p is not None:
 
 # --- every rank's own file: exact calls per rank ----------------------------------
 r = run_mode("one", config={"mpi": {"rank_files": "all"}})
-check_eq(files_of(r), sorted(SUMMARY + ["%s_%d.%s" % (EXE, rank, s) for rank in range(N)
-                                        for s in ("folded", "html", "json", "log")]),
+check_eq(files_of(r), with_cvars(r, SUMMARY + ["%s_%d.%s" % (EXE, rank, s) for rank in range(N)
+                                               for s in ("folded", "html", "json", "log")]),
          "rank_files all: the summary and each rank's files")
 for rank in range(N):
     own = r.rank_profile(rank)
@@ -140,7 +154,7 @@ for rank in range(N):
 # The Allreduce and everything after it run on the second session's
 # communicator after the first session closed.
 r = run_mode("overlap")
-check_eq(files_of(r), SUMMARY, "overlap: one merged profile")
+check_eq(files_of(r), with_cvars(r, SUMMARY), "overlap: one merged profile")
 p = r.summary()
 expect_messages(p, model(), N, "overlap")
 expect_total_calls(p, calls(2), "overlap")
@@ -148,7 +162,7 @@ expect_total_calls(p, {at("MPI_Session_finalize"): 2 * N}, "overlap")
 
 # --- MPI_Init, then a session that outlives MPI_Finalize ----------------------
 r = run_mode("mixed")
-check_eq(files_of(r), SUMMARY, "mixed: one merged profile")
+check_eq(files_of(r), with_cvars(r, SUMMARY), "mixed: one merged profile")
 p = r.summary()
 expect_messages(p, model(), N, "mixed")
 expect_total_calls(p, calls(1), "mixed")
@@ -157,8 +171,8 @@ expect_total_calls(p, {at("MPI_Init"): N, at("MPI_Finalize"): N,
 
 # --- no MPI_Session_finalize: each rank's own files at exit -----------------------
 r = run_mode("unfinished")
-check_eq(files_of(r), ["%s_%d.%s" % (EXE, rank, s) for rank in range(N)
-                       for s in ("folded", "html", "json", "log")],
+check_eq(files_of(r), with_cvars(r, ["%s_%d.%s" % (EXE, rank, s) for rank in range(N)
+                                   for s in ("folded", "html", "json", "log")]),
          "unfinished: each rank's files, no summary")
 for rank in range(N):
     expect_rank_file(r.rank_profile(rank), model(), rank, N, "unfinished")

@@ -14,7 +14,7 @@ import htlib  # noqa: E402
 from htlib import BUILDDIR, check, check_eq, finish  # noqa: E402
 
 CHECKER = os.path.join(BUILDDIR, "hooktrace-check-config")
-KEYS = "enabled, cvars, pvars, pvar_classes, pvar_change, pvar_elements, read_interval_us"
+KEYS = "enabled, cvars, cvars_in_json, pvars, pvar_classes, pvar_change, pvar_elements, read_interval_us"
 CLASSES = ('"state", "level", "size", "percentage", "highwatermark", "lowwatermark", "counter",'
            ' "aggregate", "timer", "generic"')
 directory = tempfile.mkdtemp(prefix="hooktrace-mpit-config-")
@@ -38,6 +38,7 @@ code, out, err, path = checker("full.json", """{
   "mpi_t": {
     "enabled": true,
     "cvars": ["^btl$", "EAGER"],
+    "cvars_in_json": true,
     "pvars": ["unexpected", "^osc_monitoring_"],
     "pvar_classes": ["counter", "highwatermark"],
     "pvar_change": ["_monitoring_"],
@@ -56,6 +57,8 @@ MISTAKES = [
     ("cvars.json", '{"mpi_t": {"cvars": "btl"}}',
      ':1: "mpi_t.cvars" must be an array of strings (regular expressions), not a string'
      ' (for one pattern write ["btl"])'),
+    ("in_json.json", '{"mpi_t": {"cvars_in_json": 1}}',
+     ':1: "mpi_t.cvars_in_json" must be true or false, not an integer'),
     ("regex.json", '{"mpi_t": {\n  "pvars": ["ok", "a("]}}',
      ':2: "mpi_t.pvars"[1]: invalid regular expression "a(": '),
     ("class.json", '{"mpi_t": {"pvar_classes": ["counter",\n "timers"]}}',

@@ -5,13 +5,15 @@
  * or interposable), so the counts are exactly hooktrace's calls: the
  * programs themselves never call MPI_T.
  *
- * print_counts() prints two lines per rank after MPI_Finalize:
+ * print_counts() prints three lines per rank after MPI_Finalize:
  *   "mpit rank R: reads N sessions S"
  *   "mpit calls rank R: init I cvar_num G cvar_reads C pvar_num P"
+ *   "mpit cvars rank R: listed L"
  * (MPI_T_init_thread, MPI_T_cvar_get_num, MPI_T_cvar_read and
  * MPI_T_pvar_get_num calls: who starts MPI_T, reads control variables,
- * enumerates performance variables; lines of different ranks may
- * interleave in any order).
+ * enumerates performance variables; L: the number of control variables
+ * MPI_T_cvar_get_num gave hooktrace, -1 if it was not called; lines of
+ * different ranks may interleave in any order).
  *
  * MPIT_TEST_FAIL_EVERY=k makes every k-th MPI_T_pvar_read fail (with
  * MPI_T_ERR_INVALID_HANDLE, without reading), to test how hooktrace copes. */
@@ -33,6 +35,7 @@ int PMPI_T_pvar_get_num(int *num);
 
 static unsigned long counted_reads, counted_sessions;
 static unsigned long counted_inits, counted_cvar_nums, counted_cvar_reads, counted_pvar_nums;
+static int listed_cvars = -1;
 
 /* hooktrace may start MPI_T in a thread of its own: atomic counts. */
 __attribute__((no_instrument_function)) int MPI_T_init_thread(int required, int *provided)
@@ -44,7 +47,10 @@ __attribute__((no_instrument_function)) int MPI_T_init_thread(int required, int 
 __attribute__((no_instrument_function)) int MPI_T_cvar_get_num(int *num)
 {
     __atomic_add_fetch(&counted_cvar_nums, 1, __ATOMIC_RELAXED);
-    return PMPI_T_cvar_get_num(num);
+    int rc = PMPI_T_cvar_get_num(num);
+    if (rc == MPI_SUCCESS)
+        __atomic_store_n(&listed_cvars, *num, __ATOMIC_RELAXED);
+    return rc;
 }
 
 __attribute__((no_instrument_function)) int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
@@ -85,6 +91,7 @@ static void print_counts(int rank)
     printf("mpit rank %d: reads %lu sessions %lu\n", rank, counted_reads, counted_sessions);
     printf("mpit calls rank %d: init %lu cvar_num %lu cvar_reads %lu pvar_num %lu\n", rank,
            counted_inits, counted_cvar_nums, counted_cvar_reads, counted_pvar_nums);
+    printf("mpit cvars rank %d: listed %d\n", rank, __atomic_load_n(&listed_cvars, __ATOMIC_RELAXED));
     fflush(stdout);
 }
 

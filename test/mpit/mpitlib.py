@@ -8,6 +8,7 @@ builds it exposes no performance variables; Open MPI 4.1 does not expose
 its point-to-point monitoring counters) calls skip_part(): it prints
 "SKIP (part): <reason>" and the test goes on with what it can check."""
 
+import json
 import os
 import re
 import sys
@@ -17,6 +18,9 @@ from mpilib import *  # noqa: E402,F401,F403
 from mpilib import BUILDDIR, MPI_NAME, check, check_eq  # noqa: E402
 
 COUNT_LINE = re.compile(r"^mpit rank (\d+): reads (\d+) sessions (\d+)$")
+LISTED_LINE = re.compile(r"^mpit cvars rank (\d+): listed (-?\d+)$")
+LEFT_OUT_NOTE = re.compile(r"^(\d+) of the (\d+) control variables the library lists could not be"
+                           r" described")
 
 
 def mpit_program(name):
@@ -74,3 +78,39 @@ def paths_with_pvars(profile):
 
 def notes(profile):
     return mpi_t(profile).get("notes", [])
+
+
+def cvars_listed(run):
+    """{rank: the number of control variables MPI_T_cvar_get_num gave
+    hooktrace} from the programs' last lines (-1: it was not called)."""
+    found = {}
+    for line in run.stdout.splitlines():
+        m = LISTED_LINE.match(line.strip())
+        if m:
+            found[int(m.group(1))] = int(m.group(2))
+    return found
+
+
+def cvars_left_out(profile):
+    """How many control variables the library lists but could not describe
+    (hooktrace's note says so; 0 without the note)."""
+    for note in notes(profile):
+        m = LEFT_OUT_NOTE.match(note)
+        if m:
+            return int(m.group(1))
+    return 0
+
+
+def mpit_file(run, suffix=""):
+    """<basename><suffix>.mpit.json, the control variables' own file, as a
+    dict ({} and a failed check if it is missing or not JSON)."""
+    name = suffix + ".mpit.json"
+    if not check(run.exists(name), "%s%s written (files: %s)" % (run.basename, name,
+                                                                  " ".join(run.files()))):
+        return {}
+    try:
+        with open(run.path(name)) as f:
+            return json.load(f)
+    except ValueError as e:
+        check(False, "%s%s is not valid JSON: %s" % (run.basename, name, e))
+        return {}

@@ -5,8 +5,8 @@ ranks, counting hooktrace's own MPI_T calls (counting.h).
 - defaults: rank 0 alone calls MPI_T_init_thread (once), MPI_T_cvar_get_num
   (once) and MPI_T_cvar_read; ranks 1-3 make none of these calls; no rank
   enumerates performance variables (MPI_T_pvar_get_num) or creates a
-  session.  The summary lists rank 0's control variables, started at
-  MPI_Finalize ("startup_in"), and the logfile says so;
+  session.  The summary's .mpit.json lists rank 0's control variables,
+  started at MPI_Finalize ("startup_in"), and the logfile says so;
 - the control variables listed are the same (names and values) as in a
   run with a performance variable selected, where MPI_T starts inside
   MPI_Init on every rank as before: every rank calls MPI_T_init_thread
@@ -40,8 +40,9 @@ def sessions(run, what):
     return {r: s for r, (_, s) in counts(run, N, what).items()}
 
 
-def cvar_values(profile):
-    return {c.get("name"): c.get("value") for c in mpi_t(profile).get("cvars", [])}
+def cvar_values(run, suffix=""):
+    """{name: value} of <basename><suffix>.mpit.json's control variables."""
+    return {c.get("name"): c.get("value") for c in mpit_file(run, suffix).get("cvars", [])}
 
 
 # --- defaults ---------------------------------------------------------------
@@ -60,9 +61,10 @@ for rank in range(1, N):
 check_eq(sessions(r, what), {rank: 0 for rank in range(N)}, what + ": no pvar session anywhere")
 p = r.summary()
 m = mpi_t(p)
-default_cvars = cvar_values(p)
+default_cvars = cvar_values(r)
 check(m.get("initialized") is True and len(default_cvars) > 100,
-      what + ": the summary lists rank 0's control variables (%d)" % len(default_cvars))
+      what + ": the summary's .mpit.json lists rank 0's control variables (%d)"
+      % len(default_cvars))
 check_eq((m.get("cvars_rank"), m.get("startup_in"), m.get("pvars")), (0, "MPI_Finalize", []),
          what + ": rank 0's, started at MPI_Finalize, no pvar")
 log = r.text(".log")
@@ -83,7 +85,7 @@ for rank in range(N):
 p = r.summary()
 m = mpi_t(p)
 check_eq(m.get("startup_in"), "MPI_Init", what + ": MPI_T started inside MPI_Init")
-pvar_cvars = cvar_values(p)
+pvar_cvars = cvar_values(r)
 check_eq(sorted(pvar_cvars), sorted(default_cvars),
          what + ": the same control variables as with the defaults")
 # Compared after the next run, which tells the values that change with
@@ -99,7 +101,7 @@ for rank in range(N):
         check_eq(c[rank][0], 1 if rank in (0, 2) else 0,
                  what + ": MPI_T_init_thread calls of rank %d" % rank)
         check_eq(c[rank][2] > 100, rank in (0, 2), what + ": rank %d reads cvars" % rank)
-again = cvar_values(r.summary())
+again = cvar_values(r)
 per_job = {k for k in default_cvars if again.get(k) != default_cvars[k]}
 check(len(per_job) < 20, "at most a few values change from job to job: %s" % sorted(per_job))
 check_eq({k: (v, default_cvars.get(k)) for k, v in pvar_cvars.items()
@@ -110,7 +112,7 @@ own = r.rank_profile(2)
 if own is not None:
     check_eq((mpi_t(own).get("cvars_rank"), mpi_t(own).get("startup_in")), (2, "MPI_Finalize"),
              what + ": rank 2's own file has its own, read at MPI_Finalize")
-    check_eq(len(cvar_values(own)), len(default_cvars), what + ": every one of them")
+    check_eq(len(cvar_values(r, "_2")), len(default_cvars), what + ": every one of them")
 
 # --- MPI_T off ---------------------------------------------------------------
 what = "mpi_t.enabled false"

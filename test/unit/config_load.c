@@ -180,9 +180,9 @@ static void test_unknown_keys(void)
                    "include_functions, exclude_functions, buffer_mib, max_bytes_per_rank (did you "
                    "mean \"enabled\"?)");
     CHECK_CONTAINS(load_error("mpit.json", "{\"mpi_t\": {\"cvar\": []}}"),
-                   "unknown key \"cvar\" in \"mpi_t\"; valid keys are: enabled, cvars, pvars, "
-                   "pvar_classes, pvar_change, pvar_elements, read_interval_us (did you mean "
-                   "\"cvars\"?)");
+                   "unknown key \"cvar\" in \"mpi_t\"; valid keys are: enabled, cvars, cvars_in_json, "
+                   "pvars, pvar_classes, pvar_change, pvar_elements, read_interval_us (did you "
+                   "mean \"cvars\"?)");
 
     /* A valid key at the wrong level says where it belongs. */
     CHECK_STR(
