@@ -213,22 +213,64 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
 
 #define DUMP_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))
 
+/* A key or a whole value on one line, with no blank inside. */
+static int dump_compact(FILE *f, json_t *value)
+{
+    return json_dumpf(value, f, DUMP_FLAGS | JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+static int dump_key(FILE *f, const char *key, const char *indent)
+{
+    json_t *k = json_string(key);
+    fputs(indent, f);
+    int rc = k ? dump_compact(f, k) : -1;
+    json_decref(k);
+    fputs(": ", f);
+    return rc;
+}
+
 /* Writes the members of obj (an object) without its braces, each on a
- * line of its own after a comma if `after` says members came before. */
+ * line of its own after a comma if `after` says members came before.  An
+ * object's members go one a line, an array of objects or arrays one
+ * element a line (as the stacks), everything inside them compact: a line
+ * per field or per record, not per number ("rank_hosts" took a line per
+ * rank, a matrix cell six), and no indentation around every number. */
 static int write_members(FILE *f, json_t *obj, bool after)
 {
-    char *text = json_dumps(obj, DUMP_FLAGS | JSON_INDENT(1));
-    if (!text)
-        return -1;
-    size_t len = strlen(text);
-    /* "{\n <members>\n}" or "{}" */
-    if (len > 4) {
-        if (after)
-            fputs(",\n", f);
-        fwrite(text + 2, 1, len - 4, f);
+    const char *key;
+    json_t *value;
+    int rc = 0;
+    json_object_foreach(obj, key, value) {
+        fputs(after ? ",\n" : "", f);
+        after = true;
+        rc |= dump_key(f, key, " ");
+        if (json_is_object(value) && json_object_size(value) > 0) {
+            const char *k;
+            json_t *v;
+            bool first = true;
+            fputs("{", f);
+            json_object_foreach(value, k, v) {
+                fputs(first ? "\n" : ",\n", f);
+                first = false;
+                rc |= dump_key(f, k, "  ");
+                rc |= dump_compact(f, v);
+            }
+            fputs("\n }", f);
+        } else if (json_is_array(value) && json_array_size(value) > 0 &&
+                   (json_is_object(json_array_get(value, 0)) ||
+                    json_is_array(json_array_get(value, 0)))) {
+            size_t i;
+            json_t *v;
+            json_array_foreach(value, i, v) {
+                fputs(i ? ",\n  " : "[\n  ", f);
+                rc |= dump_compact(f, v);
+            }
+            fputs("]", f);
+        } else {
+            rc |= dump_compact(f, value);
+        }
     }
-    free(text);
-    return 0;
+    return rc ? -1 : 0;
 }
 
 /* The document is written a piece at a time, never built whole: the head,
