@@ -69,7 +69,7 @@ void ht_config_defaults(struct ht_config *cfg)
     cfg->mpi.poll_batch = 1;
     cfg->mpi.poll = true;
     cfg->mpi.rank_times_top = 16;
-    cfg->mpi.rank_profiles_all = 16;
+    cfg->mpi.rank_profiles_all = HT_CONFIG_DEFAULT_RANK_PROFILES_ALL;
     cfg->trace.buffer_mib = HT_CONFIG_DEFAULT_TRACE_BUFFER_MIB;
     cfg->trace.max_bytes_per_rank = HT_CONFIG_DEFAULT_TRACE_MAX_BYTES_PER_RANK;
     cfg->mpi_t.enabled = true;

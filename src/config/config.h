@@ -57,10 +57,16 @@ struct ht_mpi_config {
                                      completion calls see them complete) */
     unsigned rank_times_top;      /* default 16: stacks whose inclusive time the
                                      summary lists for every rank; 0: none */
-    unsigned rank_profiles_all;   /* default 16: up to this many ranks the summary
+    unsigned rank_profiles_all;   /* default 4: up to this many ranks the summary
                                      holds every rank's profile (the report's rank
                                      selector), beyond it three ranks'; 0: none */
 };
+
+/* Every rank's profile costs a row per stack in the summary: at 8 ranks
+ * of a LULESH-like code, 8 KB each, a third of the JSON.  Beyond 4 ranks
+ * the slowest, the median and the fastest rank's are kept by default
+ * (docs/config.md "mpi.rank_profiles_all"; BENCHMARKS.md). */
+#define HT_CONFIG_DEFAULT_RANK_PROFILES_ALL 4u
 
 /* The most stacks mpi.rank_times_top may ask for: the merge step sends
  * their IDs in one fixed-size broadcast (src/merge/merge_rank_times.c). */

@@ -1,7 +1,7 @@
 /* Step 4c of the merge (merge.c): the whole profile of a few ranks, at
  * rank 0, for the HTML report's rank selector (docs/report.md): the summary's "rank_profiles".
  *
- * Every rank, when the job has at most mpi.rank_profiles_all ranks (16);
+ * Every rank, when the job has at most mpi.rank_profiles_all ranks (4);
  * else the slowest, the median and the fastest rank by their recorded time
  * (the inclusive time of their root stacks, summed over threads), so that
  * the summary of a 10,000-rank job grows by three ranks' stacks, not

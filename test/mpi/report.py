@@ -194,7 +194,7 @@ check_eq(embedded["stacks"], [{k: v for k, v in st.items() if k not in ("threads
 
 # the per-rank profiles of the summary: each rank's stacks, equal to its own file
 by_rank = {rp["rank"]: rp for rp in doc.get("rank_profiles", [])}
-check_eq(sorted(by_rank), list(range(N)), "rank_profiles: every rank of 4")
+check_eq(sorted(by_rank), list(range(N)), "rank_profiles: every rank of 4 (mpi.rank_profiles_all: 4)")
 check_eq([rp["why"] for rp in doc.get("rank_profiles", [])], ["every rank"] * N, "rank_profiles: why")
 check("rank_profiles" in embedded, "the page embeds rank_profiles")
 summary_paths = {}
@@ -318,6 +318,14 @@ page, errors, page_errors = browser.load(r0.path(".html"))
 if page is not None:
     browser.expect_no_errors(errors, page_errors, "rank_profiles_all 0")
     check(page.by_id("ht-view").get("hidden") is not None, "rank_profiles_all 0: no rank selector")
+# By default beyond 4 ranks (mpi.rank_profiles_all 4): the slowest, the
+# median and the fastest rank only
+r5 = mpirun(mpi_program("report_mpi"), 5)
+check_status(r5, 0, "report_mpi, 5 ranks")
+if check(r5.exists(".json"), "report_mpi, 5 ranks: the summary"):
+    with open(r5.path(".json")) as f:
+        check_eq([rp["why"] for rp in json.load(f).get("rank_profiles", [])],
+                 ["slowest", "median", "fastest"], "5 ranks, by default: three ranks' profiles")
 
 # hooktrace-report on the same JSON: the same page
 out = os.path.join(r.directory, "again.html")
