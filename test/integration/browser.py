@@ -120,18 +120,21 @@ window.addEventListener("load", function () {
 """
 
 
-def load(path, fragment="", width=1200, probe=False):
+def load(path, fragment="", width=1200, probe=False, script=None):
     """Loads the page at path (with #fragment) in headless chromium, in a
-    window `width` pixels wide; with probe, a copy with PROBE added.
+    window `width` pixels wide; with probe, a copy with PROBE added; with
+    script (JavaScript text), a copy that runs it after the page's own
+    scripts (it clicks, types, and writes what it saw into the DOM).
     Returns (document, chromium's error lines, the page's #ht-errors text);
     document is None if chromium failed."""
     exe = chromium()
-    if probe:
+    if probe or script:
         with open(path, encoding="utf-8") as f:
             text = f.read()
+        added = (PROBE if probe else "") + ("<script>\n%s\n</script>\n" % script if script else "")
         path = path + ".probe.html"
         with open(path, "w", encoding="utf-8") as f:
-            f.write(text.replace("</body>", PROBE + "</body>"))
+            f.write(text.replace("</body>", added + "</body>"))
     profile_dir = tempfile.mkdtemp(prefix="hooktrace-chromium-")
     url = "file://" + os.path.abspath(path) + (("#" + fragment) if fragment else "")
     cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",

@@ -130,7 +130,8 @@ if page is not None:
     check(any("recorded until throttled (min_calls 1000, under 20.000 \u00b5s a call "
               "(max_ns_per_call), code patching on)" in t for t in helps),
           "the page gives the threshold and where it came from: %r" % helps)
-    browser.check_menu(page, ["ht-flame-section", "ht-functions-section", "ht-throttled-section"],
+    browser.check_menu(page, ["ht-tree-section", "ht-flame-section", "ht-functions-section",
+                              "ht-throttled-section"],
                        "throttle.html")
 
 # The threshold by cost, with the hook cost fixed (docs/throttle.md, "The rule").
@@ -177,7 +178,7 @@ check_eq(sorted(set(doc["stacks"][0]) - set(lean["stacks"][0])), ["threads"],
 page, errors, page_errors = browser.load(r.path(".html"), probe=True)
 if page is not None:
     browser.expect_no_errors(errors, page_errors, "basic.html")
-    browser.check_menu(page, ["ht-flame-section", "ht-functions-section"], "basic.html")
+    browser.check_menu(page, ["ht-tree-section", "ht-flame-section", "ht-functions-section"], "basic.html")
     view = page.by_id("ht-view")
     check(view is not None and view.get("hidden") is not None, "basic.html: no rank selector")
     body = page.find_all("body")[0]
@@ -226,7 +227,8 @@ check_eq(tool(path), (0, "", ""), "hooktrace-report counted.json")
 page, errors, page_errors = browser.load(os.path.join(r.directory, "counted.html"))
 if page is not None:
     browser.expect_no_errors(errors, page_errors, "counted.html")
-    browser.check_menu(page, ["ht-flame-section", "ht-functions-section", "ht-counters-section"],
+    browser.check_menu(page, ["ht-tree-section", "ht-flame-section", "ht-functions-section",
+                              "ht-counters-section"],
                        "counted.html")
     check_eq([li.get("data-event") for li in page.by_id("ht-counter-events").find_all("li")], events,
              "counted.html: the events listed")

@@ -247,8 +247,8 @@ def page_function_rows(page):
 page, errors, page_errors = browser.load(r.path(".html"), probe=True)
 if page is not None:
     browser.expect_no_errors(errors, page_errors, "report_mpi.html (probed)")
-    browser.check_menu(page, ["ht-flame-section", "ht-functions-section", "ht-matrix-section",
-                              "ht-rank-section"], "report_mpi.html")
+    browser.check_menu(page, ["ht-tree-section", "ht-flame-section", "ht-functions-section",
+                              "ht-matrix-section", "ht-rank-section"], "report_mpi.html")
     body = page.find_all("body")[0]
     shown = int(page.by_id("ht-flame-note").get("data-shown"))
     check_eq((int(body.get("data-probe-rects")), int(body.get("data-probe-drawn"))),

@@ -56,6 +56,21 @@ window.htReportLib = (function () {
     return out;
   }
 
+  // Writes view state into the address (#key=value&...): the keys given
+  // are set, or removed when null or "", the others kept; replaceState, so
+  // that the back button does not step through every click.
+  function setHashParams(changes) {
+    var params = hashParams();
+    Object.keys(changes).forEach(function (k) {
+      if (changes[k] === null || changes[k] === undefined || changes[k] === "") delete params[k];
+      else params[k] = String(changes[k]);
+    });
+    var text = Object.keys(params).map(function (k) {
+      return encodeURIComponent(k) + "=" + encodeURIComponent(params[k]).replace(/%2C/g, ",");
+    }).join("&");
+    history.replaceState(null, "", text ? "#" + text : location.pathname + location.search);
+  }
+
   // --- the profile -----------------------------------------------------------
 
   function functionName(doc, s) {
@@ -91,6 +106,6 @@ window.htReportLib = (function () {
   }
 
   return {el: el, nameCell: nameCell, seconds: seconds, count: count, bytes: bytes,
-          hashParams: hashParams, functionName: functionName, stackPath: stackPath,
+          hashParams: hashParams, setHashParams: setHashParams, functionName: functionName, stackPath: stackPath,
           rootTime: rootTime, counterEvents: counterEvents, viewName: viewName};
 })();

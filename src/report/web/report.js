@@ -112,10 +112,29 @@
 
   var flameChart = null;
 
+  // Zooms the flame graph to a stack (the call tree's choice), or to the
+  // nearest caller drawn when the stack is under the graph's cut.
+  function zoomFlameTo(id) {
+    var box = document.getElementById("ht-flame"), root = flameChart ? d3.select(box).datum() : null;
+    if (!root || !root.descendants) return;
+    var byStack = new Map();
+    root.descendants().forEach(function (d) { byStack.set(d.data.id, d); });
+    var view = flameView;
+    for (var s = view.byId(id); s && !byStack.has(s.id); s = s.parent >= 0 ? view.byId(s.parent) : null);
+    var target = s ? byStack.get(s.id) : root;
+    flameChart.zoomTo(target);
+    settleFlame(box);
+    box.setAttribute("data-zoom", target.data.id);
+  }
+
+  var flameView = null;
+
   // Draws the flame graph of a view: the merged profile or one rank's.
   function drawFlame(view) {
     var box = document.getElementById("ht-flame");
     box.textContent = "";
+    box.setAttribute("data-zoom", -1);
+    flameView = view;
     var built = flameTree(view);
     var left = view.stacks.length - built.shown - built.inlined;
     var note = document.getElementById("ht-flame-note");
@@ -136,6 +155,7 @@
       .sort(true)
       .title("")
       .label(function (d) { return frameLabel(view, d.data); })
+      .onClick(function (d) { box.setAttribute("data-zoom", d.data.id); })
       .setSearchHandler(function (results, sum, total) {
         var out = document.getElementById("ht-search-result");
         out.setAttribute("data-matches", results.length);
@@ -166,6 +186,7 @@
     document.getElementById("ht-reset").addEventListener("click", function () {
       flameChart.resetZoom();
       settleFlame(box);
+      box.setAttribute("data-zoom", -1);
     });
     box.addEventListener("click", function () { settleFlame(box); }); // after the chart's zoom
   }
@@ -531,6 +552,7 @@
       var view = rp ? rankView(doc, rp) : doc;
       renderFunctions(view);
       drawFlame(view);
+      window.htReportTree.render(view);
     }
     select.addEventListener("change", function () { choose(select.value); });
     if (hashParams().rank) choose(hashParams().rank);
@@ -571,6 +593,7 @@
       var view = phase ? phaseView(doc, phase, value) : doc;
       renderFunctions(view);
       drawFlame(view);
+      window.htReportTree.render(view);
     }
     select.addEventListener("change", function () { choose(select.value); });
     if (hashParams().phase) choose(hashParams().phase);
@@ -592,8 +615,9 @@
   doc.byId = function (id) { return doc.stacks[id]; };
   // Each part on its own: one that fails (reported in #ht-errors) leaves
   // the others.
+  function renderTree(doc) { window.htReportTree.render(doc, zoomFlameTo); }
   [renderSummary, renderFunctions, renderMatrices, renderRankTimes, renderThrottled,
-   renderCounters, renderFlame, renderRankSelector, renderPhaseSelector, renderNav].forEach(function (part) {
+   renderCounters, renderFlame, renderTree, renderRankSelector, renderPhaseSelector, renderNav].forEach(function (part) {
     try {
       part(doc);
     } catch (e) {
