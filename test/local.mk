@@ -218,6 +218,7 @@ TESTS += test/integration/basic.py test/integration/recursion.py \
 	test/integration/config_input.py test/integration/config_patterns.py \
 	test/integration/lifecycle.py test/integration/files_safety.py test/integration/other_formats.py \
 	test/integration/hook_binding.py test/integration/report.py test/integration/report_tree.py \
+	test/integration/page_width.py \
 	test/integration/signals_diff.py test/integration/compare.py test/integration/compare_runs.py \
 	test/integration/regions.py
 # Clang through the hooktrace command, compiled at test time (skipped

@@ -20,6 +20,8 @@ static const char style[] =
     "table{border-collapse:collapse;margin-bottom:2em}"
     "th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}"
     "th{background:#eee}td.l{text-align:left}"
+    /* a long path or name wraps anywhere: no sideways scrolling at 1,280 px */
+    "p,td.l{overflow-wrap:anywhere}"
     ".bar{display:inline-block;height:0.8em;background:#c0392b}";
 
 static void waits_table(FILE *f, const struct analysis *a)

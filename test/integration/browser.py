@@ -165,6 +165,49 @@ def load(path, fragment="", width=1200, probe=False, script=None):
     return doc, errors, box.text if box is not None else ""
 
 
+WIDTH_PROBE = """<script>
+window.addEventListener("load", function () {
+  var d = document.documentElement;
+  d.setAttribute("data-probe-scroll-width", d.scrollWidth);
+  d.setAttribute("data-probe-client-width", d.clientWidth);
+});
+</script>
+"""
+
+
+def page_width(path, width=1280, fragment=""):
+    """Any page of hooktrace's (the report, --compare's and --scaling's,
+    the analyzer's, which has no script of its own) in a window `width`
+    pixels wide: (document.documentElement's scrollWidth, its clientWidth),
+    or None if chromium failed."""
+    exe = chromium()
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    probed = path + ".width.html"
+    with open(probed, "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", WIDTH_PROBE + "</body>", 1))
+    profile_dir = tempfile.mkdtemp(prefix="hooktrace-chromium-")
+    url = "file://" + os.path.abspath(probed) + (("#" + fragment) if fragment else "")
+    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+           "--user-data-dir=" + profile_dir, "--virtual-time-budget=5000",
+           "--window-size=%d,900" % width, "--hide-scrollbars", "--dump-dom", url]
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=TIMEOUT, start_new_session=True)
+    except subprocess.TimeoutExpired:
+        check(False, "chromium loaded %s within %d s" % (url, TIMEOUT))
+        return None
+    finally:
+        shutil.rmtree(profile_dir, ignore_errors=True)
+    if not check_eq(proc.returncode, 0, "chromium's exit status on %s" % url):
+        return None
+    html = parse_dom(proc.stdout).find_all("html")
+    if not check(html != [] and html[0].get("data-probe-scroll-width") is not None,
+                 "the width probe ran on %s" % url):
+        return None
+    return int(html[0].get("data-probe-scroll-width")), int(html[0].get("data-probe-client-width"))
+
+
 # The members the page leaves out of the profile it embeds (src/output/html.c).
 LEFT_OUT = {"": ("mpi_t", "thread_tids", "thread_groups", "uninstrumented"),
             "throttle": ("exclude_symbols", "exclude_function_list"),

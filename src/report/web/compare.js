@@ -9,6 +9,10 @@
   var COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
                 "#7f7f7f", "#bcbd22", "#17becf"];
 
+  // A metadata value longer than this (the config of every option) is
+  // folded in a <details>, its key and length shown.
+  var METADATA_SHOWN = 120;
+
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
     if (attrs) {
@@ -96,9 +100,19 @@
       runs.forEach(function (r) {
         var td = el("td", {"class": "name"});
         if (r.metadata && typeof r.metadata === "object") {
+          // a long value (the whole config) folded, open on a click, and
+          // wrapped anywhere: the page never scrolls sideways
           Object.keys(r.metadata).forEach(function (k) {
             var v = r.metadata[k];
-            td.appendChild(el("div", null, k + ": " + (typeof v === "string" ? v : JSON.stringify(v))));
+            var text = typeof v === "string" ? v : JSON.stringify(v, null, 1).replace(/\n\s*/g, " ");
+            if (text.length <= METADATA_SHOWN) {
+              td.appendChild(el("div", {"data-key": k}, k + ": " + text));
+              return;
+            }
+            var fold = el("details", {"data-key": k});
+            fold.appendChild(el("summary", null, k + " (" + text.length + " characters)"));
+            fold.appendChild(el("div", null, text));
+            td.appendChild(fold);
           });
         }
         tr.appendChild(td);
