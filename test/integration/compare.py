@@ -273,5 +273,18 @@ if HAVE_CHROMIUM:
                 check_eq([None if v is None else float(v)
                           for v in json.loads(tr.get("data-efficiency"))],
                          s["efficiency"], "scale.html %s: efficiency" % s["path"])
-        check_eq(len(page.find_all("polyline")), 3, "scale.html: a line per stack")
+        lines = [pl for pl in page.find_all("polyline") if pl.get("class") != "ideal"]
+        check_eq(len(lines), 3, "scale.html: a line per stack")
+        # each stack's ideal line (issue 38): T1*P1/P from its first point
+        for k, s in enumerate(sc["stacks"]):
+            ideal = page.find_all("polyline", data_stack=str(k), **{"class": "ideal"})
+            t = s["time_s"]
+            first = next((i for i, v in enumerate(t) if v), None)
+            want = [None if first is None or i < first else t[first] * sc["ranks"][first] / p
+                    for i, p in enumerate(sc["ranks"])]
+            got = json.loads(ideal[0].get("data-times")) if ideal else None
+            check(got is not None and len(got) == len(want) and
+                  all((a is None and b is None) or (a is not None and b is not None and abs(a - b) <= 1e-12 * b)
+                      for a, b in zip(got, want)),
+                  "scale.html %s: the ideal line %r, expected %r" % (s["path"], got, want))
 finish()

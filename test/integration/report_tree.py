@@ -163,6 +163,10 @@ window.addEventListener("load", function () {
     s.dispatchEvent(new Event("input"));
   });
   step("click work", function () { document.querySelector('#ht-tree span[data-node="4"]').click(); });
+  var fs = document.getElementById("ht-search"), fr = document.getElementById("ht-search-result");
+  fs.value = "leaf";
+  fs.dispatchEvent(new Event("input"));
+  out.flameSearch = [fr.getAttribute("data-matches"), fr.getAttribute("data-share"), fr.textContent];
   var box = document.getElementById("ht-flame"), widest = 0;
   box.querySelectorAll("svg g").forEach(function (g) {
     if (g.getAttribute("name") === "work")
@@ -191,9 +195,48 @@ if page is not None:
         step = got.get(name, {})
         check_eq((step.get("rows"), step.get("hash")), want[name], "clicked: %s" % name)
     check_eq(got.get("zoom"), "4", "a click on a node zooms the flame graph to its stack")
+    fsearch = got.get("flameSearch") or [None, "0", None]
+    check_eq((fsearch[0], round(float(fsearch[1]), 12), fsearch[2]), ("3", 0.3, "3 frames match, 30.0% of the time"),
+             "the flame graph's search after a zoom: the share of the whole run")
     check(got.get("svgWidth", 0) > 0 and got.get("workWidth") == got.get("svgWidth"),
           "zoomed to work: its frame is the graph's width (%r of %r)"
           % (got.get("workWidth"), got.get("svgWidth")))
+
+# --- C++ names: shortened as the log does, distinct ones kept distinct -----
+LAYOUT = "ns::Grid<double, 3, ns::Layout<ns::RowMajor, ns::Padding<64> > >"
+SOLVE = "ns::TypeTraits<double>::Scalar ns::solve<%s, ns::Policy<%%d> >(%s&)" % (LAYOUT, LAYOUT)
+APPLY = "void ns::apply<%s, ns::Policy<1> >(%%s)" % LAYOUT
+FILL = ("std::vector<double, std::allocator<double> >::_M_fill_initialize(unsigned long, "
+        "double const&)")
+names = ["main", SOLVE % 1, SOLVE % 2, "MPI_Allreduce", APPLY % "int", APPLY % "double", FILL]
+shown = {"main": "main", "MPI_Allreduce": "MPI_Allreduce",
+         SOLVE % 1: "ns::solve<%s, ns::Policy<1> >" % LAYOUT,  # both "ns::solve<...>": own names
+         SOLVE % 2: "ns::solve<%s, ns::Policy<2> >" % LAYOUT,
+         APPLY % "int": APPLY % "int", APPLY % "double": APPLY % "double",  # own names alike: whole
+         FILL: "std::vector<double, std::allocator<double> >::_M_fill_initialize"}
+tree = [(-1, "main"), (0, SOLVE % 1), (1, "MPI_Allreduce"), (0, SOLVE % 2), (3, "MPI_Allreduce"),
+        (0, "MPI_Allreduce"), (0, APPLY % "int"), (0, APPLY % "double"), (0, FILL)]
+cxx = {k: v for k, v in doc.items() if k != "stacks"}
+cxx["functions"] = [{"name": n} for n in names]
+cxx["stacks"] = [{"id": i, "parent": p, "function_index": names.index(n), "calls": 1,
+                  "time_incl_s": 1.0 / (i + 1), "time_excl_s": 0.0,
+                  "imbalance": {"min_s": 0.0, "min_rank": 1, "avg_s": 0.5 / (i + 1), "max_s": 1.0 / (i + 1),
+                                "max_rank": 0}} for i, (p, n) in enumerate(tree)]
+path = page_of(cxx, r.directory, "cxx")
+page, errors, page_errors = browser.load(path, "tree=all")
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "cxx.html")
+    got = {tr.get("data-function"): tr.find_all("span", data_node=None)[0].text for tr in rows_of(page)}
+    check_eq(got, shown, "cxx.html: the tree's names, shortened, distinct names distinct")
+    got = {tr.get("data-function"): tr.find_all("span")[0].text
+           for tr in page.by_id("ht-functions").find_all("tr", data_function=None)}
+    check_eq(got, shown, "cxx.html: the function table's names, the same")
+    heads = {int(g.get("data-stack")): g.find_all("h4")[0].text
+             for g in page.by_id("ht-rank-times").find_all("div", data_stack=None)}
+    check_eq([heads.get(i) for i in (2, 4, 5)],
+             ["MPI_Allreduce \u2190 " + shown[SOLVE % 1], "MPI_Allreduce \u2190 " + shown[SOLVE % 2],
+              "MPI_Allreduce \u2190 main"], "cxx.html: same-named stacks shown with their caller")
+    check_eq(heads.get(1), shown[SOLVE % 1], "cxx.html: a stack alone with its name: no caller")
 
 # --- 100,000 stacks: only the rows expanded are drawn -----------------------
 big = {k: v for k, v in doc.items() if k != "stacks"}

@@ -255,8 +255,14 @@
   function chart(doc) {
     var W = 760, H = 380, L = 70, R = 20, T = 15, B = 40;
     var series = doc.stacks.map(function (s) { return s.time_s; });
+    // each stack's ideal line: perfect strong scaling from its first
+    // point, time x ranks constant (T1*P1/P), dashed in its colour
+    var ideals = series.map(function (t) {
+      var i0 = t.findIndex(function (v) { return v > 0; });
+      return t.map(function (v, i) { return i0 >= 0 && i >= i0 ? t[i0] * doc.ranks[i0] / doc.ranks[i] : null; });
+    });
     var ys = [];
-    series.forEach(function (t) { t.forEach(function (v) { if (v > 0) ys.push(v); }); });
+    series.concat(ideals).forEach(function (t) { t.forEach(function (v) { if (v > 0) ys.push(v); }); });
     var box = svg("svg", {width: W, height: H, viewBox: "0 0 " + W + " " + H});
     if (!ys.length) return box;
     var lx0 = Math.log(doc.ranks[0]), lx1 = Math.log(doc.ranks[doc.ranks.length - 1]);
@@ -279,6 +285,11 @@
       var pts = [];
       t.forEach(function (v, i) { if (v > 0) pts.push(x(doc.ranks[i]) + "," + y(v)); });
       var color = COLORS[k % COLORS.length];
+      var ideal = [];
+      ideals[k].forEach(function (v, i) { if (v > 0) ideal.push(x(doc.ranks[i]) + "," + y(v)); });
+      box.appendChild(svg("polyline", {points: ideal.join(" "), fill: "none", stroke: color,
+                                       "stroke-width": 1, "stroke-dasharray": "4 3", "class": "ideal",
+                                       "data-stack": k, "data-times": JSON.stringify(ideals[k])}));
       box.appendChild(svg("polyline", {points: pts.join(" "), fill: "none", stroke: color,
                                        "stroke-width": 2, "data-stack": k}));
       t.forEach(function (v, i) {
@@ -296,6 +307,8 @@
       " against the profile with the fewest ranks (1 = perfect strong scaling).";
     var nav = document.getElementById("ht-nav");
     var s = section("ht-chart-section", "Time per rank against ranks (log-log)", nav);
+    s.appendChild(el("p", {"class": "help"}, "Dashed: each stack's ideal line, perfect strong" +
+                      " scaling from its first point (time \u00d7 ranks constant)."));
     var div = el("div", {id: "ht-chart"});
     div.appendChild(chart(doc));
     var legend = el("ul", {id: "ht-legend"});

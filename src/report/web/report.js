@@ -73,7 +73,8 @@
       }
       if (s.time_incl_s < cutoff) return;
       if (s.parent >= 0 && !parent) return; // under a stack left out
-      var node = {name: functionName(doc, s), value: s.time_incl_s, id: id, children: [], inlined: []};
+      var node = {name: lib.shownName(doc, s), full: functionName(doc, s), value: s.time_incl_s, id: id,
+                  children: [], inlined: []};
       nodes.set(id, node);
       shown++;
       (parent ? parent.children : roots).push(node);
@@ -84,7 +85,7 @@
   // A frame's hover text: the stack's own figures, and its counters per
   // event, so that counters are read per call stack and not only per function.
   function frameLabel(doc, node) {
-    var text = node.name + ": " + seconds(node.value) + " inclusive";
+    var text = (node.full || node.name) + ": " + seconds(node.value) + " inclusive";
     var s = node.id >= 0 ? doc.byId(node.id) : null;
     if (!s) return text;
     text += ", " + seconds(s.time_excl_s) + " exclusive, " + count(s.calls) + " calls";
@@ -156,9 +157,21 @@
       .title("")
       .label(function (d) { return frameLabel(view, d.data); })
       .onClick(function (d) { box.setAttribute("data-zoom", d.data.id); })
-      .setSearchHandler(function (results, sum, total) {
+      .setSearchMatch(function (d, term) { // the full name, template arguments and all
+        return term !== "" && (d.data.full || d.data.name).indexOf(term) >= 0;
+      })
+      .setSearchHandler(function (results) {
+        // the share of the whole run's time, zoomed or not: the matches'
+        // own inclusive times (outermost ones only), not the widths drawn,
+        // which a zoom sets to 0 outside the frame zoomed to
+        var matched = new Set(results), sum = 0, total = built.tree.value;
+        results.forEach(function (d) {
+          for (var p = d.parent; p; p = p.parent) if (matched.has(p)) return;
+          sum += d.data.value;
+        });
         var out = document.getElementById("ht-search-result");
         out.setAttribute("data-matches", results.length);
+        out.setAttribute("data-share", total > 0 ? sum / total : 0);
         out.textContent = results.length ? results.length + " frames match, " +
           (total > 0 ? (100 * sum / total).toFixed(1) : "0") + "% of the time" : "";
       });
@@ -303,7 +316,7 @@
         columns.forEach(function (c) {
           var v = c.get(r);
           // a counter's cell carries its exact figure, as the other columns' rows do
-          tr.appendChild(c.text ? nameCell(v) :
+          tr.appendChild(c.text ? nameCell(v, null, lib.shownOf(doc, v)) :
                          el("td", {"class": "num", "data-event": c.event || null,
                                    "data-kind": c.kind || null, "data-value": c.event ? v : null},
                             c.show(v)));
@@ -397,11 +410,12 @@
       box.setAttribute("data-kind", "rank_time_incl_s");
       box.appendChild(el("p", {"class": "help"},
                          "Inclusive time of each rank (summed over its threads) on the stacks whose slowest rank took longest."));
+      var labels = lib.stackLabels(doc, doc.rank_time_stacks);
       doc.rank_time_stacks.forEach(function (id) {
         var s = doc.stacks[id], times = s.rank_time_incl_s || [];
         var max = Math.max.apply(null, times.concat([0]));
         var group = el("div", {"class": "rank-stack", "data-stack": id, "data-function": functionName(doc, s)});
-        group.appendChild(el("h4", {title: stackPath(doc, id)}, functionName(doc, s)));
+        group.appendChild(el("h4", {title: stackPath(doc, id)}, labels.get(id)));
         times.forEach(function (t, rank) {
           group.appendChild(bar({"data-rank": rank, "data-seconds": t}, max > 0 ? t / max : 0,
                                 "rank " + rank + ": " + seconds(t)));
@@ -422,10 +436,11 @@
     withImbalance.sort(function (a, b) {
       return doc.stacks[b].imbalance.max_s - doc.stacks[a].imbalance.max_s || a - b;
     });
-    withImbalance.slice(0, IMBALANCE_TOP).forEach(function (id) {
+    var top = withImbalance.slice(0, IMBALANCE_TOP), topLabels = lib.stackLabels(doc, top);
+    top.forEach(function (id) {
       var s = doc.stacks[id], im = s.imbalance;
       var group = el("div", {"class": "rank-stack", "data-stack": id, "data-function": functionName(doc, s)});
-      group.appendChild(el("h4", {title: stackPath(doc, id)}, functionName(doc, s)));
+      group.appendChild(el("h4", {title: stackPath(doc, id)}, topLabels.get(id)));
       var max = im.max_s;
       group.appendChild(bar({"data-stat": "min", "data-seconds": im.min_s}, max > 0 ? im.min_s / max : 0,
                             "min " + seconds(im.min_s) + " (rank " + im.min_rank + ")"));
@@ -474,7 +489,7 @@
       var s = doc.stacks[id];
       var tr = el("tr", {"data-stack": id, "data-function": functionName(doc, s), "data-calls": s.calls});
       tr.appendChild(el("td", {"class": "num"}, id));
-      tr.appendChild(nameCell(functionName(doc, s)));
+      tr.appendChild(nameCell(functionName(doc, s), null, lib.shownName(doc, s)));
       tr.appendChild(el("td", {"class": "num"}, count(s.calls)));
       tr.appendChild(el("td", {"class": "num"}, seconds(s.time_incl_s)));
       tr.appendChild(nameCell(stackPath(doc, id)));

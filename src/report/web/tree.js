@@ -113,7 +113,7 @@ window.htReportTree = (function () {
                     n.kids.length ? (open ? "\u25be" : "\u25b8") : "");
     if (!n.kids.length) toggle.disabled = true;
     td.appendChild(toggle);
-    td.appendChild(el("span", {"class": "node", "data-node": n.id}, n.name));
+    td.appendChild(el("span", {"class": "node", "data-node": n.id}, lib.shownName(tree.view, n.s)));
     return td;
   }
 
