@@ -85,7 +85,7 @@ bench: $(HT_BENCH_BINARIES)
 # --- MPI benchmarks (see BENCHMARKS.md, "MPI wrappers") ----------------------
 # `make bench-mpi` builds these and runs bench/mpi_cost.py, which runs them
 # under $(MPIEXEC) with 2 ranks.  Extra driver options:
-#   make bench-mpi BENCH_MPI_ARGS='--rounds 3 --skip-sweep'
+#   make bench-mpi BENCH_MPI_ARGS='--rounds 3 --only calls'
 #
 # One source for the per-call cost, three builds:
 #   mpi_calls_plain          MPI only

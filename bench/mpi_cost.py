@@ -15,13 +15,11 @@ with open requests.  Prints markdown tables.
    (and range) over rounds.  Target: <= 60 ns per call with logging on.
 2. Hook cost with open requests (bench/open_requests.c, rank 0 measured):
    ns per instrumented call with 0, 10, 100, 1000 open MPI_Irecv, and the
-   ratio to 0 of the same run.  Target: <= 2x at 100.  A sweep of the poll
-   settings (mpi.poll_interval_us, mpi.poll_batch) follows unless
-   --skip-sweep.
+   ratio to 0 of the same run.  Target: <= 2x at 100.
 
 Usage (from the build directory; `make bench-mpi` does this):
     python3 bench/mpi_cost.py [--builddir DIR] [--mpiexec mpirun] [--rounds 7]
-                              [--iterations 200000] [--open-rounds 7] [--skip-sweep]
+                              [--iterations 200000] [--open-rounds 7]
                               [--only calls|open]   (--help for the rest)
 
 Stdlib only.  Every run happens in its own empty temporary directory (the
@@ -66,9 +64,6 @@ CALL_VARIANTS = [
     (NOLOG, "mpi_calls_hooktrace", {"mpi": {"log_messages": False}}, True, False),
     (INSTR, "mpi_calls_instrumented", None, True, True),
 ]
-
-# Poll settings tried by the sweep: (poll_interval_us, poll_batch).
-SWEEP = [(0, 1), (20, 1), (20, 4), (50, 1), (200, 1), (1000, 1)]
 
 
 class Runner:
@@ -337,29 +332,6 @@ def report_open(per, retried, counts, args):
     return True
 
 
-def report_sweep(runner, args):
-    counts = [0, OPEN_TARGET_AT]
-    print("## Poll settings (hook cost at 0 and %d open requests)" % OPEN_TARGET_AT)
-    print()
-    print("One row per HOOKTRACE_CONFIG {\"mpi\": {\"poll_interval_us\": I, \"poll_batch\": "
-          "B}}; %d runs each (median)." % args.sweep_rounds)
-    print()
-    print("| poll_interval_us | poll_batch | ns/call, 0 open | ns/call, %d open | ratio | "
-          "get_status calls per 1000 calls |" % OPEN_TARGET_AT)
-    print("|---:|---:|---:|---:|---:|---:|")
-    for interval, batch in SWEEP:
-        config = {"mpi": {"poll_interval_us": interval, "poll_batch": batch}}
-        per, _ = bench_open(runner, args, counts, config, args.sweep_rounds,
-                            "sweep %d/%d" % (interval, batch))
-        z = statistics.median(row["ns_per_call"] for row in per[0])
-        h = statistics.median(row["ns_per_call"] for row in per[OPEN_TARGET_AT])
-        ratio = statistics.median(row["ns_per_call"] / base["ns_per_call"]
-                                  for row, base in zip(per[OPEN_TARGET_AT], per[0]))
-        polls = statistics.median(row["polled_per_kcall"] for row in per[OPEN_TARGET_AT])
-        print("| %d | %d | %.2f | %.2f | %.2f | %.2f |" % (interval, batch, z, h, ratio, polls))
-    print()
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--builddir", default=os.environ.get("HT_TOP_BUILDDIR", "."),
@@ -383,8 +355,9 @@ def main():
     ap.add_argument("--open-reps", type=int, default=3,
                     help="timed loops per count per run of open_requests (median)")
     ap.add_argument("--open-counts", default="0,10,100,1000")
-    ap.add_argument("--skip-sweep", action="store_true", help="leave out the poll-settings sweep")
-    ap.add_argument("--sweep-rounds", type=int, default=3)
+    # The poll-settings sweep is gone (its figures with it); the option stays
+    # for the commands BENCHMARKS.md records.
+    ap.add_argument("--skip-sweep", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--retries", type=int, default=3,
                     help="re-run a run whose CPU share fell below %.2f up to this many "
                          "times (default 3)" % SHARE_WARN)
@@ -417,8 +390,6 @@ def main():
         if args.only in (None, "open"):
             per, retried = bench_open(runner, args, counts, None, args.open_rounds, "open")
             report_open(per, retried, counts, args)
-            if not args.skip_sweep:
-                report_sweep(runner, args)
     finally:
         runner.close()
     print("- load average after the run: %s" % loadavg())
