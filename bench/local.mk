@@ -90,7 +90,9 @@ bench: $(HT_BENCH_BINARIES)
 # One source for the per-call cost, three builds:
 #   mpi_calls_plain          MPI only
 #   mpi_calls_hooktrace      linked with libhooktrace, not instrumented
-#   mpi_calls_instrumented   the same with -finstrument-functions
+#   mpi_calls_instrumented   the same with -finstrument-functions (not timed
+#                            by mpi_cost.py: bench/wrapper_instructions.sh
+#                            counts its instructions per MPI call)
 # and the hook cost with open requests (instrumented, libhooktrace):
 #   open_requests
 HT_BENCH_MPI_BINARIES = bench/mpi_calls_plain$(EXEEXT) bench/mpi_calls_hooktrace$(EXEEXT) \

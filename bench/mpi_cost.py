@@ -3,13 +3,11 @@
 with open requests.  Prints markdown tables.
 
 1. Added cost per MPI call (bench/mpi_calls.c, 2 ranks): a 0-byte and an
-   8-byte MPI_Send/MPI_Recv ping-pong and an 8-byte MPI_Allreduce (plus,
-   outside the target, the 8-byte ping-pong on a dup of MPI_COMM_WORLD),
-   run as variants
+   8-byte MPI_Send/MPI_Recv ping-pong and an 8-byte MPI_Allreduce, run as
+   variants
      plain                     no hooktrace
      hooktrace, logging on     libhooktrace, HOOKTRACE_CONFIG unset
      hooktrace, log_messages off   the same binary, {"mpi": {"log_messages": false}}
-     hooktrace instrumented, logging on   built with -finstrument-functions
    interleaved (the order rotates each round) for several rounds.  Added
    ns/call is variant - plain of the same round; the table gives the median
    (and range) over rounds.  Target: <= 60 ns per call with logging on.
@@ -48,21 +46,18 @@ SHARE_WARN = 0.95
 # (test, title, counts toward the target)
 TESTS = [("pp0", "0-byte ping-pong (MPI_Send + MPI_Recv)", True),
          ("pp8", "8-byte ping-pong (MPI_Send + MPI_Recv)", True),
-         ("ar8", "8-byte MPI_Allreduce", True),
-         ("pp8dup", "8-byte ping-pong on a dup of MPI_COMM_WORLD (extra)", False)]
+         ("ar8", "8-byte MPI_Allreduce", True)]
 TEST_ROUTINES = {"pp0": ["MPI_Send", "MPI_Recv"], "pp8": ["MPI_Send", "MPI_Recv"],
-                 "ar8": ["MPI_Allreduce"], "pp8dup": ["MPI_Send", "MPI_Recv"]}
+                 "ar8": ["MPI_Allreduce"]}
 
 PLAIN = "plain (no hooktrace)"
 ON = "hooktrace, logging on"
 NOLOG = "hooktrace, log_messages off"
-INSTR = "hooktrace + -finstrument-functions, logging on"
 # (label, program, config or None, writes a profile, logs messages)
 CALL_VARIANTS = [
     (PLAIN, "mpi_calls_plain", None, False, False),
     (ON, "mpi_calls_hooktrace", None, True, True),
     (NOLOG, "mpi_calls_hooktrace", {"mpi": {"log_messages": False}}, True, False),
-    (INSTR, "mpi_calls_instrumented", None, True, True),
 ]
 
 
@@ -134,7 +129,7 @@ def parse_calls(out, prog):
 
 
 def bench_calls(runner, args):
-    variants = [v for v in CALL_VARIANTS if not (args.skip_instrumented and v[0] == INSTR)]
+    variants = CALL_VARIANTS
     results = {(v[0], t): [] for v in variants for t, _, _ in TESTS}
     shares = {(v[0], t): [] for v in variants for t, _, _ in TESTS}
     resolved = {}
@@ -346,8 +341,6 @@ def main():
                     help="iterations per timed loop of mpi_calls (default 200000)")
     ap.add_argument("--reps", type=int, default=5,
                     help="timed loops per test per run of mpi_calls (median; default 5)")
-    ap.add_argument("--skip-instrumented", action="store_true",
-                    help="leave out the -finstrument-functions build of mpi_calls")
     ap.add_argument("--open-rounds", type=int, default=7,
                     help="runs of open_requests (default 7)")
     ap.add_argument("--open-calls", type=int, default=6000000,
@@ -368,8 +361,7 @@ def main():
         counts.insert(0, 0)
 
     bindir = os.path.join(os.path.abspath(args.builddir), "bench")
-    for prog in ["mpi_calls_plain", "mpi_calls_hooktrace", "mpi_calls_instrumented",
-                 "open_requests"]:
+    for prog in ["mpi_calls_plain", "mpi_calls_hooktrace", "open_requests"]:
         if not os.access(os.path.join(bindir, prog), os.X_OK):
             sys.exit("mpi_cost: %s/%s not built: run `make bench-mpi`" % (bindir, prog))
 
