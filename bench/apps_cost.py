@@ -12,9 +12,6 @@ Prints markdown tables.
      hooktrace, HOOKTRACE_OFF=1   the same binary, profiling off
      hooktrace, all throttled at once   min_calls 1: every hook call
                                   rewritten at once (the compiled-in floor)
-     hooktrace, GCC plugin        built with -finstrument-functions and
-                                  hooktrace's GCC plugin (pkg-config's
-                                  instrument_flags; when it was built)
      hooktrace, recompiled with its exclude list   built by the driver with
                                   the -finstrument-functions-exclude-function-list
                                   a default run's profile names
@@ -70,8 +67,6 @@ LULESH_VARIANTS = [
     ("hooktrace, all throttled at once", "lulesh_proxy_hooktrace",
      {"throttle": {"min_calls": 1, "max_ns_per_call": 1000000000}}, {}, True),
 ]
-# Built by make when the GCC plugin is (optional: left out if missing).
-PLUGIN = ("hooktrace, GCC plugin (instrument_flags)", "lulesh_proxy_plugin", None, {}, True)
 # Built by the driver (build_excluded): the proxy recompiled with the
 # exclude list a default hooktrace run printed.
 EXCLUDED = ("hooktrace, recompiled with its exclude list", "lulesh_proxy_excluded", None, {}, True)
@@ -171,8 +166,8 @@ def report(title, variants, results, args, params):
     print()
     print("| variant | wall s (median) | wall min..max | ratio to plain | loop s (median) "
           "| loop ratio | functions throttled | sites patched | calls recorded "
-          "| hook calls saved (JSON) | left out by the plugin |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| hook calls saved (JSON) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     plain = results[PLAIN]
     ref = next((o.checksum for o in plain if o.error is None), None)
     mismatched = []
@@ -181,7 +176,7 @@ def report(title, variants, results, args, params):
         ok = [o for o in runs if o.error is None]
         errors = sorted({o.error for o in runs if o.error is not None})
         if not ok:
-            print("| %s | %s | – | – | – | – | – | – | – | – | – |" % (label, "; ".join(errors)))
+            print("| %s | %s | – | – | – | – | – | – | – | – |" % (label, "; ".join(errors)))
             continue
         walls = [o.wall for o in ok]
         pairs = [(o, p) for o, p in zip(runs, plain) if o.error is None and p.error is None]
@@ -203,12 +198,9 @@ def report(title, variants, results, args, params):
             saved = [throttle_field(o.profile, "hook_calls_saved") for o in ok]
             saved = [s for s in saved if isinstance(s, (int, float))]
             cells.append("%.3g" % med(saved) if saved else "?")
-            left = [o.profile.get("uninstrumented", {}).get("functions") for o in ok]
-            left = [n for n in left if isinstance(n, int)]
-            cells.append("%d" % med(left) if left else "?")
             row += " %s |" % " | ".join(cells)
         else:
-            row += " – | – | – | – | – |"
+            row += " – | – | – | – |"
         print(row)
         mismatched += ["%s: %s" % (label, o.checksum) for o in ok if o.checksum != ref]
     print()
@@ -294,11 +286,6 @@ def main():
         if args.only in (None, "lulesh"):
             lulesh_args = ["-s", str(args.lulesh_size), "-i", str(args.lulesh_iterations)]
             variants = list(LULESH_VARIANTS)
-            if os.access(os.path.join(bindir, PLUGIN[1]), os.X_OK):
-                variants.insert(2, PLUGIN)
-            else:
-                print("apps_cost: %s not built (no GCC plugin): its variant is left out" % PLUGIN[1],
-                      file=sys.stderr)
             excluded = build_excluded(args, bindir, scratch, lulesh_args)
             if excluded:
                 variants.append(EXCLUDED)

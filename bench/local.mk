@@ -288,7 +288,9 @@ bench-trace: bench/hook_kernel_hooktrace$(EXEEXT)
 #                           with HOOKTRACE_OFF=1)
 #   lulesh_proxy_plugin     the same built as the README says: with
 #                           instrument_flags (-finstrument-functions and the
-#                           GCC plugin), when the plugin is built
+#                           GCC plugin), when the plugin is built; not
+#                           timed (bench-asbuilt times the README's build),
+#                           run under callgrind for its DWARF read
 #   halo_plain              MPI halo exchange (2-D Jacobi), no hooktrace
 #   halo_hooktrace          the same with -finstrument-functions and libhooktrace
 HT_BENCH_APPS_BINARIES = bench/lulesh_proxy_plain$(EXEEXT) \
