@@ -25,8 +25,6 @@ temporary directory:
                             given against clang plain
   MPI only (hooktrace run)  the plain binary under `hooktrace run --`
                             (libhooktrace preloaded; MPI programs only)
-  hooktrace CXX, inlined-hooks=MODE   with --plugin-modes: the driver's
-                            build with that plugin argument
 
 Each configuration runs its variants interleaved (the order rotates each
 round) for --rounds rounds.  Wall: the whole job as the driver times it
@@ -39,7 +37,7 @@ reported under the table.
 
 Usage (from the build directory; `make bench-apps` does this):
     python3 bench/shapes_cost.py --hooktrace STAGED/bin/hooktrace
-        [--rounds 5] [--quick] [--only helpers,fem,lulesh] [--plugin-modes remove,keep]
+        [--rounds 5] [--quick] [--only helpers,fem,lulesh]
         [--mpiexec mpirun]
         [--mpi ompi-c|mpich] [--ranks 8] [--fem-ranks 4]   (--help for the rest)
 
@@ -91,10 +89,6 @@ def library_dir(hooktrace):
     return m.group(1)
 
 
-def plugin_mode_label(mode):
-    return "hooktrace CXX, inlined-hooks=%s" % mode
-
-
 def build(prog, mpi, openmp, args, outdir):
     """Builds every variant of bench/<prog>.cpp; returns {build: path}."""
     src = os.path.join(SRCDIR, prog + ".cpp")
@@ -111,10 +105,7 @@ def build(prog, mpi, openmp, args, outdir):
             ("noplugin", [cxx, "-finstrument-functions"] + flags, None),
             ("clang", [cxx if mpi else args.clangxx] + flags, clang_env),
             ("clang_ai", [cxx if mpi else args.clangxx, "-finstrument-functions-after-inlining"]
-             + flags, clang_env)] + [
-                ("plugin_" + mode, [args.hooktrace, cxx] + flags
-                 + ["-fplugin-arg-hooktrace_gcc-inlined-hooks=" + mode], None)
-                for mode in args.plugin_modes]:
+             + flags, clang_env)]:
         exe = os.path.join(outdir, "%s_%s" % (prog, name))
         tail = link if name in ("noplugin", "clang_ai") else []
         sh(cmd + [src, "-o", exe] + tail, env)
@@ -209,10 +200,6 @@ def main():
                     help="OMP_NUM_THREADS of the 1-rank LULESH runs (default 1; multi-rank runs: 1). "
                          "With 2, libgomp's spinning threads make a shared 2-core machine's "
                          "figures swing by 3x between rounds")
-    ap.add_argument("--plugin-modes", default="",
-                    help="comma-separated values of the plugin's inlined-hooks argument, each "
-                         "an extra variant built with the driver and "
-                         "-fplugin-arg-hooktrace_gcc-inlined-hooks=MODE (a plugin that has it)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per run")
     ap.add_argument("--only", default="helpers,fem,lulesh",
@@ -232,10 +219,6 @@ def main():
                  "femN": ["-s", "20", "-i", "2"], "lulesh1": ["-s", "8", "-i", "10"],
                  "luleshN": ["-s", "6", "-i", "10"]}
     args.hooktrace = os.path.abspath(args.hooktrace)
-    args.plugin_modes = [m for m in args.plugin_modes.split(",") if m]
-    for mode in args.plugin_modes:
-        VARIANTS[plugin_mode_label(mode)] = ("plugin_" + mode, PLAIN, False)
-    extra = [plugin_mode_label(m) for m in args.plugin_modes]
     only = set(args.only.split(","))
     skipped = {{"noplugin": NOPLUGIN, "mpi-only": MPI_ONLY}[v] for v in args.skip.split(",") if v}
 
@@ -270,17 +253,17 @@ def main():
         if "helpers" in only:
             exes = build("elem_helpers", False, False, args, scratch)
             configs.append(("elem_helpers (serial, inlined medium helpers)", exes,
-                            kept([PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI]), None, {},
+                            kept([PLAIN, PLUGIN, NOPLUGIN, CLANG, CLANG_AI]), None, {},
                             sizes["helpers"]))
         if "fem" in only:
             exes = build("fem_proxy", True, False, args, scratch)
-            labels = kept([PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY])
+            labels = kept([PLAIN, PLUGIN, NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY])
             configs.append(("fem_proxy, 1 rank", exes, labels, 1, {}, sizes["fem1"]))
             configs.append(("fem_proxy, %d ranks" % args.fem_ranks, exes, labels, args.fem_ranks,
                             {}, sizes["femN"]))
         if "lulesh" in only:
             exes = build("lulesh_mpi", True, True, args, scratch)
-            labels = kept([PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY])
+            labels = kept([PLAIN, PLUGIN, NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY])
             configs.append(("lulesh_mpi, 1 rank, OMP_NUM_THREADS=%d" % args.threads, exes, labels,
                             1, {"OMP_NUM_THREADS": str(args.threads)}, sizes["lulesh1"]))
             configs.append(("lulesh_mpi, %d ranks, OMP_NUM_THREADS=1" % args.ranks, exes, labels,
