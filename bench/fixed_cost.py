@@ -36,8 +36,6 @@ Usage (from the build directory; `make bench-fixed` does this):
                                 [--ranks 1,4,16] [--rounds 5] [--halo-args '-n 1024 -i 400']
                                 [--no-breakdown] [--variants plain,linked,full,run]
                                 [--source OTHER.c|.cpp --cflags '-fopenmp']
---other-lib OLD/libhooktrace.so: adds variant run_other, `hooktrace run` with
-that library (before/after a change, in the same rounds).
 --source: another MPI program that prints elapsed_s=<seconds of its main loop>
 (rank 0), e.g. the LULESH MPI proxy for `hooktrace run` (--variants run).
 Stdlib only; every run happens in its own temporary directory."""
@@ -77,7 +75,6 @@ def build(args, scratch):
                        check=True)
         exes[name] = exe
     exes["run"] = exes["plain"]
-    exes["run_other"] = exes["plain"]
     # The library file: an installed libhooktrace.so is an ld script.
     return exes, os.path.join(lib, "libhooktrace.so.0")
 
@@ -150,8 +147,7 @@ def ratios_table(args, exes, preload):
         rows = {v: [] for v in variants}
         for _ in range(args.rounds):
             for v in variants:
-                lib = preload if v == "run" else args.other_lib if v == "run_other" else None
-                rows[v].append(launch(args, ranks, exes[v], lib))
+                rows[v].append(launch(args, ranks, exes[v], preload if v == "run" else None))
         for v in variants:
             r = rows[v]
             ratio = med([x["wall"] / p["wall"] for x, p in zip(r, rows["plain"])])
@@ -214,12 +210,8 @@ def main():
     ap.add_argument("--halo-args", default="-n 1024 -i 400")
     ap.add_argument("--variants", default="plain,linked,full,run")
     ap.add_argument("--no-breakdown", action="store_true")
-    ap.add_argument("--other-lib", help="another libhooktrace.so (an older build, say): variant "
-                    "run_other is `hooktrace run` with it, beside run with this build's")
     args = ap.parse_args()
     args.ranks = [int(r) for r in args.ranks.split(",")]
-    if args.other_lib and "run_other" not in args.variants.split(","):
-        args.variants += ",run_other"
     if "plain" not in args.variants.split(","):
         args.variants = "plain," + args.variants
     print("# hooktrace fixed cost, %s" % datetime.datetime.now().strftime("%Y-%m-%d %H:%M"))
