@@ -12,13 +12,7 @@ process tree (wall clock); wait4() gives its CPU time and the peak RSS of
 its largest process (for mpirun: the largest rank or mpirun itself).  The
 ratio to the serial read is computed within each round; the report gives
 medians and ranges.  Every run's JSON must equal the serial run's.
-
-With --realtime, the runs without a launcher (--threads 1 and 2) run under
-`chrt --rr 10`: on a machine shared with other work, the real-time class
-gives them the two CPUs as if idle (the kernel keeps 5 % for the rest);
-it needs root or CAP_SYS_NICE.  Round-robin slices (100 ms) are not the
-normal scheduler's, so this approximates an idle machine, it does not
-replace one.  Standard library only."""
+Standard library only."""
 
 import argparse
 import os
@@ -69,8 +63,6 @@ def main():
                     help="rounds of runs on the 10000-rank model (a minute per run)")
     ap.add_argument("--launcher", default=shutil.which("mpirun.openmpi") or "mpirun")
     ap.add_argument("--keep", metavar="DIR", help="write the archives here and keep them")
-    ap.add_argument("--realtime", action="store_true",
-                    help="run --threads 1 and 2 under chrt --rr 10 (see above)")
     args = ap.parse_args()
 
     builddir = os.path.abspath(args.builddir)
@@ -81,9 +73,8 @@ def main():
                        "OMPI_MCA_btl": "self,vader"})
     launch = [args.launcher] + (["--oversubscribe"] if "openmpi" in os.path.realpath(
         args.launcher) or "orterun" in os.path.realpath(args.launcher) else [])
-    rt = [shutil.which("chrt") or "/usr/bin/chrt", "--rr", "10"] if args.realtime else []
-    configs = [("threads 1 (serial)", ["--threads", "1"], rt),
-               ("threads 2", ["--threads", "2"], rt),
+    configs = [("threads 1 (serial)", ["--threads", "1"], []),
+               ("threads 2", ["--threads", "2"], []),
                ("mpirun -np 1", [], launch + ["-np", "1"]),
                ("mpirun -np 2", [], launch + ["-np", "2"]),
                ("mpirun -np 4", [], launch + ["-np", "4"])]
@@ -141,8 +132,7 @@ def main():
     print()
     print("- machine: %s, %d CPUs; load average before %s, after %s; %.0f s"
           % (benchlib.cpu_model(), os.cpu_count(), load_before, load_after, time.time() - start))
-    print("- configurations rotated from round to round; launcher %s%s"
-          % (" ".join(launch), "; --threads 1 and 2 under chrt --rr 10" if args.realtime else ""))
+    print("- configurations rotated from round to round; launcher %s" % " ".join(launch))
     for name, (ranks, rounds, events, write_s, runs, rows, cpu) in results.items():
         print()
         print("### %d locations x %d rounds x 8 events = %d events (written in %.1f s), %d rounds"
