@@ -26,13 +26,13 @@ temporary directory:
   MPI only (hooktrace run)  the plain binary under `hooktrace run --`
                             (libhooktrace preloaded; MPI programs only)
 
-Each configuration runs its variants interleaved (the order rotates each
+Each configuration runs its variants alternated (the order rotates each
 round) for --rounds rounds.  Wall: the whole job as the driver times it
 (mpirun start to exit, profile writing included); loop: the program's own
 timed part (elapsed_s=, rank 0, between barriers for the MPI programs).
-Ratios are medians over rounds of variant / baseline of the same round.
-Every run must print the checksum of its configuration's plain run (the
-clang builds: the same value; -ffast-math is not used); a mismatch is
+Ratios are medians (ranges) over rounds of variant ÷ baseline of the same
+round.  Every run must print the checksum of its configuration's plain run
+(the clang builds: the same value; -ffast-math is not used); a mismatch is
 reported under the table.
 
 Usage (from the build directory; `make bench-apps` does this):
@@ -44,19 +44,17 @@ Usage (from the build directory; `make bench-apps` does this):
 Stdlib only.  Every run happens in its own empty temporary directory.
 """
 import argparse
-import datetime
 import os
-import platform
 import re
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import alternate, cpu_model, loadavg, mpi_version  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import Measure, median  # noqa: E402
 
 SRCDIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -78,6 +76,11 @@ def sh(cmd, env=None):
     done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     if done.returncode != 0:
         sys.exit("shapes_cost: build failed: %s\n%s" % (" ".join(cmd), done.stdout[-4000:]))
+
+
+def compiler_version(cxx):
+    """The first line of cxx --version."""
+    return subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout.split("\n")[0]
 
 
 def library_dir(hooktrace):
@@ -118,11 +121,8 @@ def build(prog, mpi, openmp, args, outdir):
     return exes
 
 
-def med(xs):
-    return statistics.median(xs) if xs else None
-
-
 def profile_cell(runs, *path):
+    """The median over runs' profiles of the number at path, or "–"."""
     vals = []
     for o in runs:
         v = o.profile
@@ -130,58 +130,33 @@ def profile_cell(runs, *path):
             v = v.get(key) if isinstance(v, dict) else None
         if isinstance(v, (int, float)):
             vals.append(v)
-    return "%d" % med(vals) if vals else "–"
+    return "%d" % median(vals) if vals else "–"
 
 
 def report(title, labels, results, args, params, load_before):
     print("### %s" % title)
     print()
-    print("%s; %d round%s, variants interleaved; load average %s before, %s after."
-          % (params, args.rounds, "" if args.rounds == 1 else "s", load_before, loadavg()))
+    print("%s; %d round%s, variants alternated; load average %s before, %s after."
+          % (params, args.rounds, "" if args.rounds == 1 else "s", load_before,
+             benchlib.loadavg()))
     print()
-    print("| variant | wall s (median) | wall ratio | loop s (median) | loop ratio "
-          "| ratio to | functions throttled | left out by the plugin | inlined copies "
-          "unhooked (functions/sites) |")
-    print("|---|---:|---:|---:|---:|---|---:|---:|---:|")
-    ref = next((o.checksum for o in results[PLAIN] if o.error is None), None)
-    bad = []
-    for label in labels:
-        runs = results[label]
-        ok = [o for o in runs if o.error is None]
-        if not ok:
-            errors = sorted({o.error for o in runs})
-            print("| %s | %s | – | – | – | – | – | – | – |" % (label, "; ".join(errors)))
-            continue
-        base = VARIANTS[label][1]
-        if base:
-            pairs = [(o, b) for o, b in zip(runs, results[base])
-                     if o.error is None and b.error is None]
-            wr = "%.2f" % med([o.wall / b.wall for o, b in pairs]) if pairs else "–"
-            lr = "%.2f" % med([o.loop / b.loop for o, b in pairs if b.loop > 0]) if pairs else "–"
-        else:
-            wr = lr = "–"
-        profiled = label not in (PLAIN, CLANG)
+
+    def profile_cells(label):
+        ok = [o for o in results[label] if o.error is None]
+        if label in (PLAIN, CLANG):
+            return ["–"] * 3
         # uninstrumented.inlined: from the plugin's second rule (absent before it).
-        inl = ("%s/%s" % (profile_cell(ok, "uninstrumented", "inlined", "functions"),
-                          profile_cell(ok, "uninstrumented", "inlined", "sites"))
-               if profiled else "–")
-        print("| %s | %.2f | %s | %.2f | %s | %s | %s | %s | %s |" % (
-            label, med([o.wall for o in ok]), wr, med([o.loop for o in ok]), lr, base or "–",
-            profile_cell(ok, "throttle", "functions") if profiled else "–",
-            profile_cell(ok, "uninstrumented", "functions") if profiled else "–", inl))
-        bad += ["%s: %s" % (label, o.checksum) for o in ok if o.checksum != ref]
-        if len(ok) < len(runs):
-            bad.append("%s: %d run(s) %s" % (label, len(runs) - len(ok),
-                                            ", ".join(sorted({o.error for o in runs if o.error}))))
-    print()
-    if ref is None:
-        print("No plain run completed: checksums not compared.")
-    elif bad:
-        print("**Not every run printed the plain checksum** (%s): %s." % (ref, "; ".join(bad)))
-    else:
-        print("Every run printed the plain build's checksum (%s)." % ref)
-    print()
-    sys.stdout.flush()
+        return [profile_cell(ok, "throttle", "functions"),
+                profile_cell(ok, "uninstrumented", "functions"),
+                "%s/%s" % (profile_cell(ok, "uninstrumented", "inlined", "functions"),
+                           profile_cell(ok, "uninstrumented", "inlined", "sites"))]
+
+    benchlib.ratio_table(labels, results, lambda label: VARIANTS[label][1],
+                         [Measure("wall", "wall s", digits=2, ratio_digits=2),
+                          Measure("loop", "loop s", digits=2, ratio_digits=2)],
+                         extra=(["functions throttled", "left out by the plugin",
+                                 "inlined copies unhooked (functions/sites)"], profile_cells))
+    benchlib.checksums(labels, results, PLAIN)
 
 
 def main():
@@ -232,20 +207,10 @@ def main():
         return shlex.split(args.mpiexec) + ["-np", str(ranks), "--oversubscribe",
                                             "--bind-to", "none"]
 
-    print("## Application shapes (issue 24)")
-    print()
-    print("- machine: %s, %d online CPUs, %s %s" % (cpu_model(), os.cpu_count() or 0,
-                                                   platform.system(), platform.release()))
-    print("- MPI: %s; compilers: %s, %s, %s" % (
-        mpi_version(shlex.split(args.mpiexec)[0]),
-        subprocess.run([args.cxx, "--version"], capture_output=True, text=True).stdout.split("\n")[0],
-        subprocess.run([args.clangxx, "--version"], capture_output=True,
-                       text=True).stdout.split("\n")[0], args.hooktrace))
-    print("- date: %s; uptime: %s" % (
-        datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
-        subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()))
-    print("- command: %s" % " ".join(["python3", "bench/shapes_cost.py"] + sys.argv[1:]))
-    print(flush=True)
+    benchlib.header("Application shapes (issue 24)", "bench/shapes_cost.py", [
+        "MPI: %s; compilers: %s, %s, %s" % (
+            benchlib.mpi_version(shlex.split(args.mpiexec)[0]), compiler_version(args.cxx),
+            compiler_version(args.clangxx), args.hooktrace)])
 
     scratch = tempfile.mkdtemp(prefix="hooktrace-bench-shapes-")
     try:
@@ -273,9 +238,9 @@ def main():
                 build_name, _, preload = VARIANTS[label]
                 cmd = ([] if ranks is None else launch(ranks)) + [exes[build_name]] + pargs
                 return ([args.hooktrace, "run", "--"] if preload else []) + cmd
-            load = loadavg()
-            res = alternate("shapes_cost", title, labels, cmd_of, env, args.rounds, args.timeout,
-                            scratch)
+            load = benchlib.loadavg()
+            res = benchlib.alternate_programs("shapes_cost", title, labels, cmd_of, env,
+                                              args.rounds, args.timeout, scratch)
             where = "`%s`" % " ".join(os.path.basename(c) if c.startswith(scratch) else c
                                       for c in cmd_of(PLAIN))
             report(title, labels, res, args, where, load)
