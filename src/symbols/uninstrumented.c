@@ -118,7 +118,9 @@ static int read_section(const char *section, struct name_set *set)
     if (elf_version(EV_CURRENT) == EV_NONE)
         return -1;
     struct ht_object_list objects;
-    ht_object_list_take(&objects, false);
+    /* Only an object the compiler instrumented can hold the plugin's
+     * sections. */
+    ht_object_list_take(&objects, HT_LIST_INSTRUMENTED);
     struct ht_demangler demangler = {0};
     for (size_t i = 0; i < objects.count; i++)
         read_object(objects.objects[i].path, section, set, &demangler);
