@@ -110,7 +110,7 @@ static int compare_entries(const void *a, const void *b)
     return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
 }
 
-/* Reads one section of every loaded object into set, sorted, each name
+/* Reads one section of every instrumented object into set, sorted, each name
  * once: an inline function of a header is in every object that compiled
  * it (its sites add up). */
 static int read_section(const char *section, struct name_set *set)
