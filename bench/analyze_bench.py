@@ -4,10 +4,10 @@ Writes a synthetic archive of RANKS * ITERATIONS * 8 events (default 16 *
 80000 * 8 = 10.24 million) with bench/analyze_write_trace, then, ROUNDS
 times, runs bench/analyze_read_loop (the bare loop: the same OTF2 reading
 with counting callbacks) and hooktrace-analyze (-q --json FILE) over it,
-one right after the other.  Each run is timed as a whole process (wall
+alternated (the order rotating each round).  Each run is timed as a whole process (wall
 clock, perf_counter); its peak RSS and CPU time come from wait4(), and
 its CPU share is CPU time / wall time (below 1: it waited for a CPU).  The
-ratio "analyze events/s / bare events/s" is computed within each round, so
+ratio "analyze events/s ÷ bare events/s" is computed within each round, so
 that a change of machine load between rounds does not enter it; the
 report gives the median and range of each figure.
 
@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
+from benchlib import Measure, median, values  # noqa: E402
 
 
 def timed_rss(argv):
@@ -74,6 +74,9 @@ def size_of(directory):
     return sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(directory) for f in fs)
 
 
+BARE, ANALYZE = "bare OTF2 read loop", "hooktrace-analyze"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--builddir", default=".")
@@ -111,18 +114,12 @@ def main():
             sys.exit("event counts differ: expected %d, bare %d, analyze %d"
                      % (events, bare_events, doc["trace"]["events"]))
 
-        bare_rate, analyze_rate, ratio, bare_rss, analyze_rss = [], [], [], [], []
-        bare_share, analyze_share = [], []
-        for _ in range(args.rounds):
-            b_wall, b_rss, _, b_share = timed_rss([bare, anchor])
-            a_wall, a_rss, _, a_share = timed_rss([analyze, "-q", "--json", json_path, big])
-            bare_share.append(b_share)
-            analyze_share.append(a_share)
-            bare_rate.append(events / b_wall)
-            analyze_rate.append(events / a_wall)
-            ratio.append(b_wall / a_wall)
-            bare_rss.append(b_rss)
-            analyze_rss.append(a_rss)
+        def run_one(label):
+            argv = [bare, anchor] if label == BARE else [analyze, "-q", "--json", json_path, big]
+            wall, rss, _, share = timed_rss(argv)
+            return {"rate": events / wall, "rss": rss, "share": share}
+
+        results = benchlib.alternate([BARE, ANALYZE], args.rounds, run_one, "analyze_bench")
         quarter_rss = [timed_rss([analyze, "-q", "--json", json_path, small])[1]
                        for _ in range(3)]
         csv_wall, _, _, _ = timed_rss([analyze, "-q", "--csv", os.path.join(top, "m.csv"), big])
@@ -131,7 +128,6 @@ def main():
         if not args.keep:
             shutil.rmtree(top, ignore_errors=True)
 
-    med = statistics.median
     s = doc["summary"]
     print("## hooktrace-analyze against a bare OTF2 read loop")
     print()
@@ -141,21 +137,21 @@ def main():
           " %d messages matched, %d warnings, peak %d sends/receives held"
           % (args.ranks, args.iterations, events, big_mb, write_s, s["messages"], s["warnings"],
              s["peak_in_flight"]))
-    print("- %d rounds; each round runs the bare loop, then hooktrace-analyze" % args.rounds)
+    print("- %d rounds, the two programs alternated" % args.rounds)
     print()
-    print("| program | events/s (median) | min..max | peak RSS (median) | CPU share (min) |")
-    print("|---|---:|---:|---:|---:|")
-    print("| bare OTF2 read loop | %.2f M | %.2f..%.2f M | %.1f MiB | %.2f |"
-          % (med(bare_rate) / 1e6, min(bare_rate) / 1e6, max(bare_rate) / 1e6,
-             med(bare_rss) / 1024, min(bare_share)))
-    print("| hooktrace-analyze | %.2f M | %.2f..%.2f M | %.1f MiB | %.2f |"
-          % (med(analyze_rate) / 1e6, min(analyze_rate) / 1e6, max(analyze_rate) / 1e6,
-             med(analyze_rss) / 1024, min(analyze_share)))
-    print()
-    print("- speed ratio hooktrace-analyze / bare loop, per round: median **%.2f** (%.2f..%.2f);"
-          " target >= 0.5" % (med(ratio), min(ratio), max(ratio)))
+    benchlib.ratio_table(
+        [BARE, ANALYZE], results, BARE,
+        [Measure("rate", "M events/s", digits=2, ratio_digits=2, scale=1e-6)],
+        extra=(["events/s min..max", "peak RSS (median)", "CPU share (min)"], lambda label: [
+            "%.2f..%.2f M" % (min(values(results[label], "rate")) / 1e6,
+                              max(values(results[label], "rate")) / 1e6),
+            "%.1f MiB" % (median(values(results[label], "rss")) / 1024),
+            "%.2f" % min(values(results[label], "share"))]), label_title="program")
+    analyze_rss = median(values(results[ANALYZE], "rss"))
+    print("- speed ratio hooktrace-analyze ÷ bare loop, per round: median **%s**; target >= 0.5"
+          % benchlib.cell(benchlib.ratios(results[ANALYZE], results[BARE], "rate"), 2))
     print("- peak RSS of hooktrace-analyze: %.1f MiB on %d events, %.1f MiB on %d events"
-          % (med(analyze_rss) / 1024, events, med(quarter_rss) / 1024,
+          % (analyze_rss / 1024, events, median(quarter_rss) / 1024,
              args.ranks * max(1, args.iterations // 4) * 8))
     print("- with --csv (%d lines written): %.2f M events/s" % (s["messages"], events / csv_wall / 1e6))
 

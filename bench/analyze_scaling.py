@@ -12,13 +12,7 @@ process tree (wall clock); wait4() gives its CPU time and the peak RSS of
 its largest process (for mpirun: the largest rank or mpirun itself).  The
 ratio to the serial read is computed within each round; the report gives
 medians and ranges.  Every run's JSON must equal the serial run's.
-
-With --realtime, the runs without a launcher (--threads 1 and 2) run under
-`chrt --rr 10`: on a machine shared with other work, the real-time class
-gives them the two CPUs as if idle (the kernel keeps 5 % for the rest);
-it needs root or CAP_SYS_NICE.  Round-robin slices (100 ms) are not the
-normal scheduler's, so this approximates an idle machine, it does not
-replace one.  Standard library only."""
+Standard library only."""
 
 import argparse
 import os
@@ -31,7 +25,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
+from benchlib import Measure, values  # noqa: E402
 from analyze_bench import timed_rss, write_archive  # noqa: E402
+
+
+SERIAL = "threads 1 (serial)"
 
 
 def thread_cpu(argv):
@@ -69,8 +67,6 @@ def main():
                     help="rounds of runs on the 10000-rank model (a minute per run)")
     ap.add_argument("--launcher", default=shutil.which("mpirun.openmpi") or "mpirun")
     ap.add_argument("--keep", metavar="DIR", help="write the archives here and keep them")
-    ap.add_argument("--realtime", action="store_true",
-                    help="run --threads 1 and 2 under chrt --rr 10 (see above)")
     args = ap.parse_args()
 
     builddir = os.path.abspath(args.builddir)
@@ -81,12 +77,12 @@ def main():
                        "OMPI_MCA_btl": "self,vader"})
     launch = [args.launcher] + (["--oversubscribe"] if "openmpi" in os.path.realpath(
         args.launcher) or "orterun" in os.path.realpath(args.launcher) else [])
-    rt = [shutil.which("chrt") or "/usr/bin/chrt", "--rr", "10"] if args.realtime else []
-    configs = [("threads 1 (serial)", ["--threads", "1"], rt),
-               ("threads 2", ["--threads", "2"], rt),
-               ("mpirun -np 1", [], launch + ["-np", "1"]),
-               ("mpirun -np 2", [], launch + ["-np", "2"]),
-               ("mpirun -np 4", [], launch + ["-np", "4"])]
+    # label: (options, launcher prefix)
+    configs = {SERIAL: (["--threads", "1"], []),
+               "threads 2": (["--threads", "2"], []),
+               "mpirun -np 1": ([], launch + ["-np", "1"]),
+               "mpirun -np 2": ([], launch + ["-np", "2"]),
+               "mpirun -np 4": ([], launch + ["-np", "4"])}
     archives = [("ring", 16, args.iterations, args.rounds),
                 ("10k", 10000, args.rounds10k, args.runs10k)]
     load_before = benchlib.loadavg()
@@ -104,24 +100,17 @@ def main():
             timed_rss([analyze, "--threads", "1", "-q", "--json", ref_json, d])  # warm the cache
             with open(ref_json) as f:
                 reference = f.read()
-            rows = {c[0]: {"wall": [], "rss": [], "share": [], "ratio": []} for c in configs}
-            for k in range(runs):
-                order = configs[k % len(configs):] + configs[:k % len(configs)]
-                walls = {}
-                for label, opts, prefix in order:
-                    out = os.path.join(top, "%s-run.json" % name)
-                    wall, rss, _, share = timed_rss(prefix + [analyze] + opts +
-                                                    ["-q", "--json", out, d])
-                    with open(out) as f:
-                        if f.read() != reference:
-                            sys.exit("%s on %s: the JSON differs from the serial run's"
-                                     % (label, name))
-                    walls[label] = wall
-                    rows[label]["wall"].append(wall)
-                    rows[label]["rss"].append(rss)
-                    rows[label]["share"].append(share)
-                for label, _, _ in configs:
-                    rows[label]["ratio"].append(walls[configs[0][0]] / walls[label])
+            def run_one(label, d=d, name=name, events=events, reference=reference):
+                opts, prefix = configs[label]
+                out = os.path.join(top, "%s-run.json" % name)
+                wall, rss, _, share = timed_rss(prefix + [analyze] + opts
+                                                + ["-q", "--json", out, d])
+                with open(out) as f:
+                    if f.read() != reference:
+                        sys.exit("%s on %s: the JSON differs from the serial run's" % (label, name))
+                return {"rate": events / wall, "wall": wall, "rss": rss, "share": share}
+
+            rows = benchlib.alternate(list(configs), runs, run_one, "analyze_scaling " + name)
             # Where the CPU time goes, by thread: the model of an idle
             # machine, whatever the load while measuring.
             cpu = {t: [] for t in (1, 2, 3)}
@@ -141,38 +130,38 @@ def main():
     print()
     print("- machine: %s, %d CPUs; load average before %s, after %s; %.0f s"
           % (benchlib.cpu_model(), os.cpu_count(), load_before, load_after, time.time() - start))
-    print("- configurations rotated from round to round; launcher %s%s"
-          % (" ".join(launch), "; --threads 1 and 2 under chrt --rr 10" if args.realtime else ""))
+    print("- configurations alternated, the order rotating from round to round; launcher %s"
+          % " ".join(launch))
     for name, (ranks, rounds, events, write_s, runs, rows, cpu) in results.items():
         print()
         print("### %d locations x %d rounds x 8 events = %d events (written in %.1f s), %d rounds"
               % (ranks, rounds, events, write_s, runs))
         print()
-        print("| run | events/s (median) | min..max | wall (median) | speed vs serial "
-              "(median, min..max) | peak RSS per process (median) | CPU share (median) |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
-        for label, _, _ in configs:
-            r = rows[label]
-            rates = [events / w for w in r["wall"]]
-            print("| %s | %.2f M | %.2f..%.2f M | %.2f s | %.2fx (%.2f..%.2f) | %.1f MiB | %.2f |"
-                  % (label, med(rates) / 1e6, min(rates) / 1e6, max(rates) / 1e6,
-                     med(r["wall"]), med(r["ratio"]), min(r["ratio"]), max(r["ratio"]),
-                     med(r["rss"]) / 1024, med(r["share"])))
-        print()
+        # speed ÷ the serial read's in the same round
+        benchlib.ratio_table(
+            list(configs), rows, SERIAL, [Measure("rate", "M events/s", digits=2, ratio_digits=2,
+                                                  scale=1e-6)],
+            extra=(["events/s min..max", "wall (median)", "peak RSS per process (median)",
+                    "CPU share (median)"], lambda label: [
+                "%.2f..%.2f M" % (min(values(rows[label], "rate")) / 1e6,
+                                  max(values(rows[label], "rate")) / 1e6),
+                "%.2f s" % med(values(rows[label], "wall")),
+                "%.1f MiB" % (med(values(rows[label], "rss")) / 1024),
+                "%.2f" % med(values(rows[label], "share"))]), label_title="run")
         print("CPU seconds by thread (medians of %d runs) and the wall time they allow on 2 "
               "idle CPUs, max(main, total / 2):" % runs)
         print()
-        print("| run | main thread | helper threads | total | bound on 2 idle CPUs | "
-              "speed vs serial at that bound | sleeps |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
         serial_total = med([m + o for m, o, _ in cpu[1]])
+        lines = []
         for t, samples in cpu.items():
             main_s, other = med([m for m, _, _ in samples]), med([o for _, o, _ in samples])
             total = med([m + o for m, o, _ in samples])
             bound = max(main_s, total / 2)
-            print("| threads %d | %.2f s | %.2f s | %.2f s | %.2f s | %.2fx | %d |"
-                  % (t, main_s, other, total, bound, serial_total / bound,
-                     med([z for _, _, z in samples])))
+            lines.append(["threads %d" % t, "%.2f s" % main_s, "%.2f s" % other, "%.2f s" % total,
+                          "%.2f s" % bound, "%.2fx" % (serial_total / bound),
+                          "%d" % med([z for _, _, z in samples])])
+        benchlib.table(["run", "main thread", "helper threads", "total", "bound on 2 idle CPUs",
+                        "speed vs serial at that bound", "sleeps"], lines)
 
 
 if __name__ == "__main__":

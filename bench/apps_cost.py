@@ -12,9 +12,6 @@ Prints markdown tables.
      hooktrace, HOOKTRACE_OFF=1   the same binary, profiling off
      hooktrace, all throttled at once   min_calls 1: every hook call
                                   rewritten at once (the compiled-in floor)
-     hooktrace, GCC plugin        built with -finstrument-functions and
-                                  hooktrace's GCC plugin (pkg-config's
-                                  instrument_flags; when it was built)
      hooktrace, recompiled with its exclude list   built by the driver with
                                   the -finstrument-functions-exclude-function-list
                                   a default run's profile names
@@ -25,14 +22,15 @@ Prints markdown tables.
      (polls on every hook: may be very slow, hence the time limit), and
      both with throttling off (every hook runs while requests are open)
 
-The variants of a program run interleaved (the order rotates each round)
+The variants of a program run alternated (the order rotates each round)
 for --rounds rounds; the table gives the median wall time of the whole run
 (what a user waits for, profile writing included), the program's own loop
-time, and the median over rounds of the ratio to plain of the same round.
+time, and the median (range) over rounds of the ratio to plain of the
+same round.
 For hooktrace runs it reads the JSON profile the run wrote (the program's
 name + .json) and gives its "throttle" figures.  A run that exceeds its
 time limit (--timeout, --halo-timeout) is killed and its variant reported
-as "timeout" (and not run again); a run that fails is reported as "failed".
+as "timeout", a run that fails as "failed" (neither is run again).
 Below each table: whether every run printed the plain build's checksum.
 
 Usage (from the build directory; `make bench-apps` does this):
@@ -44,75 +42,67 @@ Stdlib only.  Every run happens in its own empty temporary directory, which
 is deleted afterwards.
 """
 import argparse
-import datetime
 import os
-import platform
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import cpu_model, loadavg, mpi_version, run_program  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import Measure, median, run_program  # noqa: E402
 
 PLAIN = "plain"
-# (label, program, config or None, extra environment, writes a profile)
-LULESH_VARIANTS = [
-    (PLAIN, "lulesh_proxy_plain", None, {}, False),
-    ("hooktrace", "lulesh_proxy_hooktrace", None, {}, True),
-    ("hooktrace, throttling off", "lulesh_proxy_hooktrace",
-     {"throttle": {"enabled": False}}, {}, True),
-    ("hooktrace, HOOKTRACE_OFF=1", "lulesh_proxy_hooktrace", None, {"HOOKTRACE_OFF": "1"}, False),
+# label: (program, config or None, extra environment, writes a profile)
+LULESH_VARIANTS = {
+    PLAIN: ("lulesh_proxy_plain", None, {}, False),
+    "hooktrace": ("lulesh_proxy_hooktrace", None, {}, True),
+    "hooktrace, throttling off": ("lulesh_proxy_hooktrace", {"throttle": {"enabled": False}}, {},
+                                  True),
+    "hooktrace, HOOKTRACE_OFF=1": ("lulesh_proxy_hooktrace", None, {"HOOKTRACE_OFF": "1"}, False),
     # Every function but main throttled at its second call, so every hook
     # call is rewritten at once: what is left is compiled into the code.
-    ("hooktrace, all throttled at once", "lulesh_proxy_hooktrace",
-     {"throttle": {"min_calls": 1, "max_ns_per_call": 1000000000}}, {}, True),
-]
-# Built by make when the GCC plugin is (optional: left out if missing).
-PLUGIN = ("hooktrace, GCC plugin (instrument_flags)", "lulesh_proxy_plugin", None, {}, True)
+    "hooktrace, all throttled at once": (
+        "lulesh_proxy_hooktrace", {"throttle": {"min_calls": 1, "max_ns_per_call": 1000000000}},
+        {}, True),
+}
 # Built by the driver (build_excluded): the proxy recompiled with the
 # exclude list a default hooktrace run printed.
-EXCLUDED = ("hooktrace, recompiled with its exclude list", "lulesh_proxy_excluded", None, {}, True)
-HALO_VARIANTS = [
-    (PLAIN, "halo_plain", None, {}, False),
-    ("hooktrace", "halo_hooktrace", None, {}, True),
-    ("hooktrace, mpi.poll_interval_us 0", "halo_hooktrace",
-     {"mpi": {"poll_interval_us": 0}}, {}, True),
+EXCLUDED = "hooktrace, recompiled with its exclude list"
+HALO_VARIANTS = {
+    PLAIN: ("halo_plain", None, {}, False),
+    "hooktrace": ("halo_hooktrace", None, {}, True),
+    "hooktrace, mpi.poll_interval_us 0": ("halo_hooktrace", {"mpi": {"poll_interval_us": 0}}, {},
+                                          True),
     # Every hook runs, millions a second, with the exchange's requests open:
     # what bounds polling is its pacing alone.
-    ("hooktrace, throttling off", "halo_hooktrace", {"throttle": {"enabled": False}}, {}, True),
-    ("hooktrace, throttling off, poll_interval_us 0", "halo_hooktrace",
-     {"throttle": {"enabled": False}, "mpi": {"poll_interval_us": 0}}, {}, True),
-]
+    "hooktrace, throttling off": ("halo_hooktrace", {"throttle": {"enabled": False}}, {}, True),
+    "hooktrace, throttling off, poll_interval_us 0": (
+        "halo_hooktrace", {"throttle": {"enabled": False}, "mpi": {"poll_interval_us": 0}}, {},
+        True),
+}
 
 
 def bench(name, variants, cmd_of, args, scratch, timeout):
-    """Runs the variants interleaved; returns {label: [Outcome]}."""
-    results = {v[0]: [] for v in variants}
-    dead = {}
-    for r in range(args.rounds):
-        order = variants[r % len(variants):] + variants[:r % len(variants)]
-        for label, prog, config, extra_env, profiled in order:
-            if label in dead:
-                continue
-            o = run_program("apps_cost", cmd_of(prog), config, extra_env, scratch, timeout)
-            if o.error is None:
-                if profiled and o.profile is None:
-                    o.error = "no JSON profile written"
-                elif profiled and throttle_field(o.profile, "enabled") is not None and \
-                        throttle_field(o.profile, "enabled") != wants_throttling(config):
-                    o.error = "throttle.enabled not as configured"
-                elif not profiled and o.written:
-                    o.error = "wrote %s" % ", ".join(o.written)
-            if o.error is not None:
-                # A variant that timed out or failed once is not retried:
-                # the next rounds would only repeat the wait.
-                dead[label] = o.error
-            results[label].append(o)
-        print("%s: round %d/%d done" % (name, r + 1, args.rounds), file=sys.stderr, flush=True)
-    return results
+    """Runs the variants alternated; returns {label: [Outcome]}."""
+    def run_one(label):
+        prog, config, extra_env, profiled = variants[label]
+        o = run_program("apps_cost", cmd_of(prog), config, extra_env, scratch, timeout)
+        if o.error is None:
+            enabled = throttle_field(o.profile, "enabled")
+            if profiled and o.profile is None:
+                o.error = "no JSON profile written"
+            elif profiled and enabled is not None and enabled != wants_throttling(config):
+                o.error = "throttle.enabled not as configured"
+            elif not profiled and o.written:
+                o.error = "wrote %s" % ", ".join(o.written)
+        return o
+
+    # A variant that timed out or failed once is not run again: the next
+    # rounds would only repeat the wait.
+    return benchlib.alternate(list(variants), args.rounds, run_one, name,
+                              give_up=lambda o: o.error is not None)
 
 
 def build_excluded(args, bindir, scratch, lulesh_args):
@@ -153,87 +143,49 @@ def throttle_field(profile, key):
     return th.get(key) if isinstance(th, dict) else None
 
 
-def med(xs):
-    return statistics.median(xs) if xs else None
-
-
-def fmt_ratio(label, ratio):
-    return "–" if label == PLAIN or ratio is None else "%.2f" % ratio
-
-
 def report(title, variants, results, args, params):
     print("## %s" % title)
     print()
-    print("%s; %d round%s, variants interleaved.  Wall: the whole run as timed by the driver "
+    print("%s; %d round%s, variants alternated.  Wall: the whole run as timed by the driver "
           "(process start to exit, profile writing included); loop: the program's own timed "
-          "part.  Ratios: median over rounds of variant / plain of the same round."
+          "part.  Ratios: median (range) over rounds of variant ÷ plain of the same round."
           % (params, args.rounds, "" if args.rounds == 1 else "s"))
     print()
-    print("| variant | wall s (median) | wall min..max | ratio to plain | loop s (median) "
-          "| loop ratio | functions throttled | sites patched | calls recorded "
-          "| hook calls saved (JSON) | left out by the plugin |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    plain = results[PLAIN]
-    ref = next((o.checksum for o in plain if o.error is None), None)
-    mismatched = []
-    for label, _, _, _, profiled in variants:
-        runs = results[label]
-        ok = [o for o in runs if o.error is None]
-        errors = sorted({o.error for o in runs if o.error is not None})
-        if not ok:
-            print("| %s | %s | – | – | – | – | – | – | – | – | – |" % (label, "; ".join(errors)))
-            continue
-        walls = [o.wall for o in ok]
-        pairs = [(o, p) for o, p in zip(runs, plain) if o.error is None and p.error is None]
-        ratio = med([o.wall / p.wall for o, p in pairs])
-        lratio = med([o.loop / p.loop for o, p in pairs if p.loop > 0])
-        row = "| %s%s | %.2f | %.2f..%.2f | %s | %.2f | %s |" % (
-            label, " (%s in some rounds)" % "; ".join(errors) if errors else "",
-            med(walls), min(walls), max(walls), fmt_ratio(label, ratio),
-            med([o.loop for o in ok]), fmt_ratio(label, lratio))
-        if profiled:
-            cells = []
-            for key in ("functions", "sites_patched"):
-                vals = [throttle_field(o.profile, key) for o in ok]
-                vals = [v for v in vals if isinstance(v, (int, float))]
-                cells.append("%d" % med(vals) if vals else "?")
-            calls = [o.profile.get("overhead", {}).get("calls") for o in ok]
-            calls = [c for c in calls if isinstance(c, (int, float))]
-            cells.append("%.3g" % med(calls) if calls else "?")
-            saved = [throttle_field(o.profile, "hook_calls_saved") for o in ok]
-            saved = [s for s in saved if isinstance(s, (int, float))]
-            cells.append("%.3g" % med(saved) if saved else "?")
-            left = [o.profile.get("uninstrumented", {}).get("functions") for o in ok]
-            left = [n for n in left if isinstance(n, int)]
-            cells.append("%d" % med(left) if left else "?")
-            row += " %s |" % " | ".join(cells)
-        else:
-            row += " – | – | – | – | – |"
-        print(row)
-        mismatched += ["%s: %s" % (label, o.checksum) for o in ok if o.checksum != ref]
-    print()
-    if ref is None:
-        print("No plain run completed: checksums not compared.")
-    elif mismatched:
-        print("**Checksums differ** from the plain build's (%s): %s." % (ref, "; ".join(mismatched)))
-    else:
-        print("Every completed run printed the plain build's checksum (%s)." % ref)
-    print()
-    return results
+
+    def profile_cells(label):
+        """The throttling figures of the label's profiles (medians)."""
+        if not variants[label][3]:
+            return ["–"] * 4
+        profiles = [o.profile for o in results[label] if o.error is None]
+        cells = []
+        for get, fmt in ((lambda p: throttle_field(p, "functions"), "%d"),
+                         (lambda p: throttle_field(p, "sites_patched"), "%d"),
+                         (lambda p: p.get("overhead", {}).get("calls"), "%.3g"),
+                         (lambda p: throttle_field(p, "hook_calls_saved"), "%.3g")):
+            found = [v for v in map(get, profiles) if isinstance(v, (int, float))]
+            cells.append(fmt % median(found) if found else "?")
+        return cells
+
+    benchlib.ratio_table(list(variants), results, PLAIN,
+                         [Measure("wall", "wall s", digits=2, ratio_digits=2),
+                          Measure("loop", "loop s", digits=2, ratio_digits=2)],
+                         extra=(["functions throttled", "sites patched", "calls recorded",
+                                 "hook calls saved (JSON)"], profile_cells))
+    benchlib.checksums(list(variants), results, PLAIN)
 
 
 def lulesh_notes(results):
     """Instrumented calls per run, from the throttling-off profile."""
     off = [o for o in results.get("hooktrace, throttling off", []) if o.error is None]
-    plain = [o for o in results[PLAIN] if o.error is None]
     calls = [o.profile.get("overhead", {}).get("calls") for o in off if o.profile]
     calls = [c for c in calls if isinstance(c, (int, float))]
-    if calls and plain:
-        c, t = med(calls), med([o.loop for o in plain])
+    loop = median(benchlib.values(results[PLAIN], "loop"))
+    if calls and loop:
+        c = median(calls)
         print("Instrumented calls per run (the throttling-off profile's overhead.calls, all of "
               "them recorded): %.3g, i.e. %.3g per second of the plain build's loop (%.2f s).  "
               "With throttling on, the JSON's hook_calls_saved column is hooktrace's own "
-              "estimate of the calls it avoided." % (c, c / t, t))
+              "estimate of the calls it avoided." % (c, c / loop, loop))
         print()
 
 
@@ -274,43 +226,29 @@ def main():
                              else "-np %d --oversubscribe" % args.ranks)
 
     bindir = os.path.join(os.path.abspath(args.builddir), "bench")
-    for prog in sorted({v[1] for v in LULESH_VARIANTS + HALO_VARIANTS}):
+    programs = [v[0] for v in list(LULESH_VARIANTS.values()) + list(HALO_VARIANTS.values())]
+    for prog in sorted(set(programs)):
         if not os.access(os.path.join(bindir, prog), os.X_OK):
             sys.exit("apps_cost: %s/%s not built: run `make bench-apps`" % (bindir, prog))
 
-    print("# Application proxies")
-    print()
-    print("- machine: %s, %d online CPUs, %s %s" % (cpu_model(), os.cpu_count() or 0,
-                                                   platform.system(), platform.release()))
-    print("- MPI: %s; launch: %s %s" % (mpi_version(shlex.split(args.mpiexec)[0]),
-                                        args.mpiexec, args.mpiexec_args))
-    print("- load average before the run: %s" % loadavg())
-    print("- date: %s" % datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"))
-    print("- command: %s" % " ".join(["python3", "bench/apps_cost.py"] + sys.argv[1:]))
-    print(flush=True)
-
+    benchlib.header("Application proxies", "bench/apps_cost.py", [
+        "MPI: %s; launch: %s %s" % (benchlib.mpi_version(shlex.split(args.mpiexec)[0]),
+                                    args.mpiexec, args.mpiexec_args)])
     scratch = tempfile.mkdtemp(prefix="hooktrace-bench-apps-")
     try:
         if args.only in (None, "lulesh"):
             lulesh_args = ["-s", str(args.lulesh_size), "-i", str(args.lulesh_iterations)]
-            variants = list(LULESH_VARIANTS)
-            if os.access(os.path.join(bindir, PLUGIN[1]), os.X_OK):
-                variants.insert(2, PLUGIN)
-            else:
-                print("apps_cost: %s not built (no GCC plugin): its variant is left out" % PLUGIN[1],
-                      file=sys.stderr)
+            variants = dict(LULESH_VARIANTS)
             excluded = build_excluded(args, bindir, scratch, lulesh_args)
             if excluded:
-                variants.append(EXCLUDED)
-            programs = {EXCLUDED[1]: excluded}
+                variants[EXCLUDED] = (excluded, None, {}, True)
             res = bench("lulesh", variants,
-                        lambda prog: [programs.get(prog) or os.path.join(bindir, prog)] + lulesh_args,
+                        lambda prog: [os.path.join(bindir, prog)] + lulesh_args,
                         args, scratch, args.timeout)
             report("LULESH proxy (serial C++)", variants, res, args,
                    "bench/lulesh_proxy %s (%d elements)"
                    % (" ".join(lulesh_args), args.lulesh_size ** 3))
             lulesh_notes(res)
-            sys.stdout.flush()
         if args.only in (None, "halo"):
             halo_args = ["-n", str(args.halo_size), "-i", str(args.halo_iterations)]
             launch = shlex.split(args.mpiexec) + shlex.split(args.mpiexec_args)
@@ -322,7 +260,7 @@ def main():
                                                     args.mpiexec_args))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print("- load average after the run: %s" % loadavg())
+    print("- load average after the run: %s" % benchlib.loadavg())
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ Each shape is built as the README says (`hooktrace g++ ...` or
 without hooktrace, with the same flags (-O2 -g, -fopenmp where the program
 has OpenMP), and timed whole process (mpirun start to exit, profile writing
 included), the builds alternated round by round (benchlib.alternate); the
-ratio is the median over rounds of hooktrace / plain of the same round.
+ratio is the median over rounds of hooktrace ÷ plain of the same round.
 Timed alongside: the same default build run with throttling off (config
 {"throttle": {"enabled": false}}: every out-of-line call recorded to the
 end), and the old default, `-fplugin-arg-hooktrace_gcc-inlined-hooks=keep-loops`.
@@ -58,22 +58,20 @@ Usage (from the build directory; `make bench-asbuilt` does this):
 Stdlib only.  Every run happens in its own empty temporary directory.
 """
 import argparse
-import datetime
 import json
 import os
-import platform
 import re
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import alternate, cpu_model, loadavg, mpi_version, ratios, run_program  # noqa: E402
-from shapes_cost import library_dir, sh  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import Measure, median, ratios, run_program, values  # noqa: E402
+from shapes_cost import compiler_version, library_dir, sh  # noqa: E402
 
 SRCDIR = os.path.dirname(os.path.abspath(__file__))
 PLAIN, DEFAULT = "plain", "hooktrace (default: leaf)"
@@ -352,20 +350,6 @@ def build(prog, shape, args, outdir):
     return exes
 
 
-def save_profiles(where, prog, ref_run, res):
-    os.makedirs(where, exist_ok=True)
-    firsts = [("keep", ref_run)] + [(name, next((o for o in res[label] if o.profile), None))
-                                    for name, label in (("leaf", DEFAULT), ("keep-loops", KEEP_LOOPS))]
-    for name, o in firsts:
-        if o is not None and o.profile:
-            with open(os.path.join(where, "%s_%s.json" % (prog, name)), "w") as f:
-                json.dump(o.profile, f)
-
-
-def med(xs):
-    return statistics.median(xs) if xs else float("nan")
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hooktrace", required=True,
@@ -405,19 +389,12 @@ def main():
 
     commit = subprocess.run(["git", "-C", SRCDIR, "describe", "--always", "--dirty"],
                             capture_output=True, text=True).stdout.strip() or "unknown"
-    print("## The program as written (issue 35)")
-    print()
-    print("- machine: %s, %d online CPUs, %s %s" % (cpu_model(), os.cpu_count() or 0,
-                                                   platform.system(), platform.release()))
-    print("- MPI: %s; compiler: %s; hooktrace: %s" % (
-        mpi_version(shlex.split(args.mpiexec)[0]),
-        subprocess.run([args.cxx, "--version"], capture_output=True, text=True).stdout.split("\n")[0],
-        args.hooktrace))
-    print("- date: %s; commit: %s; uptime at the start: %s" % (
-        datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"), commit,
-        subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()))
-    print("- command: %s" % " ".join(["python3", "bench/asbuilt_cost.py"] + sys.argv[1:]))
-    print(flush=True)
+    benchlib.header("The program as written (issue 35)", "bench/asbuilt_cost.py", [
+        "MPI: %s; compiler: %s; hooktrace: %s" % (
+            benchlib.mpi_version(shlex.split(args.mpiexec)[0]), compiler_version(args.cxx),
+            args.hooktrace),
+        "commit: %s; uptime at the start: %s" % (
+            commit, subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())])
 
     scratch = tempfile.mkdtemp(prefix="hooktrace-bench-asbuilt-")
     rows = []
@@ -437,9 +414,10 @@ def main():
             ref_run = run_program("asbuilt_cost", cmd_of(REFERENCE), NO_THROTTLE, env, scratch,
                                   args.timeout * 10)
             ref = Profile(ref_run.profile) if ref_run.error is None and ref_run.profile else None
-            load = loadavg()
-            res = alternate("asbuilt_cost", prog, LABELS, cmd_of, env, args.rounds, args.timeout,
-                            scratch, config=lambda label: NO_THROTTLE if label == NOTHROTTLE else None)
+            load = benchlib.loadavg()
+            res = benchlib.alternate_programs(
+                "asbuilt_cost", prog, LABELS, cmd_of, env, args.rounds, args.timeout, scratch,
+                config=lambda label: NO_THROTTLE if label == NOTHROTTLE else None)
             rows.append(report(prog, shape, size, args, res, ref, ref_run, load, cmd_of, scratch))
             if args.save_profiles:
                 save_profiles(args.save_profiles, prog, ref_run, res)
@@ -454,7 +432,7 @@ def main():
     for row in rows:
         print(row)
     print()
-    print("Load average at the end: %s." % loadavg())
+    print("Load average at the end: %s." % benchlib.loadavg())
 
 
 def save_profiles(where, prog, ref_run, res):
@@ -469,7 +447,8 @@ def save_profiles(where, prog, ref_run, res):
 
 
 def med(xs):
-    return statistics.median(xs) if xs else float("nan")
+    """The median, or NaN (printed "nan") where no run completed."""
+    return median(xs) if xs else float("nan")
 
 
 def runs_line(what, per_run, limit=30, note=""):
@@ -497,26 +476,18 @@ def report(prog, shape, size, args, res, ref, ref_run, load, cmd_of, scratch):
         cmd, ", OMP_NUM_THREADS=%d%s" % (args.threads, "" if args.omp_wait_policy == "unset" else
                                           " OMP_WAIT_POLICY=" + args.omp_wait_policy.upper())
         if shape["openmp"] else "", args.rounds,
-        "" if args.rounds == 1 else "s", load, loadavg()))
+        "" if args.rounds == 1 else "s", load, benchlib.loadavg()))
     print()
     ok = {label: [o for o in res[label] if o.error is None] for label in LABELS}
-    print("| build | wall s (median) | ratio to plain (median) | min..max | loop ratio (median) |")
-    print("|---|---:|---:|---|---:|")
+    benchlib.ratio_table(LABELS, res, PLAIN, [Measure("wall", "wall s"), Measure("loop", "loop s")],
+                         label_title="build")
+    # For the summary row: median wall and the wall ratio's median and range.
     cells = {}
     for label in LABELS:
-        walls = [o.wall for o in ok[label]]
-        rw, rl = ratios(res[label], res[PLAIN]), ratios(res[label], res[PLAIN], "loop")
-        cells[label] = (med(walls), med(rw), min(rw, default=float("nan")), max(rw, default=float("nan")))
-        print("| %s | %.3f | %.3f | %.3f..%.3f | %.3f |" % ((label,) + cells[label] + (med(rl),)))
-    print()
-    failed = ["%s %d" % (label, len(res[label]) - len(ok[label])) for label in LABELS
-              if len(ok[label]) < len(res[label])]
-    if failed:
-        print("Runs that failed: %s." % ", ".join(failed))
-    checksum = next((o.checksum for o in ok[PLAIN]), None)
-    sums = {o.checksum for label in LABELS for o in ok[label]}
-    print("Checksums: %s." % ("every run printed the plain build's (%s)" % checksum
-                             if sums == {checksum} else "**differ**: %s" % sorted(sums)))
+        rw = ratios(res[label], res[PLAIN])
+        cells[label] = (med(values(res[label], "wall")), med(rw), min(rw, default=float("nan")),
+                        max(rw, default=float("nan")))
+    benchlib.checksums(LABELS, res, PLAIN)
     print("Reference (inlined-hooks=keep, throttling off): %s." % (
         "%d stacks, %d functions" % (len(ref.stacks), len(ref.functions)) if ref
         else "none (%s)" % (ref_run.error or "no JSON profile")))

@@ -6,8 +6,9 @@ bench/stacks_cost.py), the second with every time scaled by a factor
 between 0.5 and 2 and one root callee renamed (11,111 new and 11,111
 vanished stacks).  Measures --compare writing both the page and the JSON,
 and --scaling of the two (as 4 and 8 ranks): wall time and peak RSS
-(GNU time), output sizes, and headless chromium loading the compare page
-(its scripts run to their end; errors) when chromium is installed.
+(GNU time; the two alternated), output sizes, and headless chromium
+loading the compare page (its scripts run to their end; errors) when
+chromium is installed.
 Prints a markdown table of medians.
 
 Usage (from the build directory): python3 bench/compare_cost.py
@@ -26,6 +27,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
 from benchlib import cpu_model, loadavg  # noqa: E402
 
 
@@ -97,12 +99,12 @@ def main():
     print("machine: %s, load average before: %s" % (cpu_model(), loadavg()))
     print("profiles: %d stacks each, %.1f MB and %.1f MB"
           % (n, os.path.getsize(base) / 1e6, os.path.getsize(new) / 1e6))
-    cmp_runs, scale_runs, loads = [], [], []
-    for _ in range(a.rounds):
-        cmp_runs.append(timed([tool, "--compare", base, new, "-o", "cmp.html", "--json",
-                               "cmp.json"], work))
-        scale_runs.append(timed([tool, "--scaling", base, new, "-o", "scale.html", "--json",
-                                 "scale.json"], work))
+    loads = []
+    outputs = {"compare": "cmp", "scaling": "scale"}
+    runs = benchlib.alternate(list(outputs), a.rounds, lambda what: timed(
+        [tool, "--" + what, base, new, "-o", outputs[what] + ".html", "--json",
+         outputs[what] + ".json"], work), "compare_cost")
+    cmp_runs, scale_runs = runs["compare"], runs["scaling"]
     doc = json.load(open(os.path.join(work, "cmp.json")))
     status = [s["status"] for s in doc["stacks"]]
     print("comparison: %d changed, %d new, %d vanished" % (status.count("changed"),

@@ -4,59 +4,31 @@
 software-defined PAPI events (bench/counters_sde.c), run with throttling off
 and 0, 1 and 3 SDE events in "counters", and with perf events (one, and
 two in one event set: perf::TASK-CLOCK, perf::PAGE-FAULTS), which PAPI
-reads with a system call, interleaved, for several rounds.  Prints a
-markdown table of the median (min, max) nanoseconds per call, and the added
-cost per call (one hook pair) against no counters.  The perf variants run
---perf-calls calls (they cost some 100 times more each) and are listed as
-unavailable where the machine has no perf events.
+reads with a system call, alternated, for several rounds.  Prints a
+markdown table of the median nanoseconds per call, and the cost each
+variant adds per call (one hook pair) to no counters in the same round.
+The perf variants run --perf-calls calls (they cost some 100 times more
+each) and are listed as unavailable where the machine has no perf events.
 
 Usage (from the build directory; `make bench-counters` does this):
     python3 bench/counters_cost.py [--builddir DIR] [--rounds 5] [--calls 3000000]
                                    [--perf-calls 300000]
 """
 import argparse
-import json
 import os
 import re
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import cpu_model, loadavg  # noqa: E402
+import benchlib  # noqa: E402
 
 EVENTS = ["sde:::COUNTERS_BENCH::a", "sde:::COUNTERS_BENCH::b", "sde:::COUNTERS_BENCH::c"]
 PERF = ["perf::TASK-CLOCK", "perf::PAGE-FAULTS"]
-VARIANTS = [("no counters", []), ("1 SDE event", EVENTS[:1]), ("3 SDE events", EVENTS),
-            ("perf::TASK-CLOCK", PERF[:1]), ("2 perf events", PERF)]
-
-
-class Unavailable(Exception):
-    pass
-
-
-def run_once(exe, calls, events, scratch):
-    cwd = tempfile.mkdtemp(prefix="run-", dir=scratch)
-    config = os.path.join(scratch, "config-%d.json" % len(events))
-    with open(config, "w") as f:
-        json.dump({"throttle": {"enabled": False}, "counters": events}, f)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HOOKTRACE_")}
-    env["HOOKTRACE_CONFIG"] = config
-    try:
-        proc = subprocess.run([exe, "-a", "-n", str(calls), "-t", "1", "-p", "mixed"], cwd=cwd,
-                              env=env, capture_output=True, text=True, timeout=600)
-        if proc.returncode == 0 and "hooktrace: counter" in proc.stderr and events[0] in PERF:
-            raise Unavailable(proc.stderr.strip())
-        if proc.returncode != 0 or "hooktrace: counter" in proc.stderr:
-            sys.exit("counters_cost: %s failed:\n%s%s" % (exe, proc.stdout, proc.stderr))
-        m = re.search(r"ns_per_call=([0-9.]+)", proc.stdout)
-        if not m:
-            sys.exit("counters_cost: no ns_per_call in:\n%s" % proc.stdout)
-        return float(m.group(1))
-    finally:
-        shutil.rmtree(cwd, ignore_errors=True)
+VARIANTS = {"no counters": [], "1 SDE event": EVENTS[:1], "3 SDE events": EVENTS,
+            "perf::TASK-CLOCK": PERF[:1], "2 perf events": PERF}
+BASE = "no counters"
 
 
 def main():
@@ -69,42 +41,39 @@ def main():
     exe = os.path.join(os.path.abspath(args.builddir), "bench", "hook_kernel_counters")
     if not os.access(exe, os.X_OK):
         sys.exit("counters_cost: %s not built: run `make bench-counters`" % exe)
-    print("# Counters: cost per instrumented call")
-    print()
-    print("- machine: %s, %d online CPUs; load average before: %s"
-          % (cpu_model(), os.cpu_count() or 0, loadavg()))
-    print("- command: python3 bench/counters_cost.py %s" % " ".join(sys.argv[1:]))
-    print("- kernel: pattern mixed, 1 thread, %d calls per run (%d with perf events), %d rounds,"
-          " throttling off" % (args.calls // 3 * 3, args.perf_calls // 3 * 3, args.rounds))
-    print(flush=True)
-    results = {label: [] for label, _ in VARIANTS}
-    unavailable = {}
+    benchlib.header("Counters: cost per instrumented call", "bench/counters_cost.py", [
+        "kernel: pattern mixed, 1 thread, %d calls per run (%d with perf events), %d rounds, "
+        "throttling off" % (args.calls // 3 * 3, args.perf_calls // 3 * 3, args.rounds)])
+
     scratch = tempfile.mkdtemp(prefix="hooktrace-counters-bench-")
+
+    def run_one(label):
+        events = VARIANTS[label]
+        perf = bool(events) and events[0] in PERF
+        calls = args.perf_calls if perf else args.calls
+        r = benchlib.run([exe, "-a", "-n", str(calls), "-t", "1", "-p", "mixed"],
+                         {"throttle": {"enabled": False}, "counters": events}, None, scratch,
+                         tool="counters_cost")
+        if "hooktrace: counter" in r.stderr:
+            # A machine without perf events: said once, and not run again.
+            if perf:
+                return benchlib.Run(r.cmd, error="unavailable: " + r.stderr.strip())
+            sys.exit("counters_cost: %s failed:\n%s%s" % (exe, r.stdout, r.stderr))
+        m = re.search(r"ns_per_call=([0-9.]+)", r.stdout)
+        if not m:
+            sys.exit("counters_cost: no ns_per_call in:\n%s" % r.stdout)
+        return {"ns": float(m.group(1))}
+
     try:
-        for r in range(args.rounds):
-            order = VARIANTS[r % len(VARIANTS):] + VARIANTS[:r % len(VARIANTS)]
-            for label, events in order:
-                if label in unavailable:
-                    continue
-                calls = args.perf_calls if events and events[0] in PERF else args.calls
-                try:
-                    results[label].append(run_once(exe, calls, events, scratch))
-                except Unavailable as e:
-                    unavailable[label] = str(e)
+        results = benchlib.alternate(list(VARIANTS), args.rounds, run_one, "counters_cost",
+                                     give_up=lambda r: getattr(r, "error", None) is not None)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    base = statistics.median(results["no counters"])
-    print("| variant | ns per call, median (min, max) | added per call (one hook pair) |")
-    print("|---|---|---|")
-    for label, _ in VARIANTS:
-        v = results[label]
-        if label in unavailable:
-            print("| %s | unavailable: %s | - |" % (label, unavailable[label].replace("\n", " ")))
-            continue
-        med = statistics.median(v)
-        print("| %s | %.1f (%.1f, %.1f) | %s |" % (label, med, min(v), max(v),
-                                                  "-" if label == "no counters"
-                                                  else "+%.1f ns" % (med - base)))
+    print("Added per call: variant − no counters of the same round (one hook pair).")
+    print()
+    benchlib.ratio_table(list(VARIANTS), results, BASE,
+                         [benchlib.Measure("ns", "ns per call", "difference", digits=1,
+                                           ratio_digits=1)])
 
 
 if __name__ == "__main__":

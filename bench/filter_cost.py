@@ -5,7 +5,7 @@ whose helper of a few ns is called 20 million times beside four kernels of
 hook calls are rewritten into no-ops at its first call (docs/filter.md).
 Prints a markdown table.
 
-Variants, run interleaved (the order rotates each round) for --rounds:
+Variants, run alternated (the order rotates each round) for --rounds:
   plain                                 built without -finstrument-functions
   exclude_functions, throttling off     {"exclude_functions": ["^helper$"]}
   Score-P filter file, throttling off   EXCLUDE helper, through filter_file
@@ -13,7 +13,7 @@ Variants, run interleaved (the order rotates each round) for --rounds:
                                         exclusion cost when the output alone
                                         dropped the function
 
-Ratios are medians (and quartiles) over rounds of variant / plain in the
+Ratios are medians (and quartiles) over rounds of variant ÷ plain in the
 same round (wall: the whole process; loop: the program's timed part; cpu:
 the process's user and system time, which other work on a loaded machine
 lengthens far less than wall time).  From each variant's first profile:
@@ -25,15 +25,14 @@ Usage (from the build directory; `make bench-filter` does this):
         [--helpers 100]
 Stdlib only; every run happens in its own empty temporary directory."""
 import argparse
-import datetime
 import os
 import shutil
-import statistics
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import alternate, cpu_model, loadavg, ratios  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import Measure  # noqa: E402
 
 PLAIN = "plain"
 EXCLUDED = "exclude_functions, throttling off"
@@ -64,16 +63,11 @@ def main():
         if not os.access(os.path.join(bindir, prog), os.X_OK):
             sys.exit("filter_cost: %s/%s not built: run `make bench-filter`" % (bindir, prog))
 
-    print("## Excluded functions: a 20-million-call helper (bench/throttle_shape.c)")
-    print()
-    print("- machine: %s, %d online CPUs; load average before: %s" % (cpu_model(), os.cpu_count() or 0,
-                                                                     loadavg()))
-    print("- date: %s" % datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"))
-    print("- command: %s" % " ".join(["python3", "bench/filter_cost.py"] + sys.argv[1:]))
-    print("- %d steps: %d calls of each of 4 kernels, %d helper calls; %d rounds, variants "
-          "interleaved" % (args.steps, args.steps, args.steps * args.helpers, args.rounds))
-    print(flush=True)
-
+    benchlib.header("Excluded functions: a 20-million-call helper (bench/throttle_shape.c)",
+                    "bench/filter_cost.py", [
+                        "%d steps: %d calls of each of 4 kernels, %d helper calls; %d rounds, "
+                        "variants alternated" % (args.steps, args.steps, args.steps * args.helpers,
+                                                 args.rounds)])
     scratch = tempfile.mkdtemp(prefix="hooktrace-bench-filter-")
     filter_path = os.path.join(scratch, "helper.filter")
     with open(filter_path, "w") as f:
@@ -91,47 +85,28 @@ def main():
         return [os.path.join(bindir, prog)] + cmd_args
 
     try:
-        results = alternate("filter_cost", "filter_cost", LABELS, cmd_of, {}, args.rounds,
-                            args.timeout, scratch, config=lambda label: configs[label])
+        results = benchlib.alternate_programs("filter_cost", "filter_cost", LABELS, cmd_of, {},
+                                              args.rounds, args.timeout, scratch,
+                                              config=lambda label: configs[label])
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
-    def median_iqr(values):
-        """"1.013 (1.004-1.021)": the median and the quartiles."""
-        if len(values) < 2:
-            return "%.3f" % statistics.median(values)
-        q = statistics.quantiles(values, n=4)
-        return "%.3f (%.3f-%.3f)" % (statistics.median(values), q[0], q[2])
+    def fact_cells(label):
+        """From the label's first profile."""
+        ok = [o for o in results[label] if o.error is None and o.profile]
+        f = facts(ok[0].profile) if label != PLAIN and ok else None
+        return ["yes" if f[0] else "no", "%d" % f[1], "%s" % f[2]] if f else ["–"] * 3
 
-    print("| variant | wall s (median) | wall ratio | loop s (median) | loop ratio | cpu ratio "
-          "| helper absent | kernel calls | hook calls rewritten |")
-    print("|---|---:|---:|---:|---:|---:|---|---:|---:|")
-    ref = next((o.checksum for o in results[PLAIN] if o.error is None), None)
-    bad = []
-    for label in LABELS:
-        runs = results[label]
-        ok = [o for o in runs if o.error is None]
-        if not ok:
-            print("| %s | %s |" % (label, "; ".join(sorted({o.error for o in runs}))))
-            continue
-        wr = ratios(runs, results[PLAIN])
-        lr = ratios(runs, results[PLAIN], "loop")
-        cr = ratios(runs, results[PLAIN], "cpu")
-        f = facts(ok[0].profile) if label != PLAIN and ok[0].profile else None
-        cells = ["yes" if f[0] else "no", "%d" % f[1], "%s" % f[2]] if f else ["–"] * 3
-        print("| %s | %.3f | %s | %.3f | %s | %s | %s |" % (
-            label, statistics.median(o.wall for o in ok),
-            median_iqr(wr) if label != PLAIN and wr else "–",
-            statistics.median(o.loop for o in ok),
-            median_iqr(lr) if label != PLAIN and lr else "–",
-            median_iqr(cr) if label != PLAIN and cr else "–", " | ".join(cells)))
-        bad += ["%s: checksum %s" % (label, o.checksum) for o in ok if o.checksum != ref]
-        if len(ok) < len(runs):
-            bad.append("%s: %d run(s) failed" % (label, len(runs) - len(ok)))
-    print()
-    print("Load average after: %s." % loadavg())
-    for b in bad:
-        print("- %s" % b)
+    # cpu: the process's user and system time, which other work on a loaded
+    # machine lengthens far less than wall time; quartiles, since there the
+    # wall ratios of one variant spread over 0.8-1.1.
+    benchlib.ratio_table(LABELS, results, PLAIN,
+                         [Measure("wall", "wall s"), Measure("loop", "loop s"),
+                          Measure("cpu", "cpu s")],
+                         extra=(["helper absent", "kernel calls", "hook calls rewritten"],
+                                fact_cells), quartiles=True)
+    benchlib.checksums(LABELS, results, PLAIN)
+    print("Load average after: %s." % benchlib.loadavg())
 
 
 if __name__ == "__main__":

@@ -17,45 +17,42 @@ built three ways in a scratch directory:
 
 and `run` is the plain binary under `hooktrace run` (libhooktrace
 preloaded: MPI calls only).  Each is run on each number of ranks
-(--ranks, oversubscribed), interleaved, --rounds times, with default
-settings (no config file).  Per run: the wall time from starting mpirun to
-its exit; the loop's time (halo's elapsed_s, rank 0); the slowest rank's
-MPI_Finalize (HALO_TIME_FINALIZE).  "outside" = wall - loop: start-up,
-MPI_Finalize and exit.  Tables: medians per variant, and the median over
-rounds of the ratio to plain in the same round.
+(--ranks, oversubscribed), alternated (the order rotating each round),
+--rounds times, with default settings (no config file).  Per run: the wall
+time from starting mpirun to its exit; the loop's time (halo's elapsed_s,
+rank 0); the slowest rank's MPI_Finalize (HALO_TIME_FINALIZE).  "outside" =
+wall - loop: start-up, MPI_Finalize and exit.  Tables: medians per variant,
+and the median (range) over rounds of the ratio to plain, and of the
+difference from plain's "outside", in the same round.
 
-The breakdown (--breakdown, default on) runs the linked build again with
+The breakdown (default on; --no-breakdown) runs the linked build again with
 outputs.progress_after_ms 0 (rank 0 prints when it named the functions,
 built its profile, merged the ranks and wrote the files, in seconds since
 MPI_Finalize began) and with one output or MPI_T turned off at a time: the
-difference in the slowest MPI_Finalize against all outputs on is what that
-output (or MPI_T's late start-up on rank 0) costs.
+difference in the slowest MPI_Finalize against all outputs on, in the same
+round, is what that output (or MPI_T's late start-up on rank 0) costs.
 
 Usage (from the build directory; `make bench-fixed` does this):
     python3 bench/fixed_cost.py [--builddir DIR] [--mpiexec mpirun] [--mpi ompi-c|mpich]
                                 [--ranks 1,4,16] [--rounds 5] [--halo-args '-n 1024 -i 400']
                                 [--no-breakdown] [--variants plain,linked,full,run]
                                 [--source OTHER.c|.cpp --cflags '-fopenmp']
---other-lib OLD/libhooktrace.so: adds variant run_other, `hooktrace run` with
-that library (before/after a change, in the same rounds).
 --source: another MPI program that prints elapsed_s=<seconds of its main loop>
 (rank 0), e.g. the LULESH MPI proxy for `hooktrace run` (--variants run).
 Stdlib only; every run happens in its own temporary directory."""
 import argparse
-import datetime
 import json
 import os
 import re
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import cpu_model, loadavg, mpi_version  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import Measure, median, values  # noqa: E402
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "halo.c")
 
@@ -77,18 +74,32 @@ def build(args, scratch):
                        check=True)
         exes[name] = exe
     exes["run"] = exes["plain"]
-    exes["run_other"] = exes["plain"]
     # The library file: an installed libhooktrace.so is an ld script.
     return exes, os.path.join(lib, "libhooktrace.so.0")
 
 
-def launch(args, ranks, exe, preload=None, config=None):
+def outputs(exe):
+    """What a run of exe wrote: the bytes of its output files and the MPI_T
+    start-up its JSON reports."""
+    def look(cwd):
+        name = os.path.basename(exe)
+        out_bytes = sum(os.path.getsize(os.path.join(cwd, f)) for f in os.listdir(cwd)
+                        if f.startswith(name))
+        mpit = None
+        if os.path.exists(os.path.join(cwd, name + ".json")):
+            with open(os.path.join(cwd, name + ".json")) as f:
+                mpit = json.load(f).get("mpi_t", {}).get("startup_s")
+        return out_bytes, mpit
+    return look
+
+
+def launch(args, ranks, exe, scratch, preload=None, config=None):
+    """One job: its wall time, loop, slowest MPI_Finalize, the time outside
+    the loop, its output bytes, MPI_T's start-up and rank 0's progress."""
     cmd = shlex.split(args.mpiexec)
-    env = dict(os.environ, HALO_TIME_FINALIZE="1", OMPI_ALLOW_RUN_AS_ROOT="1",
-               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "LD_PRELOAD"):
-        env.pop(key, None)
-    scratch = tempfile.mkdtemp(prefix="hooktrace-bench-fixed-")
+    # Every rank gets HALO_TIME_FINALIZE (and the config): named to the
+    # launcher, which does not hand the whole environment on everywhere.
+    env = {"HALO_TIME_FINALIZE": "1", "LD_PRELOAD": None}
     if config is not None:
         path = os.path.join(scratch, "hooktrace.json")
         with open(path, "w") as f:
@@ -106,96 +117,69 @@ def launch(args, ranks, exe, preload=None, config=None):
             cmd += ["-x", "LD_PRELOAD=" + preload]
         if config is not None:
             cmd += ["-x", "HOOKTRACE_CONFIG"]
-    try:
-        t0 = time.monotonic()
-        done = subprocess.run(cmd + [exe] + shlex.split(args.halo_args), cwd=scratch, env=env,
-                              timeout=args.timeout, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, universal_newlines=True)
-        wall = time.monotonic() - t0
-        out_bytes = sum(os.path.getsize(os.path.join(scratch, f)) for f in os.listdir(scratch)
-                        if f.startswith(os.path.basename(exe)))
-        mpit = None
-        js = os.path.join(scratch, os.path.basename(exe) + ".json")
-        if os.path.exists(js):
-            with open(js) as f:
-                mpit = json.load(f).get("mpi_t", {}).get("startup_s")
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    fin = [float(t) for t in re.findall(r"^finalize_s=([0-9.]+) rank=\d+$", done.stderr, re.M)]
-    loop = re.search(r"elapsed_s=([0-9.]+)", done.stdout)
-    if done.returncode != 0 or (args.source == SRC and len(fin) != ranks) or not loop:
-        sys.exit("fixed_cost: %s on %d ranks: exit %d\n%s" % (exe, ranks, done.returncode,
-                                                            done.stderr[-2000:]))
-    steps = {}
-    for key, pattern in (("named", "named the functions"), ("built", r"merged \d+ threads? into"),
-                         ("wrote", r"merged \d+ ranks and wrote"), ("done", "done")):
-        m = re.search(r"^hooktrace: ([0-9.]+) s: " + pattern, done.stderr, re.M)
-        if m:
-            steps[key] = float(m.group(1))
-    return {"wall": wall, "loop": float(loop.group(1)), "finalize": max(fin) if fin else 0.0,
-            "outside": wall - float(loop.group(1)), "bytes": out_bytes, "mpit": mpit,
-            "steps": steps}
+    r = benchlib.run(cmd + [exe] + shlex.split(args.halo_args), None, env, scratch,
+                     args.timeout, look=outputs(exe), tool="fixed_cost")
+    fin = [float(t) for t in re.findall(r"^finalize_s=([0-9.]+) rank=\d+$", r.stderr, re.M)]
+    loop = re.search(r"elapsed_s=([0-9.]+)", r.stdout)
+    if (args.source == SRC and len(fin) != ranks) or not loop:
+        sys.exit("fixed_cost: %s on %d ranks: no loop or finalize time\n%s"
+                 % (exe, ranks, r.stderr[-2000:]))
+    # With outputs.progress_after_ms 0, rank 0 says when it was done.
+    done = re.search(r"^hooktrace: ([0-9.]+) s: done", r.stderr, re.M)
+    return {"wall": r.wall, "loop": float(loop.group(1)), "finalize": max(fin) if fin else 0.0,
+            "outside": r.wall - float(loop.group(1)), "bytes": r.seen[0], "mpit": r.seen[1],
+            "done": float(done.group(1)) if done else None}
 
 
-def med(xs):
-    return statistics.median(xs) if xs else float("nan")
-
-
-def ratios_table(args, exes, preload):
+def ratios_table(args, exes, preload, scratch):
     variants = args.variants.split(",")
-    print("| ranks | variant | wall s | loop s | outside the loop s | slowest MPI_Finalize s "
-          "| output bytes | wall / plain | outside - plain's, s |")
-    print("|---|---|---|---|---|---|---|---|---|")
     for ranks in args.ranks:
-        rows = {v: [] for v in variants}
-        for _ in range(args.rounds):
-            for v in variants:
-                lib = preload if v == "run" else args.other_lib if v == "run_other" else None
-                rows[v].append(launch(args, ranks, exes[v], lib))
-        for v in variants:
-            r = rows[v]
-            ratio = med([x["wall"] / p["wall"] for x, p in zip(r, rows["plain"])])
-            extra = med([x["outside"] - p["outside"] for x, p in zip(r, rows["plain"])])
-            print("| %d | %s | %.3f | %.3f | %.3f | %.3f | %d | %.3f | %+.3f |"
-                  % (ranks, v, med([x["wall"] for x in r]), med([x["loop"] for x in r]),
-                     med([x["outside"] for x in r]), med([x["finalize"] for x in r]),
-                     int(med([x["bytes"] for x in r])), ratio, extra))
-        sys.stdout.flush()
+        results = benchlib.alternate(
+            variants, args.rounds,
+            lambda v: launch(args, ranks, exes[v], scratch, preload if v == "run" else None),
+            "fixed_cost, %d ranks" % ranks)
+        print("## %d rank%s" % (ranks, "" if ranks == 1 else "s"))
+        print()
+        benchlib.ratio_table(
+            variants, results, "plain",
+            [Measure("wall", "wall s"), Measure("outside", "outside the loop s", "difference")],
+            extra=(["loop s", "slowest MPI_Finalize s", "output bytes"], lambda v: [
+                "%.3f" % median(values(results[v], "loop")),
+                "%.3f" % median(values(results[v], "finalize")),
+                "%d" % median(values(results[v], "bytes"))]))
 
 
-OFF = [("all default outputs", None),
-       ("outputs.html false", {"outputs": {"html": False}}),
-       ("outputs.json false (no HTML either)", {"outputs": {"json": False}}),
-       ("outputs.logfile false", {"outputs": {"logfile": False}}),
-       ("outputs.folded false", {"outputs": {"folded": False}}),
-       ("mpi_t.enabled false", {"mpi_t": {"enabled": False}})]
+OFF = {"all default outputs": None,
+       "outputs.html false": {"outputs": {"html": False}},
+       "outputs.json false (no HTML either)": {"outputs": {"json": False}},
+       "outputs.logfile false": {"outputs": {"logfile": False}},
+       "outputs.folded false": {"outputs": {"folded": False}},
+       "mpi_t.enabled false": {"mpi_t": {"enabled": False}}}
+BASE = "all default outputs"
 
 
-def breakdown(args, exes):
-    print("\n| ranks | configuration | slowest MPI_Finalize s | difference s | rank 0 done "
-          "(progress, 0.1 s steps) s | MPI_T start-up s (rank 0, beside the merge) |")
-    print("|---|---|---|---|---|---|")
+def breakdown(args, exes, scratch):
     for ranks in args.ranks:
-        rows = {name: [] for name, _ in OFF}
-        for _ in range(args.rounds):
-            for name, cfg in OFF:
-                c = {"outputs": {"progress_after_ms": 0}}
-                for k, v in (cfg or {}).items():
-                    c.setdefault(k, {}).update(v)
-                rows[name].append(launch(args, ranks, exes["linked"], config=c))
-        base = rows[OFF[0][0]]
-        for name, _ in OFF:
-            r = rows[name]
+        def run_one(name):
+            c = {"outputs": {"progress_after_ms": 0}}
+            for k, v in (OFF[name] or {}).items():
+                c.setdefault(k, {}).update(v)
+            return launch(args, ranks, exes["linked"], scratch, config=c)
 
-            def step(key):
-                xs = [x["steps"][key] for x in r if key in x["steps"]]
-                return "%.3f" % med(xs) if xs else "-"
-            mp = [x["mpit"] for x in r if x["mpit"]]
-            print("| %d | %s | %.3f | %+.3f | %s | %s |"
-                  % (ranks, name, med([x["finalize"] for x in r]),
-                     med([x["finalize"] - b["finalize"] for x, b in zip(r, base)]),
-                     step("done"), "%.3f" % med(mp) if mp else "-"))
-        sys.stdout.flush()
+        results = benchlib.alternate(list(OFF), args.rounds, run_one,
+                                     "fixed_cost breakdown, %d ranks" % ranks)
+        print("## Where MPI_Finalize goes, %d rank%s" % (ranks, "" if ranks == 1 else "s"))
+        print()
+
+        def cells(name):
+            done, mpit = values(results[name], "done"), values(results[name], "mpit")
+            return ["%.3f" % median(done) if done else "-", "%.3f" % median(mpit) if mpit else "-"]
+        benchlib.ratio_table(
+            list(OFF), results, BASE,
+            [Measure("finalize", "slowest MPI_Finalize s", "difference")],
+            extra=(["rank 0 done (progress, 0.1 s steps) s",
+                    "MPI_T start-up s (rank 0, beside the merge)"], cells),
+            label_title="configuration")
 
 
 def main():
@@ -214,28 +198,23 @@ def main():
     ap.add_argument("--halo-args", default="-n 1024 -i 400")
     ap.add_argument("--variants", default="plain,linked,full,run")
     ap.add_argument("--no-breakdown", action="store_true")
-    ap.add_argument("--other-lib", help="another libhooktrace.so (an older build, say): variant "
-                    "run_other is `hooktrace run` with it, beside run with this build's")
     args = ap.parse_args()
     args.ranks = [int(r) for r in args.ranks.split(",")]
-    if args.other_lib and "run_other" not in args.variants.split(","):
-        args.variants += ",run_other"
     if "plain" not in args.variants.split(","):
         args.variants = "plain," + args.variants
-    print("# hooktrace fixed cost, %s" % datetime.datetime.now().strftime("%Y-%m-%d %H:%M"))
-    print("# cpu: %s; %d cpus; load average before: %s; %s"
-          % (cpu_model(), os.cpu_count() or 0, loadavg(), mpi_version(args.mpiexec)))
-    print("# %s %s, %d rounds, variants interleaved in each round\n"
-          % (os.path.basename(args.source), args.halo_args, args.rounds))
-    scratch = tempfile.mkdtemp(prefix="hooktrace-bench-fixed-build-")
+    benchlib.header("hooktrace fixed cost", "bench/fixed_cost.py", [
+        "%s; %s %s, %d rounds, variants alternated" % (
+            benchlib.mpi_version(args.mpiexec), os.path.basename(args.source), args.halo_args,
+            args.rounds)])
+    scratch = tempfile.mkdtemp(prefix="hooktrace-bench-fixed-")
     try:
         exes, preload = build(args, scratch)
-        ratios_table(args, exes, preload)
+        ratios_table(args, exes, preload, scratch)
         if not args.no_breakdown and "linked" in exes:
-            breakdown(args, exes)
+            breakdown(args, exes, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print("\n# load average after: %s" % loadavg())
+    print("- load average after: %s" % benchlib.loadavg())
 
 
 if __name__ == "__main__":

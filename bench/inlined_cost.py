@@ -25,7 +25,8 @@ the median whole-process wall time and the median over rounds of the ratio
 to the same compiler's plain build of the same round (with its range), and
 the same for the process's CPU time (user + system, less disturbed by other
 load on the machine) and for the program's own step loop (what the hooks
-in the loops cost, without hooktrace's start-up and output).
+in the loops cost, without hooktrace's start-up and output).  Every run
+must print the checksum of the gcc plain build.
 
 With --lulesh it builds and runs bench/lulesh_proxy.cpp (-s 30 -i 120)
 instead: the LULESH-style proxy whose accessors the first rule leaves out.
@@ -37,14 +38,13 @@ Usage (from the build directory; `make bench-inlined` does this):
 import argparse
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
+from benchlib import Measure  # noqa: E402
 
 
 def main():
@@ -57,6 +57,7 @@ def main():
                     help="bench/lulesh_proxy.cpp (-s 30 -i 120) instead of inlined_helpers.cpp")
     ap.add_argument("--gxx", default="g++")
     ap.add_argument("--clangxx", default=shutil.which("clang++") or shutil.which("clang++-14") or "")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per run")
     args = ap.parse_args()
     build = os.path.abspath(args.builddir)
     here = os.path.dirname(os.path.abspath(__file__))
@@ -69,73 +70,49 @@ def main():
     link = ["-L" + libdir, "-lhooktrace", "-Wl,-rpath," + libdir]
     plugin_flags = ["-finstrument-functions", "-fplugin=" + plugin]
     arg = "-fplugin-arg-hooktrace_gcc-inlined-hooks="
-    variants = [("gcc plain", "gcc", [args.gxx], []),
-                ("gcc plugin, inlined-hooks=keep", "gcc", [args.gxx], plugin_flags + [arg + "keep"] + link),
-                ("gcc plugin, default (leaf)", "gcc", [args.gxx], plugin_flags + link),
-                ("gcc plugin, keep-loops", "gcc", [args.gxx], plugin_flags + [arg + "keep-loops"] + link),
-                ("gcc plugin, remove", "gcc", [args.gxx], plugin_flags + [arg + "remove"] + link)]
+    # label: (compiler, flags, baseline: the same compiler's plain build)
+    variants = {"gcc plain": ([args.gxx], [], None),
+                "gcc plugin, inlined-hooks=keep": ([args.gxx], plugin_flags + [arg + "keep"] + link,
+                                                   "gcc plain"),
+                "gcc plugin, default (leaf)": ([args.gxx], plugin_flags + link, "gcc plain"),
+                "gcc plugin, keep-loops": ([args.gxx], plugin_flags + [arg + "keep-loops"] + link,
+                                           "gcc plain"),
+                "gcc plugin, remove": ([args.gxx], plugin_flags + [arg + "remove"] + link,
+                                       "gcc plain")}
     if args.clangxx:
-        variants += [("clang plain", "clang", [args.clangxx], []),
-                     ("clang -finstrument-functions", "clang", [args.clangxx],
-                      ["-finstrument-functions"] + link),
-                     ("clang -finstrument-functions-after-inlining", "clang", [args.clangxx],
-                      ["-finstrument-functions-after-inlining"] + link)]
+        variants.update({
+            "clang plain": ([args.clangxx], [], None),
+            "clang -finstrument-functions": ([args.clangxx], ["-finstrument-functions"] + link,
+                                             "clang plain"),
+            "clang -finstrument-functions-after-inlining": (
+                [args.clangxx], ["-finstrument-functions-after-inlining"] + link, "clang plain")})
         # hooktrace's LLVM plugin, as the `hooktrace` prefix gives it to clang 14.
         llvm_plugin = os.path.join(build, "hooktrace_llvm.so")
         if os.path.exists(llvm_plugin):
-            variants += [("clang LLVM plugin (default)", "clang", [args.clangxx],
-                          ["-finstrument-functions", "-fpass-plugin=" + llvm_plugin] + link)]
+            variants["clang LLVM plugin (default)"] = (
+                [args.clangxx], ["-finstrument-functions", "-fpass-plugin=" + llvm_plugin] + link,
+                "clang plain")
+    labels = list(variants)
     work = tempfile.mkdtemp(prefix="hooktrace-inlined-")
     try:
-        binaries = []
-        for i, (name, family, cxx, flags) in enumerate(variants):
-            exe = os.path.join(work, "v%d" % i)
-            subprocess.run(cxx + ["-O2", "-g", source, "-o", exe] + flags, check=True)
-            binaries.append(exe)
-        times = {name: [] for name, *_ in variants}
-        ratios = {name: [] for name, *_ in variants}
-        checksums = set()
-        env = dict(os.environ)
-        env.pop("HOOKTRACE_CONFIG", None)
-        for r in range(args.rounds):
-            order = list(range(len(variants)))
-            order = order[r % len(order):] + order[:r % len(order)]
-            this = {}
-            for i in order:
-                run_dir = tempfile.mkdtemp(dir=work)
-                start = time.monotonic()
-                proc = subprocess.Popen([binaries[i]] + program_args, cwd=run_dir, env=env,
-                                        stdout=subprocess.PIPE, universal_newlines=True)
-                out = proc.stdout.read()
-                _, status, usage = os.wait4(proc.pid, 0)
-                wall = time.monotonic() - start
-                proc.returncode = os.waitstatus_to_exitcode(status)
-                if proc.returncode != 0:
-                    sys.exit("%s failed (%d)" % (variants[i][0], proc.returncode))
-                checksums.add(out.split("checksum=")[1].split("\n")[0])
-                loop = float(out.split("elapsed_s=")[1].split()[0])
-                this[i] = (wall, usage.ru_utime + usage.ru_stime, loop)
-                shutil.rmtree(run_dir)
-            plain = {family: this[i] for i, (_, family, _, flags) in enumerate(variants) if not flags}
-            for i, (name, family, _, _) in enumerate(variants):
-                times[name].append(this[i])
-                ratios[name].append(tuple(a / b for a, b in zip(this[i], plain[family])))
-        print("%s %s, %d rounds, alternated; %s; load %s"
-              % (os.path.basename(source), " ".join(program_args), args.rounds, benchlib.cpu_model(),
-                 benchlib.loadavg()))
-        print()
-        print("| build | wall (s) | wall / plain | min-max | CPU (s) | CPU / plain | loop / plain |")
-        print("|---|---|---|---|---|---|---|")
-        for name, *_ in variants:
-            med = [statistics.median(t[k] for t in times[name]) for k in range(3)]
-            rat = [statistics.median(r[k] for r in ratios[name]) for k in range(3)]
-            walls = [r[0] for r in ratios[name]]
-            print("| %s | %.3f | %.2fx | %.2f-%.2f | %.3f | %.2fx | %.2fx |"
-                  % (name, med[0], rat[0], min(walls), max(walls), med[1], rat[1], rat[2]))
-        print()
-        print("checksums: %s" % ("all equal" if len(checksums) == 1 else "DIFFER: %s" % sorted(checksums)))
+        binaries = {}
+        for i, (label, (cxx, flags, _)) in enumerate(variants.items()):
+            binaries[label] = os.path.join(work, "v%d" % i)
+            subprocess.run(cxx + ["-O2", "-g", source, "-o", binaries[label]] + flags, check=True)
+        results = benchlib.alternate_programs(
+            "inlined_cost", "inlined_cost", labels, lambda label: [binaries[label]] + program_args,
+            {}, args.rounds, args.timeout, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    print("%s %s, %d rounds, alternated; %s; load %s"
+          % (os.path.basename(source), " ".join(program_args), args.rounds, benchlib.cpu_model(),
+             benchlib.loadavg()))
+    print()
+    benchlib.ratio_table(labels, results, lambda label: variants[label][2],
+                         [Measure("wall", "wall s", ratio_digits=2),
+                          Measure("cpu", "CPU s", ratio_digits=2),
+                          Measure("loop", "loop s", ratio_digits=2)], label_title="build")
+    benchlib.checksums(labels, results, labels[0])
 
 
 if __name__ == "__main__":

@@ -85,12 +85,14 @@ bench: $(HT_BENCH_BINARIES)
 # --- MPI benchmarks (see BENCHMARKS.md, "MPI wrappers") ----------------------
 # `make bench-mpi` builds these and runs bench/mpi_cost.py, which runs them
 # under $(MPIEXEC) with 2 ranks.  Extra driver options:
-#   make bench-mpi BENCH_MPI_ARGS='--rounds 3 --skip-sweep'
+#   make bench-mpi BENCH_MPI_ARGS='--rounds 3 --only calls'
 #
 # One source for the per-call cost, three builds:
 #   mpi_calls_plain          MPI only
 #   mpi_calls_hooktrace      linked with libhooktrace, not instrumented
-#   mpi_calls_instrumented   the same with -finstrument-functions
+#   mpi_calls_instrumented   the same with -finstrument-functions (not timed
+#                            by mpi_cost.py: bench/wrapper_instructions.sh
+#                            counts its instructions per MPI call)
 # and the hook cost with open requests (instrumented, libhooktrace):
 #   open_requests
 HT_BENCH_MPI_BINARIES = bench/mpi_calls_plain$(EXEEXT) bench/mpi_calls_hooktrace$(EXEEXT) \
@@ -286,7 +288,9 @@ bench-trace: bench/hook_kernel_hooktrace$(EXEEXT)
 #                           with HOOKTRACE_OFF=1)
 #   lulesh_proxy_plugin     the same built as the README says: with
 #                           instrument_flags (-finstrument-functions and the
-#                           GCC plugin), when the plugin is built
+#                           GCC plugin), when the plugin is built; not
+#                           timed (bench-asbuilt times the README's build),
+#                           run under callgrind for its DWARF read
 #   halo_plain              MPI halo exchange (2-D Jacobi), no hooktrace
 #   halo_hooktrace          the same with -finstrument-functions and libhooktrace
 HT_BENCH_APPS_BINARIES = bench/lulesh_proxy_plain$(EXEEXT) \

@@ -9,7 +9,8 @@
  *                            loops are instrumented functions (entered once
  *                            per loop), so the MPI routines' nodes sit under
  *                            a recorded caller, as in a profiled program
- * bench/mpi_cost.py runs them under mpirun and prints the tables.
+ * bench/mpi_cost.py runs the first two under mpirun and prints the tables;
+ * bench/wrapper_instructions.sh counts the third's instructions per call.
  *
  * What one test reports is nanoseconds per MPI call per rank: loop time
  * divided by the MPI calls the rank made in the loop (a ping-pong iteration

@@ -3,105 +3,95 @@
 with open requests.  Prints markdown tables.
 
 1. Added cost per MPI call (bench/mpi_calls.c, 2 ranks): a 0-byte and an
-   8-byte MPI_Send/MPI_Recv ping-pong and an 8-byte MPI_Allreduce (plus,
-   outside the target, the 8-byte ping-pong on a dup of MPI_COMM_WORLD),
-   run as variants
+   8-byte MPI_Send/MPI_Recv ping-pong and an 8-byte MPI_Allreduce, run as
+   variants
      plain                     no hooktrace
      hooktrace, logging on     libhooktrace, HOOKTRACE_CONFIG unset
      hooktrace, log_messages off   the same binary, {"mpi": {"log_messages": false}}
-     hooktrace instrumented, logging on   built with -finstrument-functions
-   interleaved (the order rotates each round) for several rounds.  Added
-   ns/call is variant - plain of the same round; the table gives the median
+   alternated (the order rotates each round) for several rounds.  Added
+   ns/call is variant − plain of the same round; the table gives the median
    (and range) over rounds.  Target: <= 60 ns per call with logging on.
 2. Hook cost with open requests (bench/open_requests.c, rank 0 measured):
    ns per instrumented call with 0, 10, 100, 1000 open MPI_Irecv, and the
-   ratio to 0 of the same run.  Target: <= 2x at 100.  A sweep of the poll
-   settings (mpi.poll_interval_us, mpi.poll_batch) follows unless
-   --skip-sweep.
+   ratio to 0 of the same run.  Target: <= 2x at 100.
 
 Usage (from the build directory; `make bench-mpi` does this):
     python3 bench/mpi_cost.py [--builddir DIR] [--mpiexec mpirun] [--rounds 7]
-                              [--iterations 200000] [--open-rounds 7] [--skip-sweep]
+                              [--iterations 200000] [--open-rounds 7]
                               [--only calls|open]   (--help for the rest)
 
 Stdlib only.  Every run happens in its own empty temporary directory (the
 profile files land there), which is deleted afterwards.
 """
 import argparse
-import datetime
 import json
 import os
 import re
 import shlex
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import bench_env, cpu_model, fresh_run_dir, loadavg, mpi_version  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import Measure, median, values  # noqa: E402
 
 CALL_TARGET_NS = 60.0
 OPEN_TARGET_RATIO = 2.0
 OPEN_TARGET_AT = 100
 SHARE_WARN = 0.95
 
-# (test, title, counts toward the target)
-TESTS = [("pp0", "0-byte ping-pong (MPI_Send + MPI_Recv)", True),
-         ("pp8", "8-byte ping-pong (MPI_Send + MPI_Recv)", True),
-         ("ar8", "8-byte MPI_Allreduce", True),
-         ("pp8dup", "8-byte ping-pong on a dup of MPI_COMM_WORLD (extra)", False)]
+TESTS = {"pp0": "0-byte ping-pong (MPI_Send + MPI_Recv)",
+         "pp8": "8-byte ping-pong (MPI_Send + MPI_Recv)",
+         "ar8": "8-byte MPI_Allreduce"}
 TEST_ROUTINES = {"pp0": ["MPI_Send", "MPI_Recv"], "pp8": ["MPI_Send", "MPI_Recv"],
-                 "ar8": ["MPI_Allreduce"], "pp8dup": ["MPI_Send", "MPI_Recv"]}
+                 "ar8": ["MPI_Allreduce"]}
 
 PLAIN = "plain (no hooktrace)"
 ON = "hooktrace, logging on"
 NOLOG = "hooktrace, log_messages off"
-INSTR = "hooktrace + -finstrument-functions, logging on"
-# (label, program, config or None, writes a profile, logs messages)
-CALL_VARIANTS = [
-    (PLAIN, "mpi_calls_plain", None, False, False),
-    (ON, "mpi_calls_hooktrace", None, True, True),
-    (NOLOG, "mpi_calls_hooktrace", {"mpi": {"log_messages": False}}, True, False),
-    (INSTR, "mpi_calls_instrumented", None, True, True),
-]
-
-# Poll settings tried by the sweep: (poll_interval_us, poll_batch).
-SWEEP = [(0, 1), (20, 1), (20, 4), (50, 1), (200, 1), (1000, 1)]
+# label: (program, config or None, writes a profile, logs messages)
+CALL_VARIANTS = {
+    PLAIN: ("mpi_calls_plain", None, False, False),
+    ON: ("mpi_calls_hooktrace", None, True, True),
+    NOLOG: ("mpi_calls_hooktrace", {"mpi": {"log_messages": False}}, True, False),
+}
 
 
 class Runner:
+    """Runs a program of bench/ under mpirun, re-run (up to --retries times)
+    while a rank waited for a CPU during a timed loop."""
+
     def __init__(self, args):
-        self.mpiexec = shlex.split(args.mpiexec)
-        self.launch = shlex.split(args.mpiexec_args)
+        self.args = args
+        self.launch = shlex.split(args.mpiexec) + shlex.split(args.mpiexec_args)
         self.bindir = os.path.join(os.path.abspath(args.builddir), "bench")
         self.scratch = tempfile.mkdtemp(prefix="hooktrace-bench-mpi-")
+        self.retried = 0
 
     def close(self):
         shutil.rmtree(self.scratch, ignore_errors=True)
 
-    def run(self, prog, prog_args, config):
-        """Runs prog under mpirun in an empty directory; returns (stdout,
-        names of the files the run left there, messages sent according to
-        the JSON profiles written, or None if none says)."""
-        env = bench_env()
-        with fresh_run_dir(self.scratch, config, env) as cwd:
-            cmd = self.mpiexec + self.launch + [os.path.join(self.bindir, prog)] + prog_args
-            proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
-                                  timeout=600)
-            if proc.returncode != 0:
-                sys.exit("mpi_cost: %s failed (status %d):\n%s%s"
-                         % (" ".join(cmd), proc.returncode, proc.stdout, proc.stderr))
-            written = sorted(os.listdir(cwd))
-            return proc.stdout, written, messages_sent(cwd, written)
+    def run(self, prog, prog_args, config, parse):
+        """parse(stdout) gives (what the run measured, its smallest CPU
+        share); returns (that, the Run, whose .seen holds the messages sent
+        according to the JSON profiles written, or None if none says)."""
+        for attempt in range(self.args.retries + 1):
+            r = benchlib.run(self.launch + [os.path.join(self.bindir, prog)] + prog_args, config,
+                             None, self.scratch, look=messages_sent, tool="mpi_cost")
+            measured, share = parse(r.stdout)
+            if share >= SHARE_WARN:
+                break
+            if attempt < self.args.retries:
+                self.retried += 1
+        return measured, r
 
 
-def messages_sent(cwd, written):
+def messages_sent(cwd):
     """The sum of messages_sent over the call stacks of the JSON profiles
     in cwd, or None if they hold no such field."""
     total, seen = 0, False
-    for name in written:
+    for name in os.listdir(cwd):
         if not name.endswith(".json"):
             continue
         try:
@@ -116,133 +106,104 @@ def messages_sent(cwd, written):
     return total if seen else None
 
 
-def fmt_range(xs, prec=1):
-    return ("%.*f" % (prec, min(xs)), "%.*f" % (prec, max(xs)))
-
-
 # --- 1. added cost per MPI call -------------------------------------------------
 
-def parse_calls(out, prog):
-    values, shares, resolved = {}, {}, {}
+def parse_calls(out):
+    """({test: ns per call, test + " share": CPU share, "resolved": {routine:
+    library}}, the smallest CPU share) from mpi_calls' output."""
+    measured, resolved = {}, {}
     for line in out.splitlines():
         m = re.match(r"test=(\w+) .*ns_per_call=([0-9.]+) .*cpu_share=([0-9.]+)", line)
         if m:
-            values[m.group(1)] = float(m.group(2))
-            shares[m.group(1)] = float(m.group(3))
+            measured[m.group(1)] = float(m.group(2))
+            measured[m.group(1) + " share"] = float(m.group(3))
         if line.startswith("resolved "):
             for item in line.split()[1:]:
                 k, _, v = item.partition("=")
                 resolved[k] = v
-    if set(values) != {t for t, _, _ in TESTS} or not resolved:
-        sys.exit("mpi_cost: unexpected output from %s:\n%s" % (prog, out))
-    return values, shares, resolved
+    if not all(t in measured for t in TESTS) or not resolved:
+        sys.exit("mpi_cost: unexpected output from mpi_calls:\n%s" % out)
+    measured["resolved"] = resolved
+    return measured, min(measured[t + " share"] for t in TESTS)
 
 
 def bench_calls(runner, args):
-    variants = [v for v in CALL_VARIANTS if not (args.skip_instrumented and v[0] == INSTR)]
-    results = {(v[0], t): [] for v in variants for t, _, _ in TESTS}
-    shares = {(v[0], t): [] for v in variants for t, _, _ in TESTS}
-    resolved = {}
-    retried = 0
+    prog_args = ["-n", str(args.iterations), "-r", str(args.reps), "-t", ",".join(TESTS)]
     unchecked = set()
-    prog_args = ["-n", str(args.iterations), "-r", str(args.reps),
-                 "-t", ",".join(t for t, _, _ in TESTS)]
-    for r in range(args.rounds):
-        order = variants[r % len(variants):] + variants[:r % len(variants)]
-        for label, prog, config, profiled, logged in order:
-            # A run in which a rank was descheduled during a loop is re-run.
-            for attempt in range(args.retries + 1):
-                out, written, sent = runner.run(prog, prog_args, config)
-                values, share, res = parse_calls(out, prog)
-                if min(share.values()) >= SHARE_WARN:
-                    break
-                if attempt < args.retries:
-                    retried += 1
-            if profiled and not written:
-                sys.exit("mpi_cost: %s (%s) wrote no profile: was hooktrace on?" % (prog, label))
-            if not profiled and written:
-                sys.exit("mpi_cost: %s wrote %s" % (prog, written))
-            # Message logging must really be on (or off): the JSON profile says.
-            # With logging off the profile has no message fields at all.
-            if logged and sent is None:
-                unchecked.add(label)
-            elif logged and sent < args.iterations:
-                sys.exit("mpi_cost: %s (%s) logged only %d messages" % (prog, label, sent))
-            elif not logged and sent:
-                sys.exit("mpi_cost: %s (%s) logged %d messages" % (prog, label, sent))
-            resolved[label] = res
-            for t, _, _ in TESTS:
-                results[(label, t)].append(values[t])
-                shares[(label, t)].append(share[t])
-        print("calls: round %d/%d done" % (r + 1, args.rounds), file=sys.stderr, flush=True)
+
+    def run_one(label):
+        prog, config, profiled, logged = CALL_VARIANTS[label]
+        measured, r = runner.run(prog, prog_args, config, parse_calls)
+        if profiled and not r.written:
+            sys.exit("mpi_cost: %s (%s) wrote no profile: was hooktrace on?" % (prog, label))
+        if not profiled and r.written:
+            sys.exit("mpi_cost: %s wrote %s" % (prog, r.written))
+        # Message logging must really be on (or off): the JSON profile says.
+        # With logging off the profile has no message fields at all.
+        sent = r.seen
+        if logged and sent is None:
+            unchecked.add(label)
+        elif logged and sent < args.iterations:
+            sys.exit("mpi_cost: %s (%s) logged only %d messages" % (prog, label, sent))
+        elif not logged and sent:
+            sys.exit("mpi_cost: %s (%s) logged %d messages" % (prog, label, sent))
+        return measured
+
+    results = benchlib.alternate(list(CALL_VARIANTS), args.rounds, run_one, "calls")
     if unchecked:
         print("mpi_cost: no messages_sent in the JSON profiles of %s: message logging "
               "not verified" % ", ".join(sorted(unchecked)), file=sys.stderr)
-    return variants, results, shares, retried, resolved
+    return results
 
 
-def wrapped(resolved, label, test):
-    return all("hooktrace" in resolved[label].get(f, "") for f in TEST_ROUTINES[test])
+def wrapped(results, label, test):
+    resolved = results[label][-1]["resolved"]
+    return all("hooktrace" in resolved.get(f, "") for f in TEST_ROUTINES[test])
 
 
-def report_calls(variants, results, shares, retried, resolved, args):
+def report_calls(results, retried, args):
     print("## Added cost per MPI call (2 ranks)")
     print()
     print("ns per MPI call per rank (a ping-pong iteration is 2 calls per rank, an "
-          "Allreduce iteration 1), %d iterations per loop, median of %d loops per run; "
-          "then median, min and max over %d interleaved rounds.  Added = variant - plain "
-          "of the same round (median, min, max over the rounds)."
+          "Allreduce iteration 1), %d iterations per loop, median of %d loops per run, over "
+          "%d alternated rounds.  Added = variant − plain of the same round."
           % (args.iterations, args.reps, args.rounds))
     print()
-    print("| test | variant | ns/call (median) | min | max | added ns/call (median) "
-          "| added min | added max | CPU share (min) |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    added = {}
-    for t, title, _ in TESTS:
-        base = results[(PLAIN, t)]
-        for label, _, _, _, _ in variants:
-            xs = results[(label, t)]
-            row = "| %s | %s | %.1f | %s | %s |" % ((title, label, statistics.median(xs))
-                                                  + fmt_range(xs))
-            if label == PLAIN:
-                row += " – | – | – |"
-            else:
-                ds = [x - b for x, b in zip(xs, base)]
-                added[(label, t)] = statistics.median(ds)
-                note = "" if wrapped(resolved, label, t) else " (not wrapped)"
-                row += " %.1f%s | %s | %s |" % ((statistics.median(ds), note) + fmt_range(ds))
-            row += " %.2f |" % min(shares[(label, t)])
-            print(row)
-    print()
-    runs = [[shares[(label, t)][r] for t, _, _ in TESTS]
-            for label, _, _, _, _ in variants for r in range(args.rounds)]
+    labels = list(CALL_VARIANTS)
+    for t, title in TESTS.items():
+        print("### %s" % title)
+        print()
+        benchlib.ratio_table(
+            labels, results, PLAIN, [Measure(t, "ns/call", "difference", digits=1, ratio_digits=1)],
+            extra=(["wrapped", "CPU share (min)"], lambda label: [
+                "–" if label == PLAIN else "yes" if wrapped(results, label, t) else "**no**",
+                "%.2f" % min(values(results[label], t + " share"))]))
+    shares = [min(r[t + " share"] for t in TESTS) for runs in results.values() for r in runs]
     print("CPU share: the smallest CPU time / wall time of any timed loop on either rank "
-          "in that cell (Open MPI polls while it waits, so below 1 a rank was descheduled). "
+          "in that row (Open MPI polls while it waits, so below 1 a rank was descheduled). "
           "Runs with a loop below %.2f were re-run (up to %d times): %d re-runs; %d of the "
           "%d runs kept are still below %.2f."
-          % (SHARE_WARN, args.retries, retried, sum(1 for run in runs if min(run) < SHARE_WARN),
-             len(runs), SHARE_WARN))
+          % (SHARE_WARN, args.retries, retried, sum(1 for s in shares if s < SHARE_WARN),
+             len(shares), SHARE_WARN))
     print()
+
     def where(res):
         libs = set(res.values())
         if len(libs) == 1:
             return "all in " + libs.pop()
         return ", ".join("%s in %s" % kv for kv in sorted(res.items()))
     print("Where %s resolve (dladdr in the program): %s." % (
-        ", ".join(sorted(resolved[PLAIN])),
-        "; ".join("%s: %s" % (label, where(resolved[label]))
-                  for label, _, _, _, _ in variants)))
+        ", ".join(sorted(results[PLAIN][-1]["resolved"])),
+        "; ".join("%s: %s" % (label, where(results[label][-1]["resolved"])) for label in labels)))
     print()
     met_all = True
-    for t, title, counted in TESTS:
-        if not counted:
-            continue
-        a = added[(ON, t)]
-        if not wrapped(resolved, ON, t):
+    for t, title in TESTS.items():
+        if not wrapped(results, ON, t):
             print("- %s: %s is not wrapped by this libhooktrace: no verdict" %
                   (title, ", ".join(TEST_ROUTINES[t])))
             met_all = False
             continue
+        a = median(benchlib.differences(results[ON], results[PLAIN], t))
         met = a <= CALL_TARGET_NS
         met_all &= met
         print("- %s: hooktrace adds **%.1f ns per call** with logging on (target <= %.0f: %s)"
@@ -256,6 +217,7 @@ def report_calls(variants, results, shares, retried, resolved, args):
 # --- 2. hook cost with open requests ------------------------------------------
 
 def parse_open(out):
+    """({open requests: {figure: value}}, rank 0's smallest CPU share)."""
     rows = {}
     for line in out.splitlines():
         if line.startswith("open="):
@@ -263,37 +225,26 @@ def parse_open(out):
             rows[int(d["open"])] = {k: float(v) for k, v in d.items() if k != "open"}
     if not rows:
         sys.exit("mpi_cost: unexpected output from open_requests:\n%s" % out)
-    return rows
+    return rows, min(r["cpu_share"] for r in rows.values())
 
 
-def run_open(runner, args, counts, config):
-    """One run of open_requests, re-run (up to --retries times) while rank 0
-    waited for a CPU during a loop."""
+def bench_open(runner, args, counts):
+    """One list of runs, each measuring every count: the counts are
+    alternated inside open_requests, and compared within each run."""
     prog_args = ["-n", str(args.open_calls), "-k", ",".join(map(str, counts)),
                  "-r", str(args.open_reps)]
     # The kernel's tiny functions would be throttled after 100,000 calls and
     # their hook calls rewritten away: what is measured is a recorded call.
-    config = dict(config or {}, throttle={"enabled": False})
-    for attempt in range(args.retries + 1):
-        out, written, _ = runner.run("open_requests", prog_args, config)
-        if not written:
+    config = {"throttle": {"enabled": False}}
+
+    def run_one(_):
+        rows, r = runner.run("open_requests", prog_args, config, parse_open)
+        if not r.written:
             sys.exit("mpi_cost: open_requests wrote no profile: was hooktrace on?")
-        rows = parse_open(out)
-        if min(r["cpu_share"] for r in rows.values()) >= SHARE_WARN:
-            return rows, attempt
-    return rows, attempt
+        return rows
 
-
-def bench_open(runner, args, counts, config, rounds, tag):
-    per = {k: [] for k in counts}
-    retried = 0
-    for r in range(rounds):
-        rows, attempts = run_open(runner, args, counts, config)
-        retried += attempts
-        for k in counts:
-            per[k].append(rows[k])
-        print("%s: round %d/%d done" % (tag, r + 1, rounds), file=sys.stderr, flush=True)
-    return per, retried
+    runs = benchlib.alternate(["open"], args.open_rounds, run_one, "open")["open"]
+    return {k: [run[k] for run in runs] for k in counts}
 
 
 def report_open(per, retried, counts, args):
@@ -302,62 +253,31 @@ def report_open(per, retried, counts, args):
     print("ns per instrumented call (3 tiny instrumented functions per iteration, %d calls "
           "per loop) while rank 0 has K MPI_Irecv open that rank 1 never matches; default "
           "poll settings (mpi.poll_interval_us 50, poll_max_interval_us 10000, poll_batch 1), "
-          "throttling off (every call recorded).  Each run measures "
-          "every K %d times, interleaved (median per run); the table gives the median, min "
-          "and max over %d runs.  Ratio = ns(K) / ns(0) of the same run (median over runs)."
-          % (args.open_calls, args.open_reps, args.open_rounds))
+          "throttling off (every call recorded).  Each run measures every K %d times, "
+          "interleaved (median per run), over %d runs; the ratio is ns(K) ÷ ns(0) of the same "
+          "run." % (args.open_calls, args.open_reps, args.open_rounds))
     print()
-    print("| open requests | ns/call (median) | min | max | ratio to 0 open | "
-          "get_status ns (1 request) | get_status calls per 1000 calls | CPU share (min) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-    ratios = {}
-    for k in counts:
-        xs = [row["ns_per_call"] for row in per[k]]
-        rs = [row["ns_per_call"] / base["ns_per_call"] for row, base in zip(per[k], per[0])]
-        ratios[k] = statistics.median(rs)
-        gs = statistics.median(row["get_status_ns"] for row in per[k])
-        polls = statistics.median(row["polled_per_kcall"] for row in per[k])
-        share = min(row["cpu_share"] for row in per[k])
-        print("| %d | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |"
-              % (k, statistics.median(xs), min(xs), max(xs), ratios[k],
-                 "–" if k == 0 else "%.1f" % gs, polls, share))
-    print()
-    print("CPU share: rank 0's CPU time / wall time of a loop, the smallest in the cell; "
+    labels = ["%d open" % k for k in counts]
+    results = dict(zip(labels, (per[k] for k in counts)))
+    benchlib.ratio_table(
+        labels, results, labels[0], [Measure("ns_per_call", "ns/call", digits=2, ratio_digits=2)],
+        extra=(["get_status ns (1 request)", "get_status calls per 1000 calls", "CPU share (min)"],
+               lambda label: [
+                   "–" if label == labels[0] else "%.1f" % median(values(results[label],
+                                                                         "get_status_ns")),
+                   "%.2f" % median(values(results[label], "polled_per_kcall")),
+                   "%.2f" % min(values(results[label], "cpu_share"))]),
+        label_title="open requests")
+    print("CPU share: rank 0's CPU time / wall time of a loop, the smallest in the row; "
           "runs with a loop below %.2f were re-run (up to %d times): %d re-runs."
           % (SHARE_WARN, args.retries, retried))
     print()
-    if OPEN_TARGET_AT in ratios:
-        r = ratios[OPEN_TARGET_AT]
-        met = r <= OPEN_TARGET_RATIO
+    if OPEN_TARGET_AT in per:
+        r = median(benchlib.ratios(per[OPEN_TARGET_AT], per[0], "ns_per_call"))
         print("Target (hook cost with %d open requests <= %.1fx the cost with none): "
               "**%.2fx**, %s" % (OPEN_TARGET_AT, OPEN_TARGET_RATIO, r,
-                                 "met" if met else "NOT met"))
+                                 "met" if r <= OPEN_TARGET_RATIO else "NOT met"))
         print()
-        return met
-    return True
-
-
-def report_sweep(runner, args):
-    counts = [0, OPEN_TARGET_AT]
-    print("## Poll settings (hook cost at 0 and %d open requests)" % OPEN_TARGET_AT)
-    print()
-    print("One row per HOOKTRACE_CONFIG {\"mpi\": {\"poll_interval_us\": I, \"poll_batch\": "
-          "B}}; %d runs each (median)." % args.sweep_rounds)
-    print()
-    print("| poll_interval_us | poll_batch | ns/call, 0 open | ns/call, %d open | ratio | "
-          "get_status calls per 1000 calls |" % OPEN_TARGET_AT)
-    print("|---:|---:|---:|---:|---:|---:|")
-    for interval, batch in SWEEP:
-        config = {"mpi": {"poll_interval_us": interval, "poll_batch": batch}}
-        per, _ = bench_open(runner, args, counts, config, args.sweep_rounds,
-                            "sweep %d/%d" % (interval, batch))
-        z = statistics.median(row["ns_per_call"] for row in per[0])
-        h = statistics.median(row["ns_per_call"] for row in per[OPEN_TARGET_AT])
-        ratio = statistics.median(row["ns_per_call"] / base["ns_per_call"]
-                                  for row, base in zip(per[OPEN_TARGET_AT], per[0]))
-        polls = statistics.median(row["polled_per_kcall"] for row in per[OPEN_TARGET_AT])
-        print("| %d | %d | %.2f | %.2f | %.2f | %.2f |" % (interval, batch, z, h, ratio, polls))
-    print()
 
 
 def main():
@@ -374,8 +294,6 @@ def main():
                     help="iterations per timed loop of mpi_calls (default 200000)")
     ap.add_argument("--reps", type=int, default=5,
                     help="timed loops per test per run of mpi_calls (median; default 5)")
-    ap.add_argument("--skip-instrumented", action="store_true",
-                    help="leave out the -finstrument-functions build of mpi_calls")
     ap.add_argument("--open-rounds", type=int, default=7,
                     help="runs of open_requests (default 7)")
     ap.add_argument("--open-calls", type=int, default=6000000,
@@ -383,8 +301,9 @@ def main():
     ap.add_argument("--open-reps", type=int, default=3,
                     help="timed loops per count per run of open_requests (median)")
     ap.add_argument("--open-counts", default="0,10,100,1000")
-    ap.add_argument("--skip-sweep", action="store_true", help="leave out the poll-settings sweep")
-    ap.add_argument("--sweep-rounds", type=int, default=3)
+    # The poll-settings sweep is gone (its figures with it); the option stays
+    # for the commands BENCHMARKS.md records.
+    ap.add_argument("--skip-sweep", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--retries", type=int, default=3,
                     help="re-run a run whose CPU share fell below %.2f up to this many "
                          "times (default 3)" % SHARE_WARN)
@@ -395,33 +314,23 @@ def main():
         counts.insert(0, 0)
 
     bindir = os.path.join(os.path.abspath(args.builddir), "bench")
-    for prog in ["mpi_calls_plain", "mpi_calls_hooktrace", "mpi_calls_instrumented",
-                 "open_requests"]:
+    for prog in ["mpi_calls_plain", "mpi_calls_hooktrace", "open_requests"]:
         if not os.access(os.path.join(bindir, prog), os.X_OK):
             sys.exit("mpi_cost: %s/%s not built: run `make bench-mpi`" % (bindir, prog))
 
-    print("# MPI benchmarks")
-    print()
-    print("- machine: %s, %d online CPUs" % (cpu_model(), os.cpu_count() or 0))
-    print("- MPI: %s; launch: %s %s" % (mpi_version(shlex.split(args.mpiexec)[0]),
-                                        args.mpiexec, args.mpiexec_args))
-    print("- load average before the run: %s" % loadavg())
-    print("- date: %s" % datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"))
-    print("- command: %s" % " ".join(["python3", "bench/mpi_cost.py"] + sys.argv[1:]))
-    print(flush=True)
-
+    benchlib.header("MPI benchmarks", "bench/mpi_cost.py", [
+        "MPI: %s; launch: %s %s" % (benchlib.mpi_version(shlex.split(args.mpiexec)[0]),
+                                    args.mpiexec, args.mpiexec_args)])
     runner = Runner(args)
     try:
         if args.only in (None, "calls"):
-            report_calls(*bench_calls(runner, args), args)
+            report_calls(bench_calls(runner, args), runner.retried, args)
         if args.only in (None, "open"):
-            per, retried = bench_open(runner, args, counts, None, args.open_rounds, "open")
-            report_open(per, retried, counts, args)
-            if not args.skip_sweep:
-                report_sweep(runner, args)
+            runner.retried = 0
+            report_open(bench_open(runner, args, counts), runner.retried, counts, args)
     finally:
         runner.close()
-    print("- load average after the run: %s" % loadavg())
+    print("- load average after the run: %s" % benchlib.loadavg())
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ variables around it (make bench-mpit; see BENCHMARKS.md, "MPI wrappers").
 
 Runs bench/mpit_calls (libhooktrace) and bench/mpit_calls_plain with one
 rank under the MPI launcher, once per configuration, --rounds times
-interleaved, and prints a Markdown table of the medians:
+alternated (the order rotating each round), and prints a Markdown table
+per test of the median ns per call and the cost added to "0 pvars" of the
+same round (median, range):
 
   plain       no hooktrace
   MPI_T off   hooktrace, "mpi_t": {"enabled": false}
@@ -24,61 +26,38 @@ The number of pvars hooktrace actually read is taken from each run's JSON
 import argparse
 import json
 import os
-import shutil
-import statistics
-import subprocess
 import sys
-import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
+from benchlib import Measure, values  # noqa: E402
 
 ONE = "^pml_ob1_unexpected_msgq_length$"
 TEN = "^(pml_ob1_(unexpected_msgq|posted_recvq)_length|coll_monitoring_.*)$"
-CONFIGS = [
-    ("plain", None, None),
-    ("MPI_T off", "hooktrace", {"mpi_t": {"enabled": False}}),
-    ("0 pvars", "hooktrace", {}),
-    ("1 pvar", "hooktrace", {"mpi_t": {"pvars": [ONE]}}),
-    ("10 pvars", "hooktrace", {"mpi_t": {"pvars": [TEN]}}),
-    ("10 pvars, read_interval_us 100", "hooktrace",
-     {"mpi_t": {"pvars": [TEN], "read_interval_us": 100}}),
-]
-TESTS = [("send0", "MPI_Send of 0 bytes to MPI_PROC_NULL"),
-         ("ar8", "8-byte MPI_Allreduce on MPI_COMM_SELF")]
+# name: (build, config)
+CONFIGS = {
+    "plain": (None, None),
+    "MPI_T off": ("hooktrace", {"mpi_t": {"enabled": False}}),
+    "0 pvars": ("hooktrace", {}),
+    "1 pvar": ("hooktrace", {"mpi_t": {"pvars": [ONE]}}),
+    "10 pvars": ("hooktrace", {"mpi_t": {"pvars": [TEN]}}),
+    "10 pvars, read_interval_us 100": ("hooktrace",
+                                       {"mpi_t": {"pvars": [TEN], "read_interval_us": 100}}),
+}
+BASE = "0 pvars"
+TESTS = {"send0": "MPI_Send of 0 bytes to MPI_PROC_NULL",
+         "ar8": "8-byte MPI_Allreduce on MPI_COMM_SELF"}
 
 
-def launch(args, exe, config, workdir):
-    env = dict(os.environ)
-    for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY"):
-        env.pop(key, None)
-    cmd = [args.mpiexec]
-    if args.mpi == "ompi-c":
-        env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-                    "OMPI_MCA_btl": "self,vader", "OMPI_MCA_pml_monitoring_enable": "2"})
-        cmd.append("--oversubscribe")
-    if config is not None:
-        path = os.path.join(workdir, "config.json")
-        with open(path, "w") as f:
-            json.dump(config, f)
-        env["HOOKTRACE_CONFIG"] = path
-    cmd += ["-n", "1", exe, "-n", str(args.iterations), "-r", str(args.reps)]
-    out = subprocess.run(cmd, cwd=workdir, env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, universal_newlines=True, timeout=600)
-    if out.returncode != 0:
-        sys.exit("%s failed (%d):\n%s" % (" ".join(cmd), out.returncode, out.stderr))
-    result = {}
-    for line in out.stdout.splitlines():
-        fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
-        if "test" in fields:
-            result[fields["test"]] = (float(fields["ns_per_call"]), float(fields["cpu_share"]))
-    read = None
-    json_path = os.path.join(workdir, os.path.basename(exe) + ".json")
-    if config is not None and os.path.exists(json_path):
-        with open(json_path) as f:
-            read = len(json.load(f).get("mpi_t", {}).get("pvars", []))
-    return result, read
+def pvars_read(exe):
+    """How many pvars the run's JSON says hooktrace read, or None."""
+    def look(cwd):
+        path = os.path.join(cwd, os.path.basename(exe) + ".json")
+        if not os.path.exists(path):
+            return None
+        with open(path) as f:
+            return len(json.load(f).get("mpi_t", {}).get("pvars", []))
+    return look
 
 
 def main():
@@ -93,46 +72,41 @@ def main():
     bench = os.path.join(os.path.abspath(args.builddir), "bench")
     exes = {None: os.path.join(bench, "mpit_calls_plain"),
             "hooktrace": os.path.join(bench, "mpit_calls")}
-    print("machine: %s; %s; load %s" % (benchlib.cpu_model(), benchlib.mpi_version(args.mpiexec),
-                                        benchlib.loadavg()))
-    print("started %s UTC; %d rounds x %d reps x %d calls per test"
-          % (time.strftime("%Y-%m-%d %H:%M", time.gmtime()), args.rounds, args.reps,
-             args.iterations))
-    samples = {(name, t): [] for name, _, _ in CONFIGS for t, _ in TESTS}
-    shares = {name: 1.0 for name, _, _ in CONFIGS}
-    read = {}
-    start = time.time()
-    for _ in range(args.rounds):
-        for name, build, config in CONFIGS:
-            workdir = tempfile.mkdtemp(prefix="hooktrace-bench-mpit-")
-            try:
-                result, n = launch(args, exes[build], config, workdir)
-            finally:
-                shutil.rmtree(workdir, ignore_errors=True)
-            read[name] = n
-            for t, _ in TESTS:
-                ns, share = result[t]
-                samples[(name, t)].append(ns)
-                shares[name] = min(shares[name], share)
-    median = {k: statistics.median(v) for k, v in samples.items()}
-    print("load after: %s; took %.0f s" % (benchlib.loadavg(), time.time() - start))
+    benchlib.header("MPI_T: added cost per MPI call", "bench/mpit_cost.py", [
+        "%s; %d rounds x %d reps x %d calls per test"
+        % (benchlib.mpi_version(args.mpiexec), args.rounds, args.reps, args.iterations)])
+    env, launch = {}, [args.mpiexec]
+    if args.mpi == "ompi-c":
+        env = {"OMPI_MCA_btl": "self,vader", "OMPI_MCA_pml_monitoring_enable": "2"}
+        launch.append("--oversubscribe")
+
+    def run_one(name):
+        build, config = CONFIGS[name]
+        r = benchlib.run(launch + ["-n", "1", exes[build], "-n", str(args.iterations),
+                                   "-r", str(args.reps)], config, env,
+                         look=pvars_read(exes[build]) if config is not None else None,
+                         tool="mpit_cost")
+        measured = {"read": r.seen}
+        for line in r.stdout.splitlines():
+            fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
+            if "test" in fields:
+                measured[fields["test"]] = float(fields["ns_per_call"])
+                measured[fields["test"] + " share"] = float(fields["cpu_share"])
+        return measured
+
+    results = benchlib.alternate(list(CONFIGS), args.rounds, run_one, "mpit_cost")
+    print("load after: %s" % benchlib.loadavg())
     print()
-    head = "| configuration | pvars read |"
-    rule = "|---|---:|"
-    for t, what in TESTS:
-        head += " %s ns/call | added vs 0 pvars |" % t
-        rule += "---:|---:|"
-    print(head + " CPU share (min) |")
-    print(rule + "---:|")
-    for name, build, _ in CONFIGS:
-        row = "| %s | %s |" % (name, "-" if read.get(name) is None else read[name])
-        for t, _ in TESTS:
-            added = median[(name, t)] - median[("0 pvars", t)]
-            row += " %.1f | %s |" % (median[(name, t)], "%+.1f" % added if build else "-")
-        print(row + " %.2f |" % shares[name])
-    print()
-    for t, what in TESTS:
-        print("%s: %s" % (t, what))
+    for t, what in TESTS.items():
+        print("## %s: %s" % (t, what))
+        print()
+        benchlib.ratio_table(
+            list(CONFIGS), results, lambda name: None if name == "plain" else BASE,
+            [Measure(t, "ns/call", "difference", digits=1, ratio_digits=1)],
+            extra=(["pvars read", "CPU share (min)"], lambda name: [
+                "-" if results[name][-1]["read"] is None else results[name][-1]["read"],
+                "%.2f" % min(values(results[name], t + " share"))]),
+            label_title="configuration")
 
 
 if __name__ == "__main__":

@@ -25,40 +25,36 @@ temporary directory:
                             given against clang plain
   MPI only (hooktrace run)  the plain binary under `hooktrace run --`
                             (libhooktrace preloaded; MPI programs only)
-  hooktrace CXX, inlined-hooks=MODE   with --plugin-modes: the driver's
-                            build with that plugin argument
 
-Each configuration runs its variants interleaved (the order rotates each
+Each configuration runs its variants alternated (the order rotates each
 round) for --rounds rounds.  Wall: the whole job as the driver times it
 (mpirun start to exit, profile writing included); loop: the program's own
 timed part (elapsed_s=, rank 0, between barriers for the MPI programs).
-Ratios are medians over rounds of variant / baseline of the same round.
-Every run must print the checksum of its configuration's plain run (the
-clang builds: the same value; -ffast-math is not used); a mismatch is
+Ratios are medians (ranges) over rounds of variant ÷ baseline of the same
+round.  Every run must print the checksum of its configuration's plain run
+(the clang builds: the same value; -ffast-math is not used); a mismatch is
 reported under the table.
 
 Usage (from the build directory; `make bench-apps` does this):
     python3 bench/shapes_cost.py --hooktrace STAGED/bin/hooktrace
-        [--rounds 5] [--quick] [--only helpers,fem,lulesh] [--plugin-modes remove,keep]
+        [--rounds 5] [--quick] [--only helpers,fem,lulesh]
         [--mpiexec mpirun]
         [--mpi ompi-c|mpich] [--ranks 8] [--fem-ranks 4]   (--help for the rest)
 
 Stdlib only.  Every run happens in its own empty temporary directory.
 """
 import argparse
-import datetime
 import os
-import platform
 import re
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import alternate, cpu_model, loadavg, mpi_version  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import Measure, median  # noqa: E402
 
 SRCDIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -82,6 +78,11 @@ def sh(cmd, env=None):
         sys.exit("shapes_cost: build failed: %s\n%s" % (" ".join(cmd), done.stdout[-4000:]))
 
 
+def compiler_version(cxx):
+    """The first line of cxx --version."""
+    return subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout.split("\n")[0]
+
+
 def library_dir(hooktrace):
     """The libdir the driver links with (its --help names the library)."""
     out = subprocess.run([hooktrace, "--help"], capture_output=True, text=True).stdout
@@ -89,10 +90,6 @@ def library_dir(hooktrace):
     if not m or not os.path.exists(os.path.join(m.group(1), "libhooktrace.so")):
         sys.exit("shapes_cost: %s names no installed libhooktrace.so" % hooktrace)
     return m.group(1)
-
-
-def plugin_mode_label(mode):
-    return "hooktrace CXX, inlined-hooks=%s" % mode
 
 
 def build(prog, mpi, openmp, args, outdir):
@@ -111,10 +108,7 @@ def build(prog, mpi, openmp, args, outdir):
             ("noplugin", [cxx, "-finstrument-functions"] + flags, None),
             ("clang", [cxx if mpi else args.clangxx] + flags, clang_env),
             ("clang_ai", [cxx if mpi else args.clangxx, "-finstrument-functions-after-inlining"]
-             + flags, clang_env)] + [
-                ("plugin_" + mode, [args.hooktrace, cxx] + flags
-                 + ["-fplugin-arg-hooktrace_gcc-inlined-hooks=" + mode], None)
-                for mode in args.plugin_modes]:
+             + flags, clang_env)]:
         exe = os.path.join(outdir, "%s_%s" % (prog, name))
         tail = link if name in ("noplugin", "clang_ai") else []
         sh(cmd + [src, "-o", exe] + tail, env)
@@ -127,11 +121,8 @@ def build(prog, mpi, openmp, args, outdir):
     return exes
 
 
-def med(xs):
-    return statistics.median(xs) if xs else None
-
-
 def profile_cell(runs, *path):
+    """The median over runs' profiles of the number at path, or "–"."""
     vals = []
     for o in runs:
         v = o.profile
@@ -139,58 +130,33 @@ def profile_cell(runs, *path):
             v = v.get(key) if isinstance(v, dict) else None
         if isinstance(v, (int, float)):
             vals.append(v)
-    return "%d" % med(vals) if vals else "–"
+    return "%d" % median(vals) if vals else "–"
 
 
 def report(title, labels, results, args, params, load_before):
     print("### %s" % title)
     print()
-    print("%s; %d round%s, variants interleaved; load average %s before, %s after."
-          % (params, args.rounds, "" if args.rounds == 1 else "s", load_before, loadavg()))
+    print("%s; %d round%s, variants alternated; load average %s before, %s after."
+          % (params, args.rounds, "" if args.rounds == 1 else "s", load_before,
+             benchlib.loadavg()))
     print()
-    print("| variant | wall s (median) | wall ratio | loop s (median) | loop ratio "
-          "| ratio to | functions throttled | left out by the plugin | inlined copies "
-          "unhooked (functions/sites) |")
-    print("|---|---:|---:|---:|---:|---|---:|---:|---:|")
-    ref = next((o.checksum for o in results[PLAIN] if o.error is None), None)
-    bad = []
-    for label in labels:
-        runs = results[label]
-        ok = [o for o in runs if o.error is None]
-        if not ok:
-            errors = sorted({o.error for o in runs})
-            print("| %s | %s | – | – | – | – | – | – | – |" % (label, "; ".join(errors)))
-            continue
-        base = VARIANTS[label][1]
-        if base:
-            pairs = [(o, b) for o, b in zip(runs, results[base])
-                     if o.error is None and b.error is None]
-            wr = "%.2f" % med([o.wall / b.wall for o, b in pairs]) if pairs else "–"
-            lr = "%.2f" % med([o.loop / b.loop for o, b in pairs if b.loop > 0]) if pairs else "–"
-        else:
-            wr = lr = "–"
-        profiled = label not in (PLAIN, CLANG)
+
+    def profile_cells(label):
+        ok = [o for o in results[label] if o.error is None]
+        if label in (PLAIN, CLANG):
+            return ["–"] * 3
         # uninstrumented.inlined: from the plugin's second rule (absent before it).
-        inl = ("%s/%s" % (profile_cell(ok, "uninstrumented", "inlined", "functions"),
-                          profile_cell(ok, "uninstrumented", "inlined", "sites"))
-               if profiled else "–")
-        print("| %s | %.2f | %s | %.2f | %s | %s | %s | %s | %s |" % (
-            label, med([o.wall for o in ok]), wr, med([o.loop for o in ok]), lr, base or "–",
-            profile_cell(ok, "throttle", "functions") if profiled else "–",
-            profile_cell(ok, "uninstrumented", "functions") if profiled else "–", inl))
-        bad += ["%s: %s" % (label, o.checksum) for o in ok if o.checksum != ref]
-        if len(ok) < len(runs):
-            bad.append("%s: %d run(s) %s" % (label, len(runs) - len(ok),
-                                            ", ".join(sorted({o.error for o in runs if o.error}))))
-    print()
-    if ref is None:
-        print("No plain run completed: checksums not compared.")
-    elif bad:
-        print("**Not every run printed the plain checksum** (%s): %s." % (ref, "; ".join(bad)))
-    else:
-        print("Every run printed the plain build's checksum (%s)." % ref)
-    print()
-    sys.stdout.flush()
+        return [profile_cell(ok, "throttle", "functions"),
+                profile_cell(ok, "uninstrumented", "functions"),
+                "%s/%s" % (profile_cell(ok, "uninstrumented", "inlined", "functions"),
+                           profile_cell(ok, "uninstrumented", "inlined", "sites"))]
+
+    benchlib.ratio_table(labels, results, lambda label: VARIANTS[label][1],
+                         [Measure("wall", "wall s", digits=2, ratio_digits=2),
+                          Measure("loop", "loop s", digits=2, ratio_digits=2)],
+                         extra=(["functions throttled", "left out by the plugin",
+                                 "inlined copies unhooked (functions/sites)"], profile_cells))
+    benchlib.checksums(labels, results, PLAIN)
 
 
 def main():
@@ -209,10 +175,6 @@ def main():
                     help="OMP_NUM_THREADS of the 1-rank LULESH runs (default 1; multi-rank runs: 1). "
                          "With 2, libgomp's spinning threads make a shared 2-core machine's "
                          "figures swing by 3x between rounds")
-    ap.add_argument("--plugin-modes", default="",
-                    help="comma-separated values of the plugin's inlined-hooks argument, each "
-                         "an extra variant built with the driver and "
-                         "-fplugin-arg-hooktrace_gcc-inlined-hooks=MODE (a plugin that has it)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per run")
     ap.add_argument("--only", default="helpers,fem,lulesh",
@@ -232,10 +194,6 @@ def main():
                  "femN": ["-s", "20", "-i", "2"], "lulesh1": ["-s", "8", "-i", "10"],
                  "luleshN": ["-s", "6", "-i", "10"]}
     args.hooktrace = os.path.abspath(args.hooktrace)
-    args.plugin_modes = [m for m in args.plugin_modes.split(",") if m]
-    for mode in args.plugin_modes:
-        VARIANTS[plugin_mode_label(mode)] = ("plugin_" + mode, PLAIN, False)
-    extra = [plugin_mode_label(m) for m in args.plugin_modes]
     only = set(args.only.split(","))
     skipped = {{"noplugin": NOPLUGIN, "mpi-only": MPI_ONLY}[v] for v in args.skip.split(",") if v}
 
@@ -249,20 +207,10 @@ def main():
         return shlex.split(args.mpiexec) + ["-np", str(ranks), "--oversubscribe",
                                             "--bind-to", "none"]
 
-    print("## Application shapes (issue 24)")
-    print()
-    print("- machine: %s, %d online CPUs, %s %s" % (cpu_model(), os.cpu_count() or 0,
-                                                   platform.system(), platform.release()))
-    print("- MPI: %s; compilers: %s, %s, %s" % (
-        mpi_version(shlex.split(args.mpiexec)[0]),
-        subprocess.run([args.cxx, "--version"], capture_output=True, text=True).stdout.split("\n")[0],
-        subprocess.run([args.clangxx, "--version"], capture_output=True,
-                       text=True).stdout.split("\n")[0], args.hooktrace))
-    print("- date: %s; uptime: %s" % (
-        datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
-        subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()))
-    print("- command: %s" % " ".join(["python3", "bench/shapes_cost.py"] + sys.argv[1:]))
-    print(flush=True)
+    benchlib.header("Application shapes (issue 24)", "bench/shapes_cost.py", [
+        "MPI: %s; compilers: %s, %s, %s" % (
+            benchlib.mpi_version(shlex.split(args.mpiexec)[0]), compiler_version(args.cxx),
+            compiler_version(args.clangxx), args.hooktrace)])
 
     scratch = tempfile.mkdtemp(prefix="hooktrace-bench-shapes-")
     try:
@@ -270,17 +218,17 @@ def main():
         if "helpers" in only:
             exes = build("elem_helpers", False, False, args, scratch)
             configs.append(("elem_helpers (serial, inlined medium helpers)", exes,
-                            kept([PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI]), None, {},
+                            kept([PLAIN, PLUGIN, NOPLUGIN, CLANG, CLANG_AI]), None, {},
                             sizes["helpers"]))
         if "fem" in only:
             exes = build("fem_proxy", True, False, args, scratch)
-            labels = kept([PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY])
+            labels = kept([PLAIN, PLUGIN, NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY])
             configs.append(("fem_proxy, 1 rank", exes, labels, 1, {}, sizes["fem1"]))
             configs.append(("fem_proxy, %d ranks" % args.fem_ranks, exes, labels, args.fem_ranks,
                             {}, sizes["femN"]))
         if "lulesh" in only:
             exes = build("lulesh_mpi", True, True, args, scratch)
-            labels = kept([PLAIN, PLUGIN] + extra + [NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY])
+            labels = kept([PLAIN, PLUGIN, NOPLUGIN, CLANG, CLANG_AI, MPI_ONLY])
             configs.append(("lulesh_mpi, 1 rank, OMP_NUM_THREADS=%d" % args.threads, exes, labels,
                             1, {"OMP_NUM_THREADS": str(args.threads)}, sizes["lulesh1"]))
             configs.append(("lulesh_mpi, %d ranks, OMP_NUM_THREADS=1" % args.ranks, exes, labels,
@@ -290,9 +238,9 @@ def main():
                 build_name, _, preload = VARIANTS[label]
                 cmd = ([] if ranks is None else launch(ranks)) + [exes[build_name]] + pargs
                 return ([args.hooktrace, "run", "--"] if preload else []) + cmd
-            load = loadavg()
-            res = alternate("shapes_cost", title, labels, cmd_of, env, args.rounds, args.timeout,
-                            scratch)
+            load = benchlib.loadavg()
+            res = benchlib.alternate_programs("shapes_cost", title, labels, cmd_of, env,
+                                              args.rounds, args.timeout, scratch)
             where = "`%s`" % " ".join(os.path.basename(c) if c.startswith(scratch) else c
                                       for c in cmd_of(PLAIN))
             report(title, labels, res, args, where, load)

@@ -5,8 +5,8 @@ distinct call stacks (issue: data at scale).
 Generates a C program with F functions (default 10), each calling every
 one of them down to a depth D (default 4, so 1 + F + ... + F^5 stacks
 below main), builds it with and without -finstrument-functions against
-this build's libhooktrace, and runs each a few times (throttling off, so
-every call is recorded): peak RSS (from wait4), the sizes of the output
+this build's libhooktrace, and runs each a few times, alternated (throttling
+off, so every call is recorded): peak RSS (GNU time), the sizes of the output
 files (the HTML report among them), and the wall time.  Then the report
 itself at that size: hooktrace-report's time and peak RSS on the JSON, and
 the time headless chromium takes to load the page and run its scripts
@@ -30,6 +30,7 @@ import re
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
 from benchlib import cpu_model, loadavg  # noqa: E402
 
 TARGET_RSS_MB = 64
@@ -50,16 +51,16 @@ def source(functions, depth):
 
 
 def run(exe, cwd, env):
-    """(peak RSS in MB, wall seconds).  Through GNU time: a child forked
-    from this Python would carry Python's own memory into its peak RSS
-    (the kernel keeps the larger of the two across the exec)."""
+    """{"rss": peak RSS in MB, "wall": wall seconds}.  Through GNU time: a
+    child forked from this Python would carry Python's own memory into its
+    peak RSS (the kernel keeps the larger of the two across the exec)."""
     out = os.path.join(cwd, "time.out")
     start = time.monotonic()
     subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out, exe], cwd=cwd, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     wall = time.monotonic() - start
     with open(out) as f:
-        return int(f.read().split()[-1]) / 1024.0, wall
+        return {"rss": int(f.read().split()[-1]) / 1024.0, "wall": wall}
 
 
 def report_cost(builddir, work):
@@ -111,12 +112,9 @@ def main():
             json.dump({"throttle": {"enabled": False}}, f)
         env = dict(os.environ, HOOKTRACE_CONFIG=os.path.join(work, "config.json"))
         env.pop("HOOKTRACE_OFF", None)
-        plain, profiled, walls = [], [], []
-        for _ in range(a.rounds):
-            plain.append(run(os.path.join(work, "plain"), work, env)[0])
-            rss, wall = run(os.path.join(work, "profiled"), work, env)
-            profiled.append(rss)
-            walls.append(wall)
+        runs = benchlib.alternate(["plain", "profiled"], a.rounds,
+                                  lambda exe: run(os.path.join(work, exe), work, env),
+                                  "stacks_cost")
         sizes = {ext: os.path.getsize(os.path.join(work, "profiled" + ext))
                  for ext in (".json", ".log", ".folded", ".html")}
         with open(os.path.join(work, "profiled.json")) as f:
@@ -124,7 +122,9 @@ def main():
         tool_wall, tool_rss, page = report_cost(a.builddir, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    extra = statistics.median(profiled) - statistics.median(plain)
+    # The extra peak RSS: hooktrace's minus the plain build's of the same round.
+    extra = statistics.median(benchlib.differences(runs["profiled"], runs["plain"], "rss"))
+    profiled = benchlib.values(runs["profiled"], "rss")
     total = sum(sizes.values()) / 1e6
     print("- machine: %s; load average before: %s" % (cpu_model(), loadavg()))
     print("- program: %d functions each calling all of them to depth %d: %d stacks in the JSON"
@@ -135,9 +135,10 @@ def main():
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     print("| %.1f MB | %.1f MB | **%.1f MB** | %.1f MB | %.2f MB | %.2f MB | %.1f MB | **%.1f MB** "
           "| %.2f s |" % (
-              statistics.median(plain), statistics.median(profiled), extra, sizes[".json"] / 1e6,
-              sizes[".log"] / 1e6, sizes[".folded"] / 1e6, sizes[".html"] / 1e6, total,
-              statistics.median(walls)))
+              statistics.median(benchlib.values(runs["plain"], "rss")), statistics.median(profiled),
+              extra, sizes[".json"] / 1e6, sizes[".log"] / 1e6, sizes[".folded"] / 1e6,
+              sizes[".html"] / 1e6, total, statistics.median(benchlib.values(runs["profiled"],
+                                                                             "wall"))))
     print()
     print("The report of this profile: `hooktrace-report profiled.json` %.2f s, peak RSS %.0f MB"
           % (tool_wall, tool_rss), end="")

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Trace mode against profile mode: the hook-cost kernel (bench/hook_kernel.c)
-run with libhooktrace in profile mode and in trace mode, interleaved, for
+run with libhooktrace in profile mode and in trace mode, alternated, for
 several rounds.  Prints the median nanoseconds per instrumented call of each
-mode, the cost each traced event adds (a call is two events, Enter and
-Leave), the time to write the archive at exit, and the bytes per event in
-memory and in the OTF2 archive.
+mode, the cost each traced event adds (trace − profile of the same round,
+per call, halved: a call is two events, Enter and Leave), the time to write
+the archive at exit, and the bytes per event in memory and in the OTF2
+archive.
 
 Usage (from the build directory; `make bench-trace` does this):
     python3 bench/trace_cost.py [--builddir DIR] [--rounds 5] [--calls 3000000]
@@ -13,57 +14,25 @@ Usage (from the build directory; `make bench-trace` does this):
 Stdlib only; every run works in a temporary directory removed afterwards.
 """
 import argparse
-import datetime
-import json
 import os
 import re
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import cpu_model, loadavg  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import median, values  # noqa: E402
 
 IN_MEMORY_BYTES_PER_EVENT = 16  # src/trace/buffer.h: tick + node per Enter/Leave
+PROFILE, TRACE = "profile", "trace"
 
 
-def run_once(exe, calls, threads, trace, scratch):
-    cwd = tempfile.mkdtemp(prefix="run-", dir=scratch)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HOOKTRACE_")}
-    # Both modes record every call: throttled, the kernel's tiny functions
-    # would stop being recorded (and traced) after 100,000 calls.
-    config = {"throttle": {"enabled": False}}
-    if trace:
-        config["trace"] = {"enabled": True}
-    with open(os.path.join(cwd, "config.json"), "w") as f:
-        json.dump(config, f)
-    env["HOOKTRACE_CONFIG"] = os.path.join(cwd, "config.json")
-    try:
-        start = time.monotonic()
-        proc = subprocess.run([exe, "-a", "-n", str(calls), "-t", str(threads), "-p", "mixed"],
-                              cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
-        wall = time.monotonic() - start
-        if proc.returncode != 0:
-            sys.exit("trace_cost: %s failed (%d):\n%s%s" % (exe, proc.returncode, proc.stdout,
-                                                           proc.stderr))
-        m = re.search(r"ns_per_call=([0-9.]+)", proc.stdout)
-        loop_s = float(m.group(1)) * 1e-9 * calls
-        events = 0
-        m = re.search(r"\((\d+) events", proc.stderr)
-        if m:
-            events = int(m.group(1))
-        archive = 0
-        for root, _, files in os.walk(os.path.join(cwd, "hook_kernel_hooktrace_trace")):
-            archive += sum(os.path.getsize(os.path.join(root, f)) for f in files)
-        if trace and not events:
-            sys.exit("trace_cost: no trace written:\n" + proc.stderr)
-        return float(re.search(r"ns_per_call=([0-9.]+)", proc.stdout).group(1)), wall - loop_s, \
-            events, archive
-    finally:
-        shutil.rmtree(cwd, ignore_errors=True)
+def archive_bytes(cwd):
+    total = 0
+    for root, _, files in os.walk(os.path.join(cwd, "hook_kernel_hooktrace_trace")):
+        total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
+    return total
 
 
 def main():
@@ -78,45 +47,47 @@ def main():
     if not os.access(exe, os.X_OK):
         sys.exit("trace_cost: %s not built: run `make bench-trace`" % exe)
 
-    print("# Trace mode against profile mode")
-    print()
-    print("- machine: %s, %d online CPUs" % (cpu_model(), os.cpu_count() or 0))
-    print("- load average before the run: %s" % loadavg())
-    print("- date: %s" % datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"))
-    print("- command: %s" % " ".join(["python3", "bench/trace_cost.py"] + sys.argv[1:]))
-    print("- kernel: bench/hook_kernel.c, pattern mixed, %d calls per thread, %d thread(s), "
-          "%d rounds, modes interleaved; trace mode with the default 16 MiB buffer per thread"
-          % (args.calls, args.threads, args.rounds))
-    print(flush=True)
+    benchlib.header("Trace mode against profile mode", "bench/trace_cost.py", [
+        "kernel: bench/hook_kernel.c, pattern mixed, %d calls per thread, %d thread(s), %d "
+        "rounds, modes alternated; trace mode with the default 16 MiB buffer per thread"
+        % (args.calls, args.threads, args.rounds)])
     scratch = tempfile.mkdtemp(prefix="hooktrace-bench-trace-")
-    profile, trace, write_s, events, archive = [], [], [], [], []
+
+    def run_one(mode):
+        # Both modes record every call: throttled, the kernel's tiny functions
+        # would stop being recorded (and traced) after 100,000 calls.
+        config = {"throttle": {"enabled": False}}
+        if mode == TRACE:
+            config["trace"] = {"enabled": True}
+        r = benchlib.run([exe, "-a", "-n", str(args.calls), "-t", str(args.threads), "-p", "mixed"],
+                         config, None, scratch, timeout=900, look=archive_bytes,
+                         tool="trace_cost")
+        ns = float(re.search(r"ns_per_call=([0-9.]+)", r.stdout).group(1))
+        m = re.search(r"\((\d+) events", r.stderr)
+        events = int(m.group(1)) if m else 0
+        if mode == TRACE and not events:
+            sys.exit("trace_cost: no trace written:\n" + r.stderr)
+        # What the run took beyond its loop: start-up and, in trace mode,
+        # writing the archive.
+        return {"ns": ns, "exit_s": r.wall - ns * 1e-9 * args.calls, "events": events,
+                "archive": r.seen}
+
     try:
-        for r in range(args.rounds):
-            for mode in ((False, True) if r % 2 == 0 else (True, False)):
-                ns, extra_s, ev, size = run_once(exe, args.calls, args.threads, mode, scratch)
-                if mode:
-                    trace.append(ns)
-                    write_s.append(extra_s)
-                    events.append(ev)
-                    archive.append(size)
-                else:
-                    profile.append(ns)
+        results = benchlib.alternate([PROFILE, TRACE], args.rounds, run_one, "trace_cost")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    p, t = statistics.median(profile), statistics.median(trace)
-    ev = statistics.median(events)
-    print("| mode | ns per call (median, min-max) |")
-    print("|---|---|")
-    print("| profile | %.1f (%.1f-%.1f) |" % (p, min(profile), max(profile)))
-    print("| trace | %.1f (%.1f-%.1f) |" % (t, min(trace), max(trace)))
-    print()
-    print("- added per traced event (Enter or Leave): %.1f ns (trace minus profile, per call, / 2)"
-          % ((t - p) / 2))
+    benchlib.ratio_table([PROFILE, TRACE], results, PROFILE,
+                         [benchlib.Measure("ns", "ns per call", "difference", digits=1,
+                                           ratio_digits=1)], label_title="mode")
+    added = [d / 2 for d in benchlib.differences(results[TRACE], results[PROFILE], "ns")]
+    ev = median(values(results[TRACE], "events"))
+    write_s = median(values(results[TRACE], "exit_s"))
+    print("- added per traced event (Enter or Leave): %s ns (trace − profile per call of the "
+          "same round, / 2)" % benchlib.cell(added, 1))
     print("- events per run: %d; bytes per event: %d in memory, %.1f in the archive"
-          % (ev, IN_MEMORY_BYTES_PER_EVENT, statistics.median(archive) / ev if ev else 0))
+          % (ev, IN_MEMORY_BYTES_PER_EVENT, median(values(results[TRACE], "archive")) / ev))
     print("- time at exit beyond the kernel loop (trace mode, includes writing the archive): "
-          "%.2f s median, %.1f M events/s" % (statistics.median(write_s),
-                                             ev / statistics.median(write_s) / 1e6))
+          "%.2f s median, %.1f M events/s" % (write_s, ev / write_s / 1e6))
 
 
 if __name__ == "__main__":

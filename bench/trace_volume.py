@@ -16,29 +16,24 @@ run on 8 ranks (--oversubscribe, OMP_NUM_THREADS=1), -s 16 -i 100:
 
 For each traced run: the archive's bytes per rank (its events and local
 definitions), its events, and its MPI events (otf2-print: MPI_* records and
-Enter/Leave of MPI_ regions), per rank per second of compute.  Rounds are
-alternated; medians.
+Enter/Leave of MPI_ regions), per rank per second of compute.  The variants
+are alternated (the order rotating each round); medians.
 
     python3 bench/trace_volume.py --hooktrace STAGE/usr/local/bin/hooktrace \
         [--base-lib DIR] [--rounds 3] [--ranks 8] [--size 16] [--iterations 100]
 """
 import argparse
 import collections
-import datetime
-import json
 import os
-import platform
 import re
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import cpu_model, loadavg, mpi_version  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import median, values  # noqa: E402
 
 SRCDIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -70,39 +65,23 @@ def mpi_event_counts(anchor):
     return mpi, total
 
 
-def run(cmd, config, env, keep_counts):
-    """One run in a scratch folder: (loop s, CPU s of the children, archive
-    bytes per rank [list], MPI event counts, events)."""
-    cwd = tempfile.mkdtemp(prefix="trace-volume-")
-    try:
-        e = {k: v for k, v in os.environ.items() if not k.startswith("HOOKTRACE_")}
-        e.update(env)
-        if config is not None:
-            with open(os.path.join(cwd, "config.json"), "w") as f:
-                json.dump(config, f)
-            e["HOOKTRACE_CONFIG"] = os.path.join(cwd, "config.json")
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        done = subprocess.run(cmd, cwd=cwd, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True, timeout=900)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if done.returncode != 0:
-            sys.exit("trace_volume: %s failed:\n%s%s" % (" ".join(cmd), done.stdout[-2000:],
-                                                         done.stderr[-2000:]))
-        loop = float(re.search(r"elapsed_s=([0-9.]+)", done.stdout).group(1))
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+def archive(count_events):
+    """What a run left: the archive's bytes per rank [list], and with
+    count_events its MPI event counts and events (else None, None); None
+    without an archive."""
+    def look(cwd):
         trace = [d for d in os.listdir(cwd) if d.endswith("_trace")]
         if not trace:
-            return loop, cpu, None, None, None, done.stderr
+            return None
         folder = os.path.join(cwd, trace[0], "traces")
         per_rank = collections.Counter()
         for name in os.listdir(folder):
             per_rank[int(name.split(".")[0]) & 0xffffffff] += os.path.getsize(
                 os.path.join(folder, name))
         counts, events = (mpi_event_counts(os.path.join(cwd, trace[0], "traces.otf2"))
-                          if keep_counts else (None, None))
-        return loop, cpu, [per_rank[r] for r in sorted(per_rank)], counts, events, done.stderr
-    finally:
-        shutil.rmtree(cwd, ignore_errors=True)
+                          if count_events else (None, None))
+        return [per_rank[r] for r in sorted(per_rank)], counts, events
+    return look
 
 
 def main():
@@ -125,65 +104,62 @@ def main():
     launch = [args.mpiexec, "-np", str(args.ranks), "--oversubscribe", "--bind-to", "none"]
     pargs = ["-s", str(args.size), "-i", str(args.iterations)]
     env = {"OMP_NUM_THREADS": "1"}
-    if os.geteuid() == 0:
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    variants = [("plain", plain, None, {}),
-                ("trace", traced, {"trace": {"enabled": True}}, {}),
-                ("trace, min_calls 100000", traced,
-                 {"trace": {"enabled": True}, "throttle": {"min_calls": 100000}}, {})]
+    # label: (program, config, extra environment)
+    variants = {"plain": (plain, None, {}),
+                "trace": (traced, {"trace": {"enabled": True}}, {}),
+                "trace, min_calls 100000": (traced, {"trace": {"enabled": True},
+                                                     "throttle": {"min_calls": 100000}}, {})}
     if args.base_lib:
-        variants.append(("trace, base library", traced, {"trace": {"enabled": True}},
-                         {"LD_LIBRARY_PATH": os.path.abspath(args.base_lib)}))
+        variants["trace, base library"] = (traced, {"trace": {"enabled": True}},
+                                           {"LD_LIBRARY_PATH": os.path.abspath(args.base_lib)})
 
-    print("## Trace volume: the LULESH-like proxy, %d ranks (issue 26, point 5)" % args.ranks)
-    print()
-    print("- machine: %s, %d online CPUs, %s %s; %s" % (
-        cpu_model(), os.cpu_count() or 0, platform.system(), platform.release(),
-        mpi_version(args.mpiexec)))
-    print("- date: %s; load before: %s" % (
-        datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), loadavg()))
-    print("- command: %s" % " ".join(["python3", "bench/trace_volume.py"] + sys.argv[1:]))
-    print(flush=True)
+    benchlib.header("Trace volume: the LULESH-like proxy, %d ranks (issue 26, point 5)"
+                    % args.ranks, "bench/trace_volume.py", [benchlib.mpi_version(args.mpiexec)])
+    counted = set()
 
-    results = {name: [] for name, _, _, _ in variants}
-    for r in range(args.rounds):
-        order = variants[r % len(variants):] + variants[:r % len(variants)]
-        for name, exe, config, extra in order:
-            # MPI events are counted once per variant (otf2-print is slow).
-            counts = r == 0 and config is not None
-            results[name].append(run(launch + [exe] + pargs, config, dict(env, **extra), counts))
-        print("round %d/%d done (load %s)" % (r + 1, args.rounds, loadavg()), flush=True)
-    print()
+    def run_one(name):
+        exe, config, extra = variants[name]
+        # MPI events are counted once per variant (otf2-print is slow).
+        count = config is not None and name not in counted
+        counted.add(name)
+        r = benchlib.run(launch + [exe] + pargs, config, dict(env, **extra), timeout=900,
+                         look=archive(count), tool="trace_volume")
+        bytes_per_rank, counts, events = r.seen or (None, None, None)
+        return {"loop": float(re.search(r"elapsed_s=([0-9.]+)", r.stdout).group(1)),
+                "cpu": r.cpu, "bytes": bytes_per_rank, "counts": counts, "events": events,
+                "stderr": r.stderr}
 
-    loop_plain = statistics.median(x[0] for x in results["plain"])
-    cpu_plain = statistics.median(x[1] for x in results["plain"]) / args.ranks
+    try:
+        results = benchlib.alternate(list(variants), args.rounds, run_one, "trace_volume")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    loop_plain = median(values(results["plain"], "loop"))
+    cpu_plain = median(values(results["plain"], "cpu")) / args.ranks
     print("Plain build: loop %.3f s (median), %.3f CPU s per rank (median of the ranks' "
           "CPU time / %d)." % (loop_plain, cpu_plain, args.ranks))
     print()
-    print("| variant | bytes per rank (mean; max) | events | MPI events | MB per rank per "
-          "loop second of the plain build | MB per rank per CPU second of the plain build | "
-          "its own loop (s) |")
-    print("|---|---|---|---|---|---|---|")
-    reference = None
-    for name, _, config, _ in variants:
+    rows, reference = [], None
+    for name, (_, config, _) in variants.items():
         if config is None:
             continue
         runs = results[name]
-        mean = statistics.median(sum(x[2]) / len(x[2]) for x in runs)
-        most = statistics.median(max(x[2]) for x in runs)
-        counts, events = runs[0][3], runs[0][4]
-        total_mpi = sum(counts.values())
+        mean = median([sum(x["bytes"]) / len(x["bytes"]) for x in runs])
+        most = median([max(x["bytes"]) for x in runs])
+        counts, events = runs[0]["counts"], runs[0]["events"]
         if reference is None:
             reference = counts
         same = "" if counts == reference else " (**differs from trace**)"
-        print("| %s | %d; %d | %d | %d%s | %.2f | %.2f | %.3f |" % (
-            name, mean, most, events, total_mpi, same, mean / 1e6 / loop_plain,
-            mean / 1e6 / cpu_plain, statistics.median(x[0] for x in runs)))
-    print()
+        rows.append([name, "%d; %d" % (mean, most), "%d" % events,
+                     "%d%s" % (sum(counts.values()), same), "%.2f" % (mean / 1e6 / loop_plain),
+                     "%.2f" % (mean / 1e6 / cpu_plain), "%.3f" % median(values(runs, "loop"))])
+    benchlib.table(["variant", "bytes per rank (mean; max)", "events", "MPI events",
+                    "MB per rank per loop second of the plain build",
+                    "MB per rank per CPU second of the plain build", "its own loop (s)"], rows)
     print("MPI events by kind (trace, first round): %s" % ", ".join(
         "%s %d" % kv for kv in sorted(reference.items())))
-    print("stderr of the last traced run: %s" % results["trace"][-1][5].strip().splitlines()[-1])
-    shutil.rmtree(scratch, ignore_errors=True)
+    print("stderr of the last traced run: %s"
+          % results["trace"][-1]["stderr"].strip().splitlines()[-1])
 
 
 if __name__ == "__main__":

@@ -136,7 +136,7 @@ struct ht_mpit_config {
  * set. */
 struct ht_throttle_config {
     bool enabled;              /* default true */
-    unsigned min_calls;        /* default 100000 */
+    unsigned min_calls;        /* default HT_CONFIG_DEFAULT_THROTTLE_MIN_CALLS */
     double budget;             /* the hooks' share of a call's time; default 0.02 */
     unsigned max_ns_per_call;  /* 0 (default): not set, the threshold comes
                                   from the hook cost and the budget */

@@ -44,8 +44,8 @@ void ht_output_exclude_prepare(const struct ht_profile *p, struct ht_run_info *r
     run->build = (struct ht_build_marks){0};
     size_t n;
     const char **names = throttled_names(p, &n);
-    /* Both read every loaded object's section headers or symbol tables
-     * (some 5 and 15 ms in an Open MPI process): only when they are used. */
+    /* Both read the section headers or symbol tables of every instrumented
+     * object (src/symbols/scan.c): only when they are used. */
     if (names && n > 0)
         ht_symbols_build_marks(&run->build);
     if (!names || n == 0 || ht_symbols_linkage_names(names, n, &run->exclude_symbols) != 0 ||

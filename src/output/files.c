@@ -32,8 +32,8 @@ int ht_output_write_all_mpi(const struct ht_profile *profile, const struct ht_ru
 {
     const char *dir = config->output_directory;
     /* What the GCC plugin left out is read here, by the process that
-     * writes, and only then: it opens every loaded object, which an MPI
-     * job's other ranks need not do (30 ms at 16 ranks on 2 cores). */
+     * writes, and only then: it opens every instrumented object, which an
+     * MPI job's other ranks need not do. */
     struct ht_run_info listed = *given, *run = &listed;
     if ((config->write_logfile || config->write_json) &&
         (ht_symbols_uninstrumented(&listed.uninstrumented) != 0 || ht_symbols_inlined(&listed.inlined) != 0))

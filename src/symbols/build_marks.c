@@ -64,7 +64,8 @@ void ht_symbols_build_marks(struct ht_build_marks *out)
     if (elf_version(EV_CURRENT) == EV_NONE)
         return;
     struct ht_object_list objects;
-    ht_object_list_take(&objects, false);
+    /* The plugin's mark is in instrumented objects only. */
+    ht_object_list_take(&objects, HT_LIST_INSTRUMENTED);
     for (size_t i = 0; i < objects.count; i++)
         read_object(objects.objects[i].path, i == 0, out);
     ht_object_list_free(&objects);

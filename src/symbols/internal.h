@@ -42,16 +42,20 @@ struct ht_func {
 };
 
 /* The ELF objects loaded now (dl_iterate_phdr), the executable first under
- * its real path; the vDSO and unnamed objects are left out. */
+ * its real path; the vDSO and unnamed objects are left out.  Which: all,
+ * the executable only, or the executable and the objects that call the
+ * hooks (an import of __cyg_profile_func_enter or
+ * hooktrace_inlined_calls_in, read in memory: no file is opened). */
+enum ht_object_list_which { HT_LIST_ALL, HT_LIST_EXECUTABLE, HT_LIST_INSTRUMENTED };
 struct ht_object_list {
-    bool executable_only;
+    enum ht_object_list_which which;
     size_t count, capacity;
     struct ht_scanned_object {
         char *path;
         uintptr_t bias;
     } *objects;
 };
-void ht_object_list_take(struct ht_object_list *list, bool executable_only);
+void ht_object_list_take(struct ht_object_list *list, enum ht_object_list_which which);
 void ht_object_list_free(struct ht_object_list *list);
 
 /* A library noted by ht_symbols_note_closing (closed.c).  Its path and fd

@@ -70,6 +70,19 @@ test_unit_symbols_names_CPPFLAGS = $(SYMBOLS_TEST_CPPFLAGS)
 test_unit_symbols_names_LDFLAGS = -no-install
 test_unit_symbols_names_LDADD = libht_symbols.la libht_common.la
 
+# Which objects a scan opens: the instrumented ones found in memory.
+check_LTLIBRARIES += test/programs/libsymhooked.la
+test_programs_libsymhooked_la_SOURCES = test/programs/symbols_hooked.c
+test_programs_libsymhooked_la_CFLAGS = $(HT_WARN_CFLAGS) -O0 -finstrument-functions
+test_programs_libsymhooked_la_LDFLAGS = -rpath $(abs_builddir)/test/programs -avoid-version
+check_PROGRAMS += test/unit/symbols_objects
+TESTS += test/unit/symbols_objects
+test_unit_symbols_objects_SOURCES = test/unit/symbols_objects.c
+test_unit_symbols_objects_CPPFLAGS = $(SYMBOLS_TEST_CPPFLAGS)
+test_unit_symbols_objects_LDFLAGS = -no-install
+test_unit_symbols_objects_LDADD = libht_symbols.la libht_common.la test/programs/libsymfixture.la \
+	test/programs/libsymhooked.la
+
 if HAVE_FORTRAN
 # The main program is Fortran; the checks are C.
 check_PROGRAMS += test/unit/symbols_fortran

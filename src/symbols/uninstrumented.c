@@ -110,7 +110,7 @@ static int compare_entries(const void *a, const void *b)
     return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
 }
 
-/* Reads one section of every loaded object into set, sorted, each name
+/* Reads one section of every instrumented object into set, sorted, each name
  * once: an inline function of a header is in every object that compiled
  * it (its sites add up). */
 static int read_section(const char *section, struct name_set *set)
@@ -118,7 +118,9 @@ static int read_section(const char *section, struct name_set *set)
     if (elf_version(EV_CURRENT) == EV_NONE)
         return -1;
     struct ht_object_list objects;
-    ht_object_list_take(&objects, false);
+    /* Only an object the compiler instrumented can hold the plugin's
+     * sections. */
+    ht_object_list_take(&objects, HT_LIST_INSTRUMENTED);
     struct ht_demangler demangler = {0};
     for (size_t i = 0; i < objects.count; i++)
         read_object(objects.objects[i].path, section, set, &demangler);
