@@ -191,8 +191,9 @@ EXTRA_DIST += bench/inlined_cost.py bench/inlined_helpers.cpp
 if HT_GCC_PLUGIN
 bench-inlined: libhooktrace.la hooktrace_gcc.so
 	$(PYTHON3) $(srcdir)/bench/inlined_cost.py --builddir $(top_builddir) $(BENCH_INLINED_ARGS)
-.PHONY: bench-inlined
 endif
+# Outside the conditional: automake warns of a .PHONY defined in two conditions.
+.PHONY: bench-inlined
 
 # Memory, output size and time at exit with 111,111 call stacks.
 bench-stacks: libhooktrace.la
