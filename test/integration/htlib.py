@@ -181,10 +181,25 @@ def run_directory(prefix):
     return directory
 
 
+# hooktrace's notes on a slow shut-down (outputs.progress_after_ms: after
+# a second by default, which a loaded CI machine reaches now and then).
+PROGRESS_LINE = re.compile(r"^hooktrace: \d+\.\d s: .*\n", re.M)
+
+
+def without_progress(stderr, config):
+    """stderr less the progress lines, unless the test's config chose when
+    they appear (it then reads them)."""
+    if config is not None and "progress_after_ms" in (
+            config if isinstance(config, str) else json.dumps(config)):
+        return stderr
+    return PROGRESS_LINE.sub("", stderr)
+
+
 def run(exe, args=(), config=None, env=None, basename=None):
     """Runs exe in a new temporary directory (the default output directory).
     config: a dict written as the JSON config file, or a string written
-    verbatim, or None for no config file."""
+    verbatim, or None for no config file.  The run's stderr is without the
+    progress lines of a slow shut-down (without_progress)."""
     directory = run_directory("hooktrace-test-")
     environment = dict(os.environ)
     for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY",
@@ -199,6 +214,7 @@ def run(exe, args=(), config=None, env=None, basename=None):
     proc = subprocess.run([exe] + list(args), cwd=directory, env=environment,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=120)
+    proc.stderr = without_progress(proc.stderr, config)
     return Run(directory, proc, basename or os.path.basename(exe))
 
 

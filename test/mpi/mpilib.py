@@ -146,7 +146,9 @@ def mpirun(exe, ranks, args=(), config=None, env=None, basename=None, allow_no_f
     """Runs exe on `ranks` processes in a new temporary directory (the
     default output directory).  config: a dict written as the JSON config
     file, or None.  A launch that takes longer than `timeout` seconds is
-    killed (with everything it started) and counts as one failure."""
+    killed (with everything it started) and counts as one failure.  The
+    launch's stderr is without the progress lines of a slow shut-down
+    (htlib.without_progress)."""
     directory = htlib.run_directory("hooktrace-mpi-")
     environment = dict(os.environ)
     for key in ("HOOKTRACE_CONFIG", "HOOKTRACE_OFF", "HOOKTRACE_OUTPUT_DIRECTORY",
@@ -186,7 +188,8 @@ def mpirun(exe, ranks, args=(), config=None, env=None, basename=None, allow_no_f
             out, err = "", ""
     check(not timed_out, "%s on %d ranks finished within %d s%s" % (" ".join(cmd), ranks, timeout,
                                                                   where_it_hung(directory) if timed_out else ""))
-    result = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+    result = subprocess.CompletedProcess(cmd, proc.returncode, out,
+                                         htlib.without_progress(err, config))
     return MpiRun(directory, result, basename or os.path.basename(exe), ranks, timed_out)
 
 
