@@ -8,7 +8,9 @@
  * control variables alone were 60% of a small MPI run's page (now in
  * <basename>.mpit.json unless mpi_t.cvars_in_json).  The filter
  * holds one key and the path of the enclosing containers, never the
- * document. */
+ * document.  The one value it reads is the top-level "threads" (written
+ * before "stacks"): with more than one thread the stacks keep their
+ * per-thread figures, which the page's thread selector shows. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,7 +33,7 @@ static const char *const left_out[] = {
     "throttle.exclude_function_list",
     "functions[].file",
     "functions[].line",
-    "stacks[].threads",  /* per thread: the page shows the sums */
+    "stacks[].threads",  /* per thread: kept when the profile has several */
     "stacks[].ranks",    /* per-rank message figures of a stack */
     "stacks[].pvars",
 };
@@ -50,6 +52,8 @@ struct filter {
     size_t key_len;
     size_t value_path;       /* the path of the member whose value comes next */
     int skip;                /* > 0: inside a left-out value, its containers open + 1 */
+    bool reading_threads;    /* in the digits of the top-level "threads" */
+    long threads;            /* its value, once read */
     bool in_string, escape, want_key, in_key, key_spilled;
     int error;
 };
@@ -112,6 +116,8 @@ static bool is_left_out(const struct filter *f, size_t len)
 {
     if (len == SIZE_MAX)
         return false;
+    if (f->threads > 1 && len == strlen("stacks[].threads") && memcmp(f->path, "stacks[].threads", len) == 0)
+        return false;
     for (size_t i = 0; i < sizeof left_out / sizeof left_out[0]; i++)
         if (strlen(left_out[i]) == len && memcmp(left_out[i], f->path, len) == 0)
             return true;
@@ -132,6 +138,12 @@ static bool string_byte(struct filter *f, char c)
 
 static void filter_byte(struct filter *f, char c)
 {
+    if (f->reading_threads) {
+        if (c >= '0' && c <= '9' && f->threads < 1000000000)
+            f->threads = f->threads * 10 + (c - '0');
+        else if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+            f->reading_threads = false;
+    }
     if (f->skip > 0) { /* a left-out value: ends at its object's ',' or '}' */
         if (f->in_string) {
             f->in_string = !string_byte(f, c);
@@ -211,6 +223,8 @@ static void filter_byte(struct filter *f, char c)
         for (size_t i = 0; i < f->key_len; i++)
             emit(f, f->key[i]);
         emit(f, '"');
+        f->reading_threads = f->depth == 1 && f->value_path == strlen("threads") &&
+                             memcmp(f->path, "threads", strlen("threads")) == 0;
         break;
     case ',':
         if (f->depth > 0 && f->kind[f->depth] == '{') {

@@ -1,5 +1,5 @@
 # The HTML report (docs/report.md): the page (web/: template,
-# report.js and its helpers lib.js and tree.js, report.css) with the flame-graph component from npm embedded,
+# report.js and its helpers lib.js, tree.js and views.js, report.css) with the flame-graph component from npm embedded,
 # turned into C arrays at build time (embed.py -> src/output/html_page.c),
 # so the library and hooktrace-report read no file at run time and the page
 # needs no network.  The component is fetched by `npm ci` into the build
@@ -18,8 +18,8 @@ hooktrace_report_LDADD = $(JANSSON_LIBS) -lm
 HT_REPORT_WEB = $(srcdir)/src/report/web
 HT_REPORT_NPM = src/report/npm
 HT_REPORT_FILES = $(HT_REPORT_WEB)/template.html $(HT_REPORT_WEB)/errors.js \
-	$(HT_REPORT_WEB)/lib.js $(HT_REPORT_WEB)/tree.js $(HT_REPORT_WEB)/report.js \
-	$(HT_REPORT_WEB)/report.css
+	$(HT_REPORT_WEB)/lib.js $(HT_REPORT_WEB)/tree.js $(HT_REPORT_WEB)/views.js \
+	$(HT_REPORT_WEB)/report.js $(HT_REPORT_WEB)/report.css
 EXTRA_DIST += $(HT_REPORT_FILES) $(HT_REPORT_WEB)/package.json \
 	$(HT_REPORT_WEB)/package-lock.json src/report/embed.py
 
@@ -59,6 +59,7 @@ src/output/html_page.c: $(HT_REPORT_FETCHED) $(HT_REPORT_FILES) $(srcdir)/src/re
 		VENDOR_JS=$(HT_REPORT_MODULES)/d3-selection/dist/d3-selection.min.js \
 		FLAMEGRAPH_JS=$(HT_REPORT_MODULES)/d3-flame-graph/dist/d3-flamegraph.min.js \
 		LIB_JS=$(HT_REPORT_WEB)/lib.js TREE_JS=$(HT_REPORT_WEB)/tree.js \
+		VIEWS_JS=$(HT_REPORT_WEB)/views.js \
 		APP_JS=$(HT_REPORT_WEB)/report.js
 endif
 BUILT_SOURCES += src/output/html_page.c

@@ -215,13 +215,16 @@ LEFT_OUT = {"": ("mpi_t", "thread_tids", "thread_groups", "uninstrumented"),
 
 
 def lean(doc):
-    """The profile as the page embeds it."""
+    """The profile as the page embeds it: stacks[].threads kept when the
+    profile has more than one thread (the thread selector reads them)."""
     out = {k: v for k, v in doc.items() if k not in LEFT_OUT[""]}
+    several = isinstance(doc.get("threads"), int) and doc["threads"] > 1
     if isinstance(out.get("throttle"), dict):
         out["throttle"] = {k: v for k, v in out["throttle"].items() if k not in LEFT_OUT["throttle"]}
     for field in ("functions", "stacks"):
         if isinstance(out.get(field), list):
-            out[field] = [{k: v for k, v in e.items() if k not in LEFT_OUT[field + "[]"]}
+            out[field] = [{k: v for k, v in e.items() if k not in LEFT_OUT[field + "[]"]
+                           or (several and field == "stacks" and k == "threads")}
                           for e in out[field]]
     return out
 

@@ -238,6 +238,76 @@ if page is not None:
               "MPI_Allreduce \u2190 main"], "cxx.html: same-named stacks shown with their caller")
     check_eq(heads.get(1), shown[SOLVE % 1], "cxx.html: a stack alone with its name: no caller")
 
+# --- threads: the selector beside the rank selector ------------------------
+# test/programs/threads.c: main and 4 pthreads call worker, which calls tick
+# 10 (main), 100, 200, 300 and 400 times.
+r = run(program("threads"))
+doc = json.loads(r.text(".json"))
+check_eq(doc["threads"], 5, "threads: 5 thread indices")
+check_eq(json.loads(browser.embedded(r.path(".html"))), browser.lean(doc),
+         "threads.html: the embedded profile keeps stacks[].threads")
+names = [f["name"] for f in doc["functions"]]
+ticks = {}
+for s in doc["stacks"]:
+    if names[s["function_index"]] == "tick":
+        for t in s["threads"]:
+            ticks[t["thread"]] = ticks.get(t["thread"], 0) + t["calls"]
+check_eq(sorted(ticks.values()), [10, 100, 200, 300, 400], "threads: tick's calls per thread")
+busiest = max(ticks, key=lambda t: ticks[t])
+
+
+def own(s, thread):
+    return [t for t in s.get("threads", []) if t["thread"] == thread]
+
+
+page, errors, page_errors = browser.load(r.path(".html"), "tree=all&thread=%d" % busiest)
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "threads.html#thread=%d" % busiest)
+    check(page.by_id("ht-thread-view").get("hidden") is None, "threads.html: the selector is shown")
+    check_eq([o.get("value") for o in page.by_id("ht-thread").find_all("option")],
+             ["all"] + [str(t) for t in sorted({t["thread"] for s in doc["stacks"] for t in s["threads"]})],
+             "threads.html: an option per thread index, and all")
+    rows = rows_of(page)
+    want = {s["id"]: own(s, busiest)[0] for s in doc["stacks"] if own(s, busiest)}
+    check_eq(sorted(int(tr.get("data-stack")) for tr in rows), sorted(want),
+             "#thread=%d: the stacks that thread entered" % busiest)
+    for tr in rows:
+        t = want.get(int(tr.get("data-stack")), {})
+        check_eq((int(tr.get("data-calls")), float(tr.get("data-incl")), float(tr.get("data-excl"))),
+                 (t.get("calls"), t.get("time_incl_s"), t.get("time_excl_s")),
+                 "#thread=%d: stack %s's own calls and times" % (busiest, tr.get("data-stack")))
+    check_eq(sorted(int(tr.get("data-calls")) for tr in rows if tr.get("data-function") == "tick"),
+             [400], "#thread=%d: tick's 400 calls" % busiest)
+
+THREAD_CLICK = r"""
+window.addEventListener("load", function () {
+  var select = document.getElementById("ht-thread");
+  select.value = "0";
+  select.dispatchEvent(new Event("change"));
+  var calls = Array.prototype.map.call(document.querySelectorAll('#ht-tree tbody tr[data-function="tick"]'),
+                                       function (tr) { return Number(tr.getAttribute("data-calls")); });
+  var first = {hash: location.hash, calls: calls};
+  select.value = "all";
+  select.dispatchEvent(new Event("change"));
+  document.body.setAttribute("data-probe-thread", JSON.stringify({first: first, back: location.hash}));
+});
+"""
+page, errors, page_errors = browser.load(r.path(".html"), "tree=all", script=THREAD_CLICK)
+if page is not None:
+    browser.expect_no_errors(errors, page_errors, "threads.html, thread chosen")
+    got = json.loads(page.find_all("body")[0].get("data-probe-thread") or "{}")
+    zero = sum(t["calls"] for s in doc["stacks"] if names[s["function_index"]] == "tick" for t in own(s, 0))
+    check_eq(got.get("first"), {"hash": "#tree=all&thread=0", "calls": [zero] if zero else []},
+             "a thread chosen: its figures, and #thread= in the address")
+    check_eq(got.get("back"), "#tree=all", "all threads again: #thread= gone from the address")
+
+# A one-thread profile: no selector, no per-thread copy in the page.
+basic = run(program("basic"))
+page, errors, page_errors = browser.load(basic.path(".html"))
+if page is not None:
+    check(page.by_id("ht-thread-view").get("hidden") is not None, "basic.html: no thread selector")
+check('"threads":[' not in browser.embedded(basic.path(".html")), "basic.html: stacks[].threads left out")
+
 # --- 100,000 stacks: only the rows expanded are drawn -----------------------
 big = {k: v for k, v in doc.items() if k != "stacks"}
 big["functions"] = [{"name": "main"}] + [{"name": "f%d" % i} for i in range(1000)] + [{"name": "leaf"}]

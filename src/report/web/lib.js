@@ -251,10 +251,11 @@ window.htReportLib = (function () {
     return doc.counters && doc.counters.events ? doc.counters.events : [];
   }
 
-  // The rank a view shows ("all": the summary; "phase:NAME": one named
-  // phase of it), for data-view attributes.
+  // The view shown ("all": the whole profile; a rank; "thread:N": one
+  // thread index; "phase:NAME": one named phase), for data-view attributes.
   function viewName(view) {
     if (view.rank_view !== undefined) return String(view.rank_view);
+    if (view.thread_view !== undefined) return "thread:" + view.thread_view;
     return view.phase_view !== undefined ? "phase:" + view.phase_view : "all";
   }
 

@@ -527,91 +527,14 @@
     }
   }
 
-  // --- the rank selector ------------------------------------------------------
+  // --- the rank, thread and phase selectors (views.js) ------------------------
 
-
-  // One rank's profile as a document the flame graph and the table read:
-  // the summary's stacks that rank entered, with its own figures.
-  function rankView(doc, rp) {
-    var byId = new Map(), stacks = rp.stacks.map(function (row) {
-      var s = doc.stacks[row[0]];
-      var own = {id: row[0], parent: s.parent, function_index: s.function_index, "function": s["function"],
-                 calls: row[1], time_incl_s: row[2], time_excl_s: row[3], inlined: s.inlined};
-      byId.set(own.id, own);
-      return own;
-    });
-    return {functions: doc.functions, stacks: stacks, rank_view: rp.rank,
-            byId: function (id) { return byId.get(id); }};
-  }
-
-  function renderRankSelector(doc) {
-    var profiles = Array.isArray(doc.rank_profiles) ? doc.rank_profiles : [];
-    var box = document.getElementById("ht-view");
-    if (!profiles.length || !doc.stacks.length) return;
-    box.hidden = false;
-    var select = document.getElementById("ht-rank");
-    var slowest = profiles.reduce(function (a, b) { return b.time_incl_s > a.time_incl_s ? b : a; });
-    function option(value, label) { select.appendChild(el("option", {value: value}, label)); }
-    option("all", "all ranks, summed");
-    option("slowest", "the slowest rank (rank " + slowest.rank + ")");
-    profiles.forEach(function (rp) {
-      option(String(rp.rank), "rank " + rp.rank + (rp.why !== "every rank" ? " (" + rp.why + ")" : "") +
-             ": " + seconds(rp.time_incl_s));
-    });
-    if (profiles[0].why !== "every rank")
-      box.appendChild(el("span", {"class": "help"}, " Of " + doc.ranks +
-                         " ranks the profile holds the slowest, the median and the fastest."));
-    function choose(value) {
-      var rp = value === "slowest" ? slowest : profiles.find(function (p) { return String(p.rank) === value; });
-      select.value = rp ? value : "all";
-      var view = rp ? rankView(doc, rp) : doc;
+  function renderViews(doc) {
+    window.htReportViews.render(doc, function (view) {
       renderFunctions(view);
       drawFlame(view);
       window.htReportTree.render(view);
-    }
-    select.addEventListener("change", function () { choose(select.value); });
-    if (hashParams().rank) choose(hashParams().rank);
-  }
-
-  // --- the phase selector -----------------------------------------------------
-
-  // One named phase (hooktrace_phase) as a document: the stacks below its
-  // root node "phase:NAME", that node left out (its children are roots).
-  function phaseView(doc, phase, name) {
-    var inside = new Set([phase.id]), byId = new Map(), stacks = [];
-    doc.stacks.forEach(function (s) {
-      if (s.parent < 0 || !inside.has(s.parent)) return;
-      inside.add(s.id);
-      var own = Object.assign({}, s, {parent: s.parent === phase.id ? -1 : s.parent});
-      byId.set(own.id, own);
-      stacks.push(own);
     });
-    return {functions: doc.functions, stacks: stacks, phase_view: name,
-            byId: function (id) { return byId.get(id); }};
-  }
-
-  function renderPhaseSelector(doc) {
-    var phases = doc.stacks.filter(function (s) {
-      return s.parent < 0 && functionName(doc, s).indexOf("phase:") === 0;
-    });
-    if (!phases.length) return;
-    document.getElementById("ht-phase-view").hidden = false;
-    var select = document.getElementById("ht-phase");
-    select.appendChild(el("option", {value: ""}, "the whole run, phases as roots"));
-    phases.forEach(function (s) {
-      var name = functionName(doc, s).slice(6);
-      select.appendChild(el("option", {value: name}, name + ": " + seconds(s.time_incl_s)));
-    });
-    function choose(value) {
-      var phase = phases.find(function (s) { return functionName(doc, s).slice(6) === value; });
-      select.value = phase ? value : "";
-      var view = phase ? phaseView(doc, phase, value) : doc;
-      renderFunctions(view);
-      drawFlame(view);
-      window.htReportTree.render(view);
-    }
-    select.addEventListener("change", function () { choose(select.value); });
-    if (hashParams().phase) choose(hashParams().phase);
   }
 
   // The menu: a link per section shown, none to a section left empty.
@@ -632,7 +555,7 @@
   // the others.
   function renderTree(doc) { window.htReportTree.render(doc, zoomFlameTo); }
   [renderSummary, renderFunctions, renderMatrices, renderRankTimes, renderThrottled,
-   renderCounters, renderFlame, renderTree, renderRankSelector, renderPhaseSelector, renderNav].forEach(function (part) {
+   renderCounters, renderFlame, renderTree, renderViews, renderNav].forEach(function (part) {
     try {
       part(doc);
     } catch (e) {
