@@ -8,6 +8,10 @@
  *
  * Only in the shared library (libtool defines PIC there): a program linked
  * statically against libhooktrace.a keeps its C library's own longjmp. */
+/* Distributions build with -D_FORTIFY_SOURCE (Debian's dpkg-buildflags):
+ * <setjmp.h> then renames longjmp and siglongjmp to __longjmp_chk by asm
+ * labels, and the interposers below would all define that one symbol. */
+#undef _FORTIFY_SOURCE
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <setjmp.h>
