@@ -18,7 +18,7 @@ dist_doc_DATA = README.md BENCHMARKS.md
 htdocsdir = $(docdir)/docs
 dist_htdocs_DATA = docs/README.md docs/analyze.md docs/analyze_output.md docs/architecture.md \
 	docs/clang.md docs/compare.md docs/compile.md docs/config.md docs/configure.md docs/counters.md \
-	docs/files.md docs/filter.md docs/fortran.md docs/fuzzing.md docs/internals.md docs/mpi.md \
+	docs/files.md docs/filter.md docs/fortran.md docs/fuzzing.md docs/install.md docs/internals.md docs/mpi.md \
 	docs/mpi_routines.md docs/mpi_t.md docs/output.md docs/output_mpi.md docs/plugin.md docs/reading.md \
 	docs/regions.md docs/report.md docs/rewriting.md docs/score.md docs/symbols.md docs/throttle.md \
 	docs/trace.md docs/troubleshooting.md docs/what_happens.md
