@@ -24,18 +24,21 @@ enum { BLOCK = 64 * 1024, MAX_DEPTH = 32, PATH_MAX_LEN = 128, KEY_MAX = 64 };
 
 /* Members the page does not read, by path ("[]": any element of an array).
  * Kept short: every other member goes in as written. */
-static const char *const left_out[] = {
-    "mpi_t",             /* pvars; control variables with mpi_t.cvars_in_json */
-    "thread_tids",       /* one per thread */
-    "thread_groups",
-    "uninstrumented",    /* every name the plugin left out */
-    "throttle.exclude_symbols",
-    "throttle.exclude_function_list",
-    "functions[].file",
-    "functions[].line",
-    "stacks[].threads",  /* per thread: kept when the profile has several */
-    "stacks[].ranks",    /* per-rank message figures of a stack */
-    "stacks[].pvars",
+static const struct {
+    const char *path;
+    bool kept_with_threads; /* kept when the profile has more than one thread */
+} left_out[] = {
+    {"mpi_t", false},             /* pvars; control variables with mpi_t.cvars_in_json */
+    {"thread_tids", false},       /* one per thread */
+    {"thread_groups", false},
+    {"uninstrumented", false},    /* every name the plugin left out */
+    {"throttle.exclude_symbols", false},
+    {"throttle.exclude_function_list", false},
+    {"functions[].file", false},
+    {"functions[].line", false},
+    {"stacks[].threads", true},   /* per thread: the thread selector reads them */
+    {"stacks[].ranks", false},    /* per-rank message figures of a stack */
+    {"stacks[].pvars", false},
 };
 
 struct filter {
@@ -116,11 +119,9 @@ static bool is_left_out(const struct filter *f, size_t len)
 {
     if (len == SIZE_MAX)
         return false;
-    if (f->threads > 1 && len == strlen("stacks[].threads") && memcmp(f->path, "stacks[].threads", len) == 0)
-        return false;
     for (size_t i = 0; i < sizeof left_out / sizeof left_out[0]; i++)
-        if (strlen(left_out[i]) == len && memcmp(left_out[i], f->path, len) == 0)
-            return true;
+        if (strlen(left_out[i].path) == len && memcmp(left_out[i].path, f->path, len) == 0)
+            return !(left_out[i].kept_with_threads && f->threads > 1);
     return false;
 }
 
