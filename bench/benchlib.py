@@ -165,9 +165,18 @@ def kill_group(proc):
             continue
 
 
+# The other JSON files a run writes beside its profile (docs/output.md).
+NOT_PROFILES = (".mpit.json", ".speedscope.json", ".hatchet.json")
+
+
+def is_profile_name(name):
+    """Whether a file name is a JSON profile's, not another JSON output's."""
+    return name.endswith(".json") and not name.endswith(NOT_PROFILES)
+
+
 def read_profile(cwd):
-    """The JSON profile of the run in cwd (the only .json there), or None."""
-    names = [n for n in os.listdir(cwd) if n.endswith(".json")]
+    """The JSON profile of the run in cwd (the only one there), or None."""
+    names = [n for n in os.listdir(cwd) if is_profile_name(n)]
     if len(names) != 1:
         return None
     try:

@@ -52,7 +52,7 @@ def profile_calls(cwd):
     cwd, or None if there is none."""
     calls, seen = {}, False
     for name in os.listdir(cwd):
-        if not name.endswith(".json"):
+        if not benchlib.is_profile_name(name):
             continue
         try:
             with open(os.path.join(cwd, name)) as f:

@@ -92,7 +92,7 @@ def messages_sent(cwd):
     in cwd, or None if they hold no such field."""
     total, seen = 0, False
     for name in os.listdir(cwd):
-        if not name.endswith(".json"):
+        if not benchlib.is_profile_name(name):
             continue
         try:
             with open(os.path.join(cwd, name)) as f:
