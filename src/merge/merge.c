@@ -15,7 +15,8 @@
  *      visited), and rank 0 broadcasts whether that worked; then every
  *      rank's inclusive time on the top K of them goes to rank 0 (one
  *      broadcast of their IDs, one PMPI_Gather: merge_rank_times.c), and
- *      the whole profile of a few ranks (merge_rank_profiles.c);
+ *      the whole profile of a few ranks, of every rank for a Hatchet file
+ *      (merge_rank_profiles.c);
  *   5. PMPI_Gatherv brings rank 0 the per-rank figures of the stacks that
  *      moved messages, and each rank's nonzero matrix cells;
  *   6. every stack's MPI_T performance-variable figures over the ranks
@@ -169,8 +170,9 @@ static void gatherv(struct merge *m, const void *send, int count, void *recv, si
 }
 
 /* Steps 4 and 5; false on every rank if the reduction failed anywhere. */
-static bool reduce_and_gather(struct merge *m, const struct ht_mpi_config *config)
+static bool reduce_and_gather(struct merge *m, const struct ht_config *whole)
 {
+    const struct ht_mpi_config *config = &whole->mpi;
     struct ht_merge_reduce_input in = {
         .comm = m->comm,
         .rank = m->rank,
@@ -198,8 +200,10 @@ static bool reduce_and_gather(struct merge *m, const struct ht_mpi_config *confi
         .nstacks = m->global.set.count,
     };
     ht_merge_rank_times(&top, &m->rank_times);
-    struct ht_merge_rank_profiles_input few = {m->comm, m->rank, m->size, in.profile, m->gid_of,
-                                               config->rank_profiles_all};
+    struct ht_merge_rank_profiles_input few = {m->comm,      m->rank, m->size,
+                                               in.profile,   m->gid_of,
+                                               config->rank_profiles_all,
+                                               whole->write_hatchet};
     ht_merge_rank_profiles(&few, &m->rank_profiles);
     int nfig = m->have_local ? (int)m->info.nfigures : 0;
     int ncell = m->have_local ? (int)(m->info.ncomm + m->info.ncoll) : 0;
@@ -284,7 +288,7 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
         PMPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, m.comm);
         failed = any_bad != 0;
     }
-    if (!failed && !reduce_and_gather(&m, &config->mpi))
+    if (!failed && !reduce_and_gather(&m, config))
         failed = true;
     if (!failed) {
         struct ht_mpit_stacks stacks = {&m.global.own, m.global.own_ids, m.global.nstacks,

@@ -247,6 +247,8 @@ struct ht_merge_rank_profiles_input {
     const struct ht_profile *profile;     /* NULL: this rank has no stack */
     const int *gid_of;                    /* [profile->nstacks] */
     unsigned all;                         /* mpi.rank_profiles_all (read on rank 0) */
+    bool every;                           /* outputs.hatchet: every rank's rows too
+                                             (read on rank 0) */
 };
 
 /* Collective over comm (merge_rank_profiles.c says which): rank 0 gets in

@@ -10,10 +10,15 @@
  * calls and inclusive and exclusive seconds, summed over its threads (its
  * own file's figures for the same path).
  *
+ * With outputs.hatchet every rank sends its rows as well, for the Hatchet
+ * file's (node, rank) frame (hatchet.c), which needs each rank's figures on
+ * every stack; the JSON still lists only the ranks chosen above.
+ *
  * Collectives, the same on every rank whatever happens: PMPI_Bcast (rank 0
  * can hold the times), PMPI_Gather (one double per rank), PMPI_Bcast (the
- * ranks chosen), PMPI_Gather (one count per rank), PMPI_Bcast (rank 0 can
- * hold the rows), PMPI_Gatherv.  A rank that cannot build its rows sends
+ * ranks chosen, and whether every rank sends), PMPI_Gather (one count per
+ * rank), PMPI_Bcast (rank 0 can hold the rows), PMPI_Gatherv (of rows: a
+ * contiguous type, so that an int counts 2^31 rows, not bytes).  A rank that cannot build its rows sends
  * none; when rank 0 cannot hold something, the summary goes without the
  * field. */
 #include <limits.h>
@@ -127,35 +132,48 @@ void ht_merge_rank_profiles(const struct ht_merge_rank_profiles_input *in,
         goto out;
     double my_time = recorded_time(in->gid_of ? in->profile : NULL);
     PMPI_Gather(&my_time, 1, MPI_DOUBLE, times, 1, MPI_DOUBLE, 0, in->comm);
-    /* [0]: how many; then the ranks */
-    int32_t message[1 + MAX_ALL];
+    /* [0]: how many listed; [1]: whether every rank sends; then the listed ranks */
+    int32_t message[2 + MAX_ALL];
     memset(message, 0, sizeof message);
-    if (root)
-        message[0] = choose(times, in->size, in->all < MAX_ALL ? in->all : MAX_ALL, message + 1,
+    if (root) {
+        message[0] = choose(times, in->size, in->all < MAX_ALL ? in->all : MAX_ALL, message + 2,
                             order);
-    PMPI_Bcast(message, 1 + MAX_ALL, MPI_INT32_T, 0, in->comm);
+        message[1] = in->every;
+    }
+    PMPI_Bcast(message, 2 + MAX_ALL, MPI_INT32_T, 0, in->comm);
     int nchosen = message[0] > 0 && message[0] <= (int32_t)MAX_ALL ? message[0] : 0;
-    if (nchosen == 0)
+    bool every = message[1] != 0;
+    if (nchosen == 0 && !every)
         goto out; /* every rank alike: rank 0 said so */
-    bool chosen = false;
+    bool chosen = every;
     for (int j = 0; j < nchosen; j++)
-        chosen = chosen || message[1 + j] == in->rank;
+        chosen = chosen || message[2 + j] == in->rank;
     size_t n = 0;
     if (chosen)
         mine = own_rows(in->profile, in->gid_of, &n);
-    /* so that the displacements at rank 0 fit an int */
-    int bytes = nchosen && n <= (size_t)INT_MAX / sizeof *mine / (size_t)nchosen
-                    ? (int)(n * sizeof *mine) : 0;
-    PMPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, in->comm);
+    /* Counted in rows, so that the displacements at rank 0 fit an int.
+     * -1: too many to send (only when every rank sends: the listed ones
+     * are few). */
+    size_t senders = every ? (size_t)in->size : (size_t)nchosen;
+    int nrows = n <= (size_t)INT_MAX / senders ? (int)n : -1;
+    PMPI_Gather(&nrows, 1, MPI_INT, counts, 1, MPI_INT, 0, in->comm);
+    bool complete = every;
     if (root) {
         size_t total = 0;
         for (int r = 0; r < in->size; r++) {
+            complete = complete && counts[r] >= 0;
+            counts[r] = counts[r] > 0 ? counts[r] : 0;
             displs[r] = (int)total;
             total += (size_t)counts[r];
         }
-        out->rows = malloc(total + sizeof *out->rows);
-        out->ranks = calloc((size_t)nchosen, sizeof *out->ranks);
+        out->rows = malloc((total + 1) * sizeof *out->rows);
+        out->ranks = calloc((size_t)nchosen + 1, sizeof *out->ranks);
         ok = out->rows && out->ranks;
+        if (ok && complete) {
+            out->every_first = malloc(((size_t)in->size + 1) * sizeof *out->every_first);
+            for (int r = 0; out->every_first && r <= in->size; r++)
+                out->every_first[r] = r < in->size ? (size_t)displs[r] : total;
+        }
     }
     PMPI_Bcast(&ok, 1, MPI_INT, 0, in->comm);
     if (!ok) {
@@ -165,17 +183,25 @@ void ht_merge_rank_profiles(const struct ht_merge_rank_profiles_input *in,
         ht_mpi_rank_profiles_free(out);
         goto out;
     }
-    PMPI_Gatherv(mine, bytes, MPI_BYTE, out->rows, counts, displs, MPI_BYTE, 0, in->comm);
+    MPI_Datatype row;
+    PMPI_Type_contiguous((int)sizeof *mine, MPI_BYTE, &row);
+    PMPI_Type_commit(&row);
+    PMPI_Gatherv(mine, nrows > 0 ? nrows : 0, row, out->rows, counts, displs, row, 0, in->comm);
+    PMPI_Type_free(&row);
     if (!root)
         goto out;
+    if (every && !out->every_first)
+        fprintf(stderr, "hooktrace: %s: the Hatchet file has no per-rank rows, only each"
+                        " stack's sum over the ranks\n",
+                complete ? "out of memory on rank 0" : "too many stacks x ranks to gather");
     for (int j = 0; j < nchosen; j++) {
-        int r = message[1 + j];
+        int r = message[2 + j];
         struct ht_mpi_rank_profile *rp = &out->ranks[j];
         rp->rank = r;
         rp->why = nchosen == in->size ? "every rank" : why_few[j];
         rp->time_incl = times[r];
-        rp->first = (size_t)displs[r] / sizeof *out->rows;
-        rp->count = (size_t)counts[r] / sizeof *out->rows;
+        rp->first = (size_t)displs[r];
+        rp->count = (size_t)counts[r];
     }
     out->count = (size_t)nchosen;
 out:
@@ -188,6 +214,7 @@ out:
 
 void ht_mpi_rank_profiles_free(struct ht_mpi_rank_profiles *t)
 {
+    free(t->every_first);
     free(t->ranks);
     free(t->rows);
     memset(t, 0, sizeof *t);

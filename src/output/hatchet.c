@@ -8,12 +8,13 @@
  *    "inclusive_metrics": ["time (inc)"], "exclusive_metrics": ["time", "calls"]}
  *
  * one graph object per root, node IDs the JSON profile's stack IDs, times
- * in seconds, figures summed over threads (and ranks in an MPI summary).
- * from_json ignores "metadata"; it is the JSON profile's metadata object,
- * for GraphFrame.metadata and Thicket.  Where the MPI summary has one
- * rank's figures on a stack (the stacks that moved messages, the top
- * stacks of rank_time_stacks), the row also has them per rank, as arrays
- * indexed by rank.
+ * in seconds, figures summed over threads.  from_json ignores "metadata";
+ * it is the JSON profile's metadata object, for GraphFrame.metadata and
+ * Thicket.  An MPI summary's frame is Hatchet's (node, rank) one, a row per
+ * stack and rank, from every rank's rows (merge_rank_profiles.c), so that
+ * Thicket can put several runs side by side per rank.  If those could not
+ * be gathered (rank 0 said why on stderr), it has a row per stack, summed
+ * over the ranks.
  *
  * The stacks are depth first (callstack/profile.h), so each root's
  * subtree is a run of stacks and everything is written in passes over
@@ -94,43 +95,60 @@ static void write_graph_node(FILE *f, const struct ht_profile *p, const struct t
     fputs("]}", f);
 }
 
-/* One rank's figures of stack s in the MPI summary: per-rank arrays of
- * calls, inclusive and exclusive time where the summary has them. */
-static void write_rank_arrays(FILE *f, const struct ht_stack *s, const struct ht_mpi_view *mpi,
-                              double *scratch)
+/* Every rank's rows (merge_rank_profiles.c), or NULL. */
+static const size_t *every_rank(const struct ht_mpi_view *mpi)
 {
-    if (!mpi || mpi->rank >= 0 || !scratch)
-        return;
-    int n = mpi->nranks;
-    if (mpi->figures && mpi->figures_start &&
-        mpi->figures_start[s->id + 1] > mpi->figures_start[s->id]) {
-        const struct ht_mpi_rank_figures *from = &mpi->figures[mpi->figures_start[s->id]];
-        const struct ht_mpi_rank_figures *to = &mpi->figures[mpi->figures_start[s->id + 1]];
-        static const char *const names[] = {"calls per rank", "time (inc) per rank",
-                                            "time per rank"};
-        for (int k = 0; k < 3; k++) {
-            for (int r = 0; r < n; r++)
-                scratch[r] = 0.0; /* a rank that never entered the stack */
-            for (const struct ht_mpi_rank_figures *g = from; g < to; g++)
-                if (g->rank >= 0 && g->rank < n)
-                    scratch[g->rank] = k == 0   ? (double)g->calls
-                                       : k == 1 ? g->time_incl
-                                                : g->time_excl;
-            fprintf(f, ",\"%s\":[", names[k]);
-            for (int r = 0; r < n; r++)
-                fprintf(f, k == 0 ? (r ? ",%.0f" : "%.0f") : (r ? ",%.9g" : "%.9g"), scratch[r]);
-            fputc(']', f);
+    return mpi && mpi->rank < 0 && mpi->nranks > 0 && mpi->rank_profiles
+               ? mpi->rank_profiles->every_first
+               : NULL;
+}
+
+/* The (node, rank) frame: a row per stack and rank, rank by rank, 0 where
+ * the rank never entered the stack, so that an average over ranks
+ * (Hatchet's drop_index_levels, Thicket's statistics) counts every rank.
+ * "time" at the depth limit is the rank's own subtree's, as in the summed
+ * frame.  false if the room ran out. */
+static bool write_rank_rows(FILE *f, const struct ht_profile *p, const struct ht_mpi_view *mpi,
+                            bool any_inlined, struct ht_output_room *room)
+{
+    const size_t *first = every_rank(mpi);
+    const struct ht_mpi_rank_row *rows = mpi->rank_profiles->rows;
+    double *cut = malloc((p->nstacks ? p->nstacks : 1) * sizeof *cut);
+    const char *sep = "\n ";
+    bool room_left = cut != NULL;
+    for (int r = 0; r < mpi->nranks && room_left; r++) {
+        const struct ht_mpi_rank_row *from = rows + first[r], *to = rows + first[r + 1];
+        for (size_t i = 0; i < p->nstacks; i++)
+            cut[i] = 0.0;
+        for (const struct ht_mpi_rank_row *g = from; g < to; g++)
+            if (g->stack >= 0 && (size_t)g->stack < p->nstacks)
+                cut[g->stack] = g->time_excl;
+        for (size_t i = p->nstacks; i-- > 0;)
+            if (p->stacks[i].parent >= 0 && p->stacks[i].depth > HT_HATCHET_MAX_DEPTH)
+                cut[p->stacks[i].parent] += cut[i];
+        const struct ht_mpi_rank_row *g = from;
+        for (size_t i = 0; i < p->nstacks; i++) {
+            const struct ht_stack *s = &p->stacks[i];
+            while (g < to && g->stack < s->id)
+                g++;
+            if (s->depth > HT_HATCHET_MAX_DEPTH)
+                continue;
+            if (!(room_left = ht_output_room_left(room, f, "Hatchet file")))
+                break;
+            bool here = g < to && g->stack == s->id;
+            fprintf(f, "%s{\"node\":%d,\"rank\":%d,\"name\":", sep, s->id, r);
+            sep = ",\n ";
+            ht_output_json_string(f, s->function->name);
+            fprintf(f, ",\"time (inc)\":%.9g,\"time\":%.9g,\"calls\":%llu",
+                    here ? g->time_incl : 0.0, cut[i],
+                    (unsigned long long)(here ? g->calls : 0));
+            if (any_inlined)
+                fputs(s->inlined ? ",\"inlined\":true" : ",\"inlined\":false", f);
+            fputc('}', f);
         }
-        return;
     }
-    const struct ht_mpi_rank_times *rt = mpi->rank_times;
-    if (rt && rt->count && rt->row_of && rt->row_of[s->id] >= 0) {
-        size_t j = (size_t)rt->row_of[s->id];
-        fputs(",\"time (inc) per rank\":[", f);
-        for (int r = 0; r < n; r++)
-            fprintf(f, r ? ",%.9g" : "%.9g", rt->seconds[(size_t)r * rt->count + j]);
-        fputc(']', f);
-    }
+    free(cut);
+    return room_left;
 }
 
 int ht_output_hatchet_write(FILE *f, const struct ht_profile *p, const struct ht_run_info *run,
@@ -139,9 +157,6 @@ int ht_output_hatchet_write(FILE *f, const struct ht_profile *p, const struct ht
     struct tree t;
     if (tree_init(&t, p) != 0)
         return -1;
-    double *scratch = mpi && mpi->rank < 0 && mpi->nranks > 0
-                          ? malloc((size_t)mpi->nranks * sizeof *scratch)
-                          : NULL;
     fputs("{", f);
     json_t *meta = ht_output_metadata_json(p, run, mpi);
     if (meta) {
@@ -171,11 +186,14 @@ int ht_output_hatchet_write(FILE *f, const struct ht_profile *p, const struct ht
         }
         fputs("}", f);
     }
-    fputs("],\n\"dataframe_indices\":[\"node\"],\n\"dataframe\":[", f);
-    bool first = true, any_inlined = false;
+    bool per_rank = every_rank(mpi) != NULL, first = true, any_inlined = false;
+    fprintf(f, "],\n\"dataframe_indices\":[\"node\"%s],\n\"dataframe\":[",
+            per_rank ? ",\"rank\"" : "");
     for (size_t i = 0; i < p->nstacks && !any_inlined; i++)
         any_inlined = p->stacks[i].inlined;
-    for (size_t i = 0; i < p->nstacks && room_left; i++) {
+    if (per_rank && room_left)
+        room_left = write_rank_rows(f, p, mpi, any_inlined, &room);
+    for (size_t i = 0; i < p->nstacks && room_left && !per_rank; i++) {
         const struct ht_stack *s = &p->stacks[i];
         if (s->depth > HT_HATCHET_MAX_DEPTH)
             continue;
@@ -188,12 +206,10 @@ int ht_output_hatchet_write(FILE *f, const struct ht_profile *p, const struct ht
                 t.cut[i], (unsigned long long)s->total.calls);
         if (any_inlined)
             fputs(s->inlined ? ",\"inlined\":true" : ",\"inlined\":false", f);
-        write_rank_arrays(f, s, mpi, scratch);
         fputc('}', f);
     }
     fputs("],\n\"inclusive_metrics\":[\"time (inc)\"],\n"
           "\"exclusive_metrics\":[\"time\",\"calls\"]}\n", f);
-    free(scratch);
     tree_free(&t);
     return 0;
 }

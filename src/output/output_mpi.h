@@ -54,7 +54,8 @@ struct ht_mpi_rank_times {
 
 /* The whole profile of a few ranks, for the HTML report's rank selector
  * (the summary's "rank_profiles"): every rank up to mpi.rank_profiles_all
- * ranks, else the slowest, the median and the fastest (merge_rank_profiles.c). */
+ * ranks, else the slowest, the median and the fastest (merge_rank_profiles.c);
+ * and with outputs.hatchet every rank's, for the Hatchet file. */
 struct ht_mpi_rank_row {
     int32_t stack, unused;      /* the summary's stack ID */
     uint64_t calls;             /* the rank's, summed over its threads */
@@ -70,6 +71,11 @@ struct ht_mpi_rank_profiles {
     size_t count;               /* ranks; 0: none */
     struct ht_mpi_rank_profile *ranks;
     struct ht_mpi_rank_row *rows;
+    /* With outputs.hatchet, every rank's rows, for the Hatchet file's
+     * (node, rank) frame: rank r's are rows[every_first[r] ..
+     * every_first[r + 1]), by stack ID; NULL if some rank's could not be
+     * had (the file then has per-rank arrays where the summary has them). */
+    size_t *every_first;        /* [nranks + 1] or NULL */
 };
 
 /* What rank 0 knows about each rank for the per-rank table. */

@@ -43,19 +43,34 @@ def expected_samples(p):
     return result
 
 
-def hatchet_nodes(doc, what):
+def hatchet_nodes(doc, what, ranks=None):
     """{path: (calls, time (inc), time)} of Hatchet's JSON (GraphFrame.to_json's
-    form), checking its essentials, without recursion; and the deepest path."""
+    form), checking its essentials, without recursion; and the deepest path.
+    With ranks (an MPI summary), the frame must be indexed by (node, rank)
+    with a row for every node and every rank below ranks, and the figures
+    returned are sums over the ranks (hatchet_rank_rows has each row)."""
     check_eq([k for k in doc if k != "metadata"],
              ["graph", "dataframe_indices", "dataframe", "inclusive_metrics",
               "exclusive_metrics"], what + "top-level keys")
-    check_eq(doc["dataframe_indices"], ["node"], what + "indexed by node")
+    check_eq(doc["dataframe_indices"], ["node"] if ranks is None else ["node", "rank"],
+             what + "the frame's index")
     check_eq(doc["inclusive_metrics"], ["time (inc)"], what + "inclusive metrics")
     check_eq(doc["exclusive_metrics"], ["time", "calls"], what + "exclusive metrics")
     rows = {}
     for row in doc["dataframe"]:
-        check(row["node"] not in rows, what + "one row per node: %s" % row["node"])
-        rows[row["node"]] = row
+        key = row["node"] if ranks is None else (row["node"], row["rank"])
+        check(key not in rows, what + "one row per index: %s" % (key,))
+        rows[key] = row
+    if ranks is not None:
+        check_eq(sorted(set(k[1] for k in rows)), list(range(ranks)), what + "the ranks")
+        by_node = {}
+        for (node, rank), row in sorted(rows.items()):
+            sums = by_node.setdefault(node, dict(row, calls=0, **{"time (inc)": 0, "time": 0}))
+            for key in ("calls", "time (inc)", "time"):
+                sums[key] += row[key]
+            check_eq(row["name"], sums["name"], what + "one name per node")
+        check_eq(len(rows), len(by_node) * ranks, what + "a row per node and rank")
+        rows = by_node
     nodes, deepest = {}, 0
     for graph in doc["graph"]:
         children = set(c for n in graph.values() for c in n["children"])
@@ -76,6 +91,25 @@ def hatchet_nodes(doc, what):
             todo.extend((c, path + ";", depth + 1) for c in node["children"])
     check_eq(len(rows), len(nodes), what + "a row per node of the graph")
     return nodes, deepest
+
+
+def hatchet_rank_rows(doc, paths):
+    """{(path, rank): (calls, time (inc), time)} of a (node, rank) frame;
+    paths: {node ID: path} (the summary's stacks)."""
+    return {(paths[row["node"]], row["rank"]): (row["calls"], row["time (inc)"], row["time"])
+            for row in doc["dataframe"]}
+
+
+def near_nodes(got, expected, what):
+    """Checks {path: (calls, incl, excl)} against the expected: the paths and
+    calls exactly, times as sums over ranks of printed figures may differ
+    (check_close)."""
+    check_eq(sorted(got), sorted(expected), what + ": the paths")
+    for path, (calls, incl, excl) in expected.items():
+        g = got.get(path, (None, 0, 0))
+        check_eq(g[0], calls, what + ": calls of " + path)
+        check_close(g[1], incl, what + ": inclusive time of " + path)
+        check_close(g[2], excl, what + ": exclusive time of " + path)
 
 
 def expected_nodes(p):

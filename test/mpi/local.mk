@@ -236,7 +236,7 @@ test_mpi_regions_plain_LDADD = $(MPI_LIBS)
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
 	test/mpi/large.py test/mpi/cancel.py test/mpi/type_reuse.py test/mpi/coll_memo.py test/mpi/openmp.py \
-	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py \
+	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py test/mpi/hatchet_thicket.py \
 	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py \
 	test/mpi/threads_requests.py test/mpi/cancel_race.py test/mpi/comm_reuse.py test/mpi/sessions.py test/mpi/abi_mismatch.py \
 	test/mpi/metadata.py test/mpi/counters_once.py test/mpi/compare.py test/mpi/descriptors.py \

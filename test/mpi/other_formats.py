@@ -2,8 +2,10 @@
 ranks, each also writing its own files): the summary's hold the whole
 run's figures, one speedscope profile per thread index summed over ranks
 and named so; each rank's files hold its own figures; each exactly as the
-JSON profile beside it.  The summary's Hatchet rows carry per-rank arrays
-where the summary has one rank's figures, equal to each rank's own JSON.
+JSON profile beside it.  The summary's Hatchet frame is indexed by (node,
+rank): a row for every stack and rank, equal to each rank's own JSON (0
+where the rank never entered the stack), summing to the summary's figures;
+also when the JSON lists no rank's profile (mpi.rank_profiles_all 0).
 
 Counted inlined copies through the merge (with hooktrace's GCC plugin:
 test/plugin/inlined_O2, 2 ranks): the summary's and each rank's stacks of
@@ -40,36 +42,68 @@ for what, p, prefix in (("summary", r.summary(), ""), ("rank 0", r.rank_profile(
     expected = expected_samples(p)
     for t, name in enumerate(names):
         check_eq(samples.get(name), expected[t], what + ": thread %d's samples" % t)
-    nodes, _ = hatchet_nodes(json.loads(r.text(prefix + ".hatchet.json")), what + " hatchet: ")
-    check_eq(nodes, expected_nodes(p), what + ": Hatchet nodes are the JSON's stacks")
+    nodes, _ = hatchet_nodes(json.loads(r.text(prefix + ".hatchet.json")), what + " hatchet: ",
+                             ranks=N if not prefix else None)
+    if prefix:
+        check_eq(nodes, expected_nodes(p), what + ": Hatchet nodes are the JSON's stacks")
+    else:
+        near_nodes(nodes, expected_nodes(p), what + ": Hatchet nodes summed over ranks")
     calls = N if not prefix else 1
     check_eq(nodes.get("main", (0,))[0], calls, what + ": main's calls")
     check_eq(nodes.get("main;MPI_Finalize", (0,))[0], calls, what + ": MPI_Finalize calls")
 
 
-# Per rank: each summary row with per-rank arrays against each rank's JSON.
+# Per rank: each (node, rank) row of the summary's frame against each rank's
+# own JSON, to the digit: every stack on every rank, 0 where it never ran.
+def check_rank_rows(r, what):
+    summary, ranks = r.summary(), [r.rank_profile(k) for k in range(N)]
+    if summary is None or not all(ranks):
+        return
+    paths = {s["id"]: ";".join(s["path"]) for s in summary.doc["stacks"]}
+    got = hatchet_rank_rows(json.loads(r.text(".hatchet.json")), paths)
+    own = [{";".join(s["path"]): s for s in p.doc["stacks"]} for p in ranks]
+    expected = {}
+    for path in paths.values():
+        for k in range(N):
+            s = own[k].get(path, {"calls": 0, "time_incl_s": 0, "time_excl_s": 0})
+            expected[(path, k)] = (s["calls"], s["time_incl_s"], s["time_excl_s"])
+    check_eq(got, expected, what + ": each (node, rank) row is that rank's own figures")
+    check(any(e[0] == 0 for e in expected.values()) or N == 1,
+          what + ": some stack ran on one rank only (rows of 0 are written)")
+    return summary
+
+
+check_rank_rows(r, "control")
+# The JSON lists no rank's profile; the Hatchet file still has every rank.
+r = mpirun(mpi_program("control"), N, config={"outputs": {"hatchet": True},
+                                              "mpi": {"rank_files": "all", "rank_profiles_all": 0}})
+check_status(r, 0, "control, rank_profiles_all 0")
+summary = check_rank_rows(r, "rank_profiles_all 0")
+if summary is not None:
+    check("rank_profiles" not in summary.doc, "rank_profiles_all 0: no rank_profiles in the JSON")
+
+# Past Hatchet's depth limit (256): each rank's row of the node at the limit
+# has the exclusive time of that rank's whole subtree below it, and no row
+# is deeper (test/mpi/deep_recursion_mpi.c, 300 levels).
+DEPTH, LIMIT = 300, 256
+r = mpirun(mpi_program("deep_recursion_mpi"), N, args=[str(DEPTH)],
+           config={"outputs": {"hatchet": True}, "mpi": {"rank_files": "all"}})
+check_status(r, 0, "deep_recursion_mpi")
 summary, ranks = r.summary(), [r.rank_profile(k) for k in range(N)]
 if summary is not None and all(ranks):
-    doc = json.loads(r.text(".hatchet.json"))
-    ids = {s["id"]: s for s in summary.doc["stacks"]}
-    own = [{";".join(s["path"]): s for s in p.doc["stacks"]} for p in ranks]
-    with_figures = 0
-    for row in doc["dataframe"]:
-        path = ";".join(ids[row["node"]]["path"])
-        for key, field in (("calls per rank", "calls"), ("time (inc) per rank", "time_incl_s"),
-                           ("time per rank", "time_excl_s")):
-            if key not in row:
-                continue
-            with_figures += key == "calls per rank"
-            expected = [own[k][path][field] if path in own[k] else 0 for k in range(N)]
-            check_eq(row[key], expected, "hatchet %s: %s as each rank's JSON" % (path, key))
-    messages = sum(1 for s in summary.doc["stacks"]
-                   if s.get("messages_sent", 0) or s.get("messages_received", 0))
-    check_eq(with_figures, messages, "per-rank figures on every stack that moved messages")
-    check(messages > 0, "control moves messages")
-    top = summary.doc.get("rank_time_stacks", [])
-    check(all("time (inc) per rank" in r2 for r2 in doc["dataframe"] if r2["node"] in top),
-          "the top stacks' rows have their per-rank inclusive times")
+    paths = {s["id"]: tuple(s["path"]) for s in summary.doc["stacks"]}
+    got = hatchet_rank_rows(json.loads(r.text(".hatchet.json")), paths)
+    check_eq(max(len(p) for p in paths.values()) > LIMIT + 1, True, "deep: stacks past the limit")
+    check_eq(sorted(k for k in got), sorted((p, q) for p in paths.values() if len(p) <= LIMIT
+                                            for q in range(N)), "deep: a row per rank up to the limit")
+    for q, own in enumerate(ranks):
+        mine = {tuple(s["path"]): s for s in own.doc["stacks"]}
+        for path in (p for p in paths.values() if len(p) == LIMIT):
+            below = sum(s["time_excl_s"] for p2, s in mine.items() if p2[:LIMIT] == path)
+            calls, incl, cut = got[(path, q)]
+            check_eq((calls, incl), (mine[path]["calls"], mine[path]["time_incl_s"]),
+                     "deep: rank %d's calls and inclusive time at the limit" % q)
+            check_close(cut, below, "deep: rank %d's time at the limit, its subtree's" % q)
 
 # Counted inlined copies, merged over ranks (built only with the plugin).
 counted = os.path.join(BUILDDIR, "test", "plugin", "inlined_O2")
@@ -98,8 +132,11 @@ if os.path.exists(counted):
         check_eq(sorted(k for k, w in samples[thread_names(p)[0]].items() if "[inlined]" in k),
                  sorted(h + " [inlined]" for h in HELPERS), what + ": a sample [inlined] per copy")
         doc = json.loads(r.text(prefix + ".hatchet.json"))
-        nodes, _ = hatchet_nodes(doc, what + " hatchet: ")
-        check_eq(nodes, expected_nodes(p), what + ": Hatchet nodes are the JSON's stacks")
+        nodes, _ = hatchet_nodes(doc, what + " hatchet: ", ranks=N if not prefix else None)
+        if prefix:
+            check_eq(nodes, expected_nodes(p), what + ": Hatchet nodes are the JSON's stacks")
+        else:
+            near_nodes(nodes, expected_nodes(p), what + ": Hatchet nodes summed over ranks")
         ids = {p.by_path[h]["id"] for h in HELPERS}
         check_eq({row["node"]: row["inlined"] for row in doc["dataframe"]},
                  {s["id"]: s["id"] in ids for s in p.doc["stacks"]}, what + ": Hatchet's inlined column")
