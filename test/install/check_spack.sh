@@ -1,0 +1,98 @@
+#!/bin/sh
+# The Spack package (spack-repo/, docs/install.md "Spack"): a Spack checkout
+# installs hooktrace from the `make dist` tarball, offline, through a local
+# mirror, against this machine's Debian packages as externals (Open MPI,
+# MPICH, elfutils, libdwarf, jansson, OTF2, PAPI, pkgconf, make) and its GCC;
+# then the installed `hooktrace` builds test/install/prefix's ring with Open
+# MPI's and MPICH's mpicc, and each profile on 2 ranks has the ring's exact
+# calls, messages and bytes (ring_profile.py).  Everything Spack writes stays
+# in a temporary folder, removed at the end.
+# Usage: test/install/check_spack.sh SPACK_ROOT TARBALL
+#   SPACK_ROOT: a Spack checkout (0.22 or later) whose Python imports clingo
+#   (SPACK_PYTHON names the interpreter); TARBALL: hooktrace-VERSION.tar.gz.
+# Exits 77 (skipped) without them: Spack is no Debian package.
+set -e
+top=$(cd "$(dirname "$0")/../.." && pwd)
+spack_root=${1:-}
+tarball=${2:-}
+if [ -z "$spack_root" ] || [ ! -x "$spack_root/bin/spack" ]; then
+    echo "SKIP: no Spack checkout given (check_spack.sh SPACK_ROOT TARBALL)"
+    exit 77
+fi
+[ -f "$tarball" ] || { echo "FAIL: no tarball '$tarball'"; exit 1; }
+python=${SPACK_PYTHON:-python3}
+if ! "$python" -c "import clingo" 2>/dev/null; then
+    echo "SKIP: $python cannot import clingo, Spack's concretizer (set SPACK_PYTHON)"
+    exit 77
+fi
+export SPACK_PYTHON="$python"
+version=$(basename "$tarball" .tar.gz | sed 's/^hooktrace-//')
+work=$(mktemp -d /tmp/hooktrace-spack.XXXXXX)
+[ -n "${HT_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+export SPACK_DISABLE_LOCAL_CONFIG=1 SPACK_USER_CONFIG_PATH="$work/user" \
+    SPACK_USER_CACHE_PATH="$work/cache"
+mkdir -p "$work/mirror/hooktrace" "$work/config"
+cp "$tarball" "$work/mirror/hooktrace/hooktrace-$version.tar.gz"
+
+# Debian's upstream version of a package: 4.1.4-3+b1 -> 4.1.4
+deb() { dpkg-query -W -f '${Version}' "$1" | sed 's/^[0-9]*://; s/-[^-]*$//'; }
+cat >"$work/config/packages.yaml" <<EOF
+packages:
+  openmpi: {buildable: false, externals: [{spec: "openmpi@$(deb libopenmpi-dev)", prefix: /usr}]}
+  mpich: {buildable: false, externals: [{spec: "mpich@$(deb libmpich-dev)", prefix: /usr}]}
+  elfutils: {buildable: false, externals: [{spec: "elfutils@$(deb libelf-dev)", prefix: /usr}]}
+  libdwarf: {buildable: false, externals: [{spec: "libdwarf@$(deb libdwarf-dev)", prefix: /usr}]}
+  jansson: {buildable: false, externals: [{spec: "jansson@$(deb libjansson-dev)", prefix: /usr}]}
+  otf2: {buildable: false, externals: [{spec: "otf2@$(deb libotf2-trace-dev)", prefix: /usr}]}
+  papi: {buildable: false, externals: [{spec: "papi@$(deb libpapi-dev)", prefix: /usr}]}
+  pkgconf: {buildable: false, externals: [{spec: "pkgconf@$(deb pkgconf)", prefix: /usr}]}
+  gmake: {buildable: false, externals: [{spec: "gmake@$(deb make)", prefix: /usr}]}
+EOF
+cat >"$work/config/config.yaml" <<EOF
+config:
+  install_tree: {root: $work/opt}
+  build_stage: [$work/stage]
+  source_cache: $work/source-cache
+  misc_cache: $work/misc-cache
+EOF
+cat >"$work/config/bootstrap.yaml" <<EOF
+bootstrap: {enable: false}
+EOF
+cat >"$work/config/mirrors.yaml" <<EOF
+mirrors: {local: "file://$work/mirror"}
+EOF
+cat >"$work/config/repos.yaml" <<EOF
+repos: [$top/spack-repo]
+EOF
+spack() { "$spack_root/bin/spack" -C "$work/config" "$@"; }
+spack compiler find --scope site >/dev/null 2>&1 || spack compiler find >/dev/null
+spec="hooktrace@$version +openmpi +mpich +papi +gcc_plugin +fortran"
+echo "spack spec $spec"
+spack spec -I "$spec" || { echo "FAIL: spack spec"; exit 1; }
+echo "spack install --no-checksum $spec (log: $work/install.log)"
+spack install --no-checksum -v "$spec" >"$work/install.log" 2>&1 ||
+    { tail -60 "$work/install.log"; echo "FAIL: spack install"; exit 1; }
+prefix=$(spack location -i hooktrace)
+[ -x "$prefix/bin/hooktrace" ] || { echo "FAIL: $prefix/bin/hooktrace not installed"; exit 1; }
+echo "installed in $prefix"
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+status=0
+for mpi in openmpi mpich; do
+    case $mpi in
+    openmpi) mpicc=mpicc.openmpi mpirun="mpirun.openmpi --oversubscribe -np 2" lib=libhooktrace.so.0 ;;
+    mpich) mpicc=mpicc.mpich mpirun="mpiexec.hydra -np 2" lib=libhooktrace-mpich.so.0 ;;
+    esac
+    dir="$work/ring-$mpi"
+    mkdir "$dir"
+    (cd "$dir" && "$prefix/bin/hooktrace" $mpicc -O2 -o ring "$top/test/install/prefix/main.c" \
+        "$top/test/install/prefix/ring.c") || { echo "$mpi: FAIL build"; status=1; continue; }
+    found=$(cd "$dir" && ldd ./ring | sed -n "s/.*$lib => \([^ ]*\).*/\1/p")
+    [ "$found" = "$prefix/lib/$lib" ] ||
+        { echo "$mpi: FAIL ring loads '$found', not $prefix/lib/$lib"; status=1; }
+    (cd "$dir" && timeout 120 $mpirun ./ring >out.txt && grep -q "ring: done" out.txt) ||
+        { echo "$mpi: FAIL ring run"; status=1; continue; }
+    python3 "$top/test/install/ring_profile.py" "$dir/ring.json" instrumented "spack, $mpi" || status=1
+done
+[ $status -eq 0 ] && echo "spack: ok"
+exit $status
