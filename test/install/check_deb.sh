@@ -42,24 +42,8 @@ lintian --fail-on error --tag-display-limit 0 "$debs"/*.changes || { echo "FAIL:
 apt-get install -y -qq "$debs"/*.deb >/dev/null
 [ -x /usr/bin/hooktrace ] || { echo "FAIL: /usr/bin/hooktrace not installed"; exit 1; }
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. "$top/test/install/rings.sh"
 status=0
-for mpi in openmpi mpich; do
-    case $mpi in
-    openmpi) mpicc=mpicc.openmpi mpirun="mpirun.openmpi --oversubscribe -np 2" lib=libhooktrace.so.0 ;;
-    mpich) mpicc=mpicc.mpich mpirun="mpiexec.hydra -np 2" lib=libhooktrace-mpich.so.0 ;;
-    esac
-    dir="$work/ring-$mpi"
-    mkdir "$dir"
-    (cd "$dir" && /usr/bin/hooktrace $mpicc -O2 -o ring "$top/test/install/prefix/main.c" \
-        "$top/test/install/prefix/ring.c") || { echo "$mpi: FAIL build"; status=1; continue; }
-    # the library its package installed, found by the dynamic linker
-    found=$(cd "$dir" && ldd ./ring | sed -n "s/.*$lib => \([^ ]*\).*/\1/p")
-    [ "$found" = "/usr/lib/$multiarch/$lib" ] ||
-        { echo "$mpi: FAIL ring loads '$found', not /usr/lib/$multiarch/$lib"; status=1; }
-    (cd "$dir" && timeout 120 $mpirun ./ring >out.txt && grep -q "ring: done" out.txt) ||
-        { echo "$mpi: FAIL run"; status=1; continue; }
-    python3 "$top/test/install/ring_profile.py" "$dir/ring.json" instrumented "deb, $mpi" || status=1
-done
+check_rings /usr/bin/hooktrace "/usr/lib/$multiarch" deb "$work" || status=1
 [ $status -eq 0 ] && echo "deb check: the packages build, pass lintian, install, and profile both MPIs' ring exactly"
 exit $status

@@ -76,23 +76,8 @@ prefix=$(spack location -i hooktrace)
 [ -x "$prefix/bin/hooktrace" ] || { echo "FAIL: $prefix/bin/hooktrace not installed"; exit 1; }
 echo "installed in $prefix"
 
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. "$top/test/install/rings.sh"
 status=0
-for mpi in openmpi mpich; do
-    case $mpi in
-    openmpi) mpicc=mpicc.openmpi mpirun="mpirun.openmpi --oversubscribe -np 2" lib=libhooktrace.so.0 ;;
-    mpich) mpicc=mpicc.mpich mpirun="mpiexec.hydra -np 2" lib=libhooktrace-mpich.so.0 ;;
-    esac
-    dir="$work/ring-$mpi"
-    mkdir "$dir"
-    (cd "$dir" && "$prefix/bin/hooktrace" $mpicc -O2 -o ring "$top/test/install/prefix/main.c" \
-        "$top/test/install/prefix/ring.c") || { echo "$mpi: FAIL build"; status=1; continue; }
-    found=$(cd "$dir" && ldd ./ring | sed -n "s/.*$lib => \([^ ]*\).*/\1/p")
-    [ "$found" = "$prefix/lib/$lib" ] ||
-        { echo "$mpi: FAIL ring loads '$found', not $prefix/lib/$lib"; status=1; }
-    (cd "$dir" && timeout 120 $mpirun ./ring >out.txt && grep -q "ring: done" out.txt) ||
-        { echo "$mpi: FAIL ring run"; status=1; continue; }
-    python3 "$top/test/install/ring_profile.py" "$dir/ring.json" instrumented "spack, $mpi" || status=1
-done
+check_rings "$prefix/bin/hooktrace" "$prefix/lib" spack "$work" || status=1
 [ $status -eq 0 ] && echo "spack: ok"
 exit $status
