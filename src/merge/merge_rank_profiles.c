@@ -18,9 +18,9 @@
  * can hold the times), PMPI_Gather (one double per rank), PMPI_Bcast (the
  * ranks chosen, and whether every rank sends), PMPI_Gather (one count per
  * rank), PMPI_Bcast (rank 0 can hold the rows), PMPI_Gatherv (of rows: a
- * contiguous type, so that an int counts 2^31 rows, not bytes).  A rank that cannot build its rows sends
- * none; when rank 0 cannot hold something, the summary goes without the
- * field. */
+ * contiguous type, so that an int counts 2^31 rows, not bytes).  A rank
+ * that cannot build its rows sends none; when rank 0 cannot hold
+ * something, the summary goes without the field. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
