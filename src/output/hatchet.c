@@ -50,6 +50,16 @@ static void tree_free(struct tree *t)
     free(t->next_sibling);
 }
 
+/* Exclusive times as written: a stack past the depth limit adds its own
+ * into its parent, from the end (deeper stacks come later), so the node at
+ * the limit carries its whole subtree's. */
+static void roll_up(const struct ht_profile *p, double *cut)
+{
+    for (size_t i = p->nstacks; i-- > 0;)
+        if (p->stacks[i].parent >= 0 && p->stacks[i].depth > HT_HATCHET_MAX_DEPTH)
+            cut[p->stacks[i].parent] += cut[i];
+}
+
 static int tree_init(struct tree *t, const struct ht_profile *p)
 {
     size_t n = p->nstacks ? p->nstacks : 1;
@@ -64,15 +74,11 @@ static int tree_init(struct tree *t, const struct ht_profile *p)
         t->cut[i] = p->stacks[i].total.time_excl;
         t->first_child[i] = t->next_sibling[i] = -1;
     }
-    /* From the end: a deeper stack adds into its parent, and a child put
-     * first keeps the children in stack ID order. */
+    roll_up(p, t->cut);
+    /* From the end: a child put first keeps the children in stack ID order. */
     for (size_t i = p->nstacks; i-- > 0;) {
         const struct ht_stack *s = &p->stacks[i];
-        if (s->parent < 0)
-            continue;
-        if (s->depth > HT_HATCHET_MAX_DEPTH) {
-            t->cut[s->parent] += t->cut[i];
-        } else {
+        if (s->parent >= 0 && s->depth <= HT_HATCHET_MAX_DEPTH) {
             t->next_sibling[i] = t->first_child[s->parent];
             t->first_child[s->parent] = (int)i;
         }
@@ -103,29 +109,42 @@ static const size_t *every_rank(const struct ht_mpi_view *mpi)
                : NULL;
 }
 
+/* One row of the dataframe; rank < 0: the row of a frame indexed by node. */
+static void write_row(FILE *f, const struct ht_stack *s, int rank, double incl, double excl,
+                      uint64_t calls, bool any_inlined, bool *first)
+{
+    fprintf(f, "%s{\"node\":%d", *first ? "\n " : ",\n ", s->id);
+    *first = false;
+    if (rank >= 0)
+        fprintf(f, ",\"rank\":%d", rank);
+    fputs(",\"name\":", f);
+    ht_output_json_string(f, s->function->name);
+    fprintf(f, ",\"time (inc)\":%.9g,\"time\":%.9g,\"calls\":%llu", incl, excl,
+            (unsigned long long)calls);
+    if (any_inlined)
+        fputs(s->inlined ? ",\"inlined\":true" : ",\"inlined\":false", f);
+    fputc('}', f);
+}
+
 /* The (node, rank) frame: a row per stack and rank, rank by rank, 0 where
  * the rank never entered the stack, so that an average over ranks
  * (Hatchet's drop_index_levels, Thicket's statistics) counts every rank.
  * "time" at the depth limit is the rank's own subtree's, as in the summed
- * frame.  false if the room ran out. */
+ * frame; cut is scratch for it.  false if the room ran out. */
 static bool write_rank_rows(FILE *f, const struct ht_profile *p, const struct ht_mpi_view *mpi,
-                            bool any_inlined, struct ht_output_room *room)
+                            bool any_inlined, double *cut, struct ht_output_room *room)
 {
-    const size_t *first = every_rank(mpi);
+    const size_t *first_row = every_rank(mpi);
     const struct ht_mpi_rank_row *rows = mpi->rank_profiles->rows;
-    double *cut = malloc((p->nstacks ? p->nstacks : 1) * sizeof *cut);
-    const char *sep = "\n ";
-    bool room_left = cut != NULL;
-    for (int r = 0; r < mpi->nranks && room_left; r++) {
-        const struct ht_mpi_rank_row *from = rows + first[r], *to = rows + first[r + 1];
+    bool first = true;
+    for (int r = 0; r < mpi->nranks; r++) {
+        const struct ht_mpi_rank_row *from = rows + first_row[r], *to = rows + first_row[r + 1];
         for (size_t i = 0; i < p->nstacks; i++)
             cut[i] = 0.0;
         for (const struct ht_mpi_rank_row *g = from; g < to; g++)
             if (g->stack >= 0 && (size_t)g->stack < p->nstacks)
                 cut[g->stack] = g->time_excl;
-        for (size_t i = p->nstacks; i-- > 0;)
-            if (p->stacks[i].parent >= 0 && p->stacks[i].depth > HT_HATCHET_MAX_DEPTH)
-                cut[p->stacks[i].parent] += cut[i];
+        roll_up(p, cut);
         const struct ht_mpi_rank_row *g = from;
         for (size_t i = 0; i < p->nstacks; i++) {
             const struct ht_stack *s = &p->stacks[i];
@@ -133,22 +152,14 @@ static bool write_rank_rows(FILE *f, const struct ht_profile *p, const struct ht
                 g++;
             if (s->depth > HT_HATCHET_MAX_DEPTH)
                 continue;
-            if (!(room_left = ht_output_room_left(room, f, "Hatchet file")))
-                break;
+            if (!ht_output_room_left(room, f, "Hatchet file"))
+                return false;
             bool here = g < to && g->stack == s->id;
-            fprintf(f, "%s{\"node\":%d,\"rank\":%d,\"name\":", sep, s->id, r);
-            sep = ",\n ";
-            ht_output_json_string(f, s->function->name);
-            fprintf(f, ",\"time (inc)\":%.9g,\"time\":%.9g,\"calls\":%llu",
-                    here ? g->time_incl : 0.0, cut[i],
-                    (unsigned long long)(here ? g->calls : 0));
-            if (any_inlined)
-                fputs(s->inlined ? ",\"inlined\":true" : ",\"inlined\":false", f);
-            fputc('}', f);
+            write_row(f, s, r, here ? g->time_incl : 0.0, cut[i], here ? g->calls : 0,
+                      any_inlined, &first);
         }
     }
-    free(cut);
-    return room_left;
+    return true;
 }
 
 int ht_output_hatchet_write(FILE *f, const struct ht_profile *p, const struct ht_run_info *run,
@@ -186,28 +197,25 @@ int ht_output_hatchet_write(FILE *f, const struct ht_profile *p, const struct ht
         }
         fputs("}", f);
     }
-    bool per_rank = every_rank(mpi) != NULL, first = true, any_inlined = false;
+    /* Without room for the scratch of the (node, rank) frame, the summed one. */
+    double *rank_cut = every_rank(mpi) ? malloc((p->nstacks ? p->nstacks : 1) * sizeof *rank_cut)
+                                       : NULL;
+    bool first = true, any_inlined = false;
     fprintf(f, "],\n\"dataframe_indices\":[\"node\"%s],\n\"dataframe\":[",
-            per_rank ? ",\"rank\"" : "");
+            rank_cut ? ",\"rank\"" : "");
     for (size_t i = 0; i < p->nstacks && !any_inlined; i++)
         any_inlined = p->stacks[i].inlined;
-    if (per_rank && room_left)
-        room_left = write_rank_rows(f, p, mpi, any_inlined, &room);
-    for (size_t i = 0; i < p->nstacks && room_left && !per_rank; i++) {
+    if (rank_cut && room_left)
+        write_rank_rows(f, p, mpi, any_inlined, rank_cut, &room);
+    for (size_t i = 0; i < p->nstacks && room_left && !rank_cut; i++) {
         const struct ht_stack *s = &p->stacks[i];
         if (s->depth > HT_HATCHET_MAX_DEPTH)
             continue;
         if (!(room_left = ht_output_room_left(&room, f, "Hatchet file")))
             break;
-        fprintf(f, "%s{\"node\":%d,\"name\":", first ? "\n " : ",\n ", s->id);
-        first = false;
-        ht_output_json_string(f, s->function->name);
-        fprintf(f, ",\"time (inc)\":%.9g,\"time\":%.9g,\"calls\":%llu", s->total.time_incl,
-                t.cut[i], (unsigned long long)s->total.calls);
-        if (any_inlined)
-            fputs(s->inlined ? ",\"inlined\":true" : ",\"inlined\":false", f);
-        fputc('}', f);
+        write_row(f, s, -1, s->total.time_incl, t.cut[i], s->total.calls, any_inlined, &first);
     }
+    free(rank_cut);
     fputs("],\n\"inclusive_metrics\":[\"time (inc)\"],\n"
           "\"exclusive_metrics\":[\"time\",\"calls\"]}\n", f);
     tree_free(&t);
