@@ -485,9 +485,9 @@ bench-trace-volume: all
 EXTRA_PROGRAMS += bench/clock_sync_cost
 bench_clock_sync_cost_SOURCES = bench/clock_sync_cost.c src/trace/clock_sync.c \
 	src/trace/clock_skew.c src/common/clock.c
-bench_clock_sync_cost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src $(MPI_CFLAGS) $(OTF2_CFLAGS)
+bench_clock_sync_cost_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src $(MPI_CFLAGS)
 bench_clock_sync_cost_LDFLAGS = -no-install
-bench_clock_sync_cost_LDADD = $(OTF2_LIBS) $(MPI_LIBS) -lm
+bench_clock_sync_cost_LDADD = $(MPI_LIBS) -lm
 BENCH_CLOCK_SYNC_RANKS = 4
 bench-clock-sync: bench/clock_sync_cost$(EXEEXT)
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader \

@@ -2,7 +2,12 @@
 # name $(docdir) (HT_DOC_CPPFLAGS).  The docs keep their source-tree layout
 # under $(docdir), so that README.md's links to docs/*.md hold there too.
 dist_man_MANS = man/hooktrace.1 man/hooktrace-report.1 man/hooktrace-check-config.1 \
-	man/hooktrace-analyze.1 man/hooktrace-score.1
+	man/hooktrace-score.1
+if HT_OTF2
+dist_man_MANS += man/hooktrace-analyze.1
+else
+EXTRA_DIST += man/hooktrace-analyze.1
+endif
 # hooktrace-config(5): its list of options is made from docs/config.md (the
 # one description of every option) by man/config_man.py.
 man_MANS = hooktrace-config.5

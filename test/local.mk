@@ -205,7 +205,7 @@ test_programs_filter_dlopen_main_CFLAGS = $(HT_TEST_CFLAGS)
 test_programs_filter_dlopen_main_LDADD = libhooktrace.la -ldl
 test_programs_filter_dlopen_main_LDFLAGS = $(HT_TEST_LINK)
 
-TESTS += test/integration/basic.py test/integration/recursion.py \
+TESTS += test/integration/basic.py test/integration/no_otf2.py test/integration/recursion.py \
 	test/integration/threads.py test/integration/sharedlib.py \
 	test/integration/exit_paths.py test/integration/names.py test/integration/log_names.py \
 	test/integration/metadata.py \

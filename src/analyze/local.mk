@@ -1,5 +1,7 @@
 # hooktrace-analyze: the OTF2 analyzer program (issue 6, docs/analyze.md).
 # A program of its own: links OTF2 and jansson, never libhooktrace or MPI.
+# Not built by configure --without-otf2 (docs/install.md).
+if HT_OTF2
 bin_PROGRAMS += hooktrace-analyze
 hooktrace_analyze_SOURCES = src/analyze/launcher.c src/analyze/launcher.h \
 	$(HT_ANALYZE_SOURCES)
@@ -81,3 +83,10 @@ bench-analyze-scaling: hooktrace-analyze$(EXEEXT) hooktrace-analyze-mpi$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/analyze_scaling.py --builddir $(top_builddir) \
 		$(BENCH_ANALYZE_SCALING_ARGS)
 .PHONY: bench-analyze bench-analyze-scaling
+HT_ANALYZE_MPI_PROGRAM = hooktrace-analyze-mpi$(EXEEXT)
+else
+HT_ANALYZE_MPI_PROGRAM =
+install-analyze-mpi:
+uninstall-analyze-mpi:
+.PHONY: install-analyze-mpi uninstall-analyze-mpi
+endif

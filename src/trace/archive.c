@@ -29,11 +29,6 @@
 
 static struct ht_trace_summary summary;
 
-const char *ht_trace_folder(const struct ht_config *cfg)
-{
-    return cfg->trace.folder ? cfg->trace.folder : cfg->output_directory;
-}
-
 /* OTF2 reports errors through this instead of printing them: the first
  * one is kept for our own message. */
 static char otf2_error[512];
@@ -307,6 +302,18 @@ static uint64_t sum_over_ranks(bool mpi, uint64_t value)
     return total;
 }
 
+/* The rank's clock offsets to rank 0 (clock_sync.c) as ClockOffset
+ * definitions of one location. */
+static OTF2_ErrorCode write_clock_offsets(OTF2_DefWriter *w)
+{
+    struct ht_clock_offset m[2];
+    int n = ht_trace_clock_offsets(m);
+    OTF2_ErrorCode e = OTF2_SUCCESS;
+    for (int i = 0; i < n && e == OTF2_SUCCESS; i++)
+        e = OTF2_DefWriter_WriteClockOffset(w, m[i].time, m[i].offset, m[i].sd);
+    return e;
+}
+
 /* This process's locations, written; info[] gets what rank 0 needs. */
 static int write_events(OTF2_Archive *archive, int rank, const uint32_t *comm_ids,
                         uint32_t comm_count, struct ht_location_info *info, int nthreads,
@@ -504,7 +511,7 @@ int64_t ht_trace_write(const struct ht_trace_run *run, const struct ht_function_
         OTF2_Archive_OpenDefFiles(archive);
         for (int i = 0; info && i < nthreads; i++) {
             OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, info[i].id);
-            if (dw && mpi && ht_trace_write_clock_offsets(dw) != OTF2_SUCCESS && rc == 0) {
+            if (dw && mpi && write_clock_offsets(dw) != OTF2_SUCCESS && rc == 0) {
                 snprintf(err, sizeof err, "writing the clock offsets: %s",
                          otf2_error[0] ? otf2_error : "OTF2 error");
                 rc = -1;

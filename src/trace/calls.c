@@ -2,6 +2,8 @@
  * and the start-up of trace mode. */
 #include "trace/trace.h"
 
+#include "config.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,11 +18,23 @@ int ht_trace_enabled;
 
 static size_t buffer_bytes;
 
+const char *ht_trace_folder(const struct ht_config *cfg)
+{
+    return cfg->trace.folder ? cfg->trace.folder : cfg->output_directory;
+}
+
 bool ht_trace_setup(const struct ht_config *cfg)
 {
     buffer_bytes = (size_t)cfg->trace.buffer_mib << 20;
     if (!cfg->trace.enabled)
         return false;
+#ifndef HT_HAVE_OTF2
+    /* configure --without-otf2: no archive writer (no_archive.c). */
+    fputs("hooktrace: trace mode needs OTF2, and this hooktrace was built without it "
+          "(configure --without-otf2); no trace will be written (the profile still is)\n",
+          stderr);
+    return false;
+#endif
     const char *folder = ht_trace_folder(cfg);
     if (ht_make_directory(folder) != 0) {
         fprintf(stderr,

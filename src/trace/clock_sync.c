@@ -40,14 +40,9 @@
 #define HT_CLOCK_SYNC_ROUNDS 32
 #define TAG 0x4854 /* "HT": any value; the communicator is hooktrace's own */
 
-struct measurement {
-    uint64_t time;   /* local tick of the measurement */
-    int64_t offset;  /* global = local + offset, in ticks */
-    double sd;       /* ticks */
-};
 
 /* [0]: at the start, [1]: at the end. */
-static struct measurement measured[2];
+static struct ht_clock_offset measured[2];
 static bool have[2];
 /* Decided once at the start, so that every rank takes the same path at
  * the end. */
@@ -87,7 +82,7 @@ static void wait_round(MPI_Request *r)
 }
 
 /* The parent's side: measures child and sends it its offset to rank 0. */
-static void measure_child(MPI_Comm job, int child, const struct measurement *mine)
+static void measure_child(MPI_Comm job, int child, const struct ht_clock_offset *mine)
 {
     double best_rtt = INFINITY, sum = 0, sum2 = 0;
     int64_t best_offset = 0, low = INT64_MIN, high = INT64_MAX;
@@ -133,7 +128,7 @@ static void measure_child(MPI_Comm job, int child, const struct measurement *min
 }
 
 /* The child's side. */
-static void answer_parent(MPI_Comm job, int parent, struct measurement *mine)
+static void answer_parent(MPI_Comm job, int parent, struct ht_clock_offset *mine)
 {
     unsigned long long tc[HT_CLOCK_SYNC_ROUNDS];
     for (int i = 0; i < HT_CLOCK_SYNC_ROUNDS; i++) {
@@ -158,10 +153,10 @@ static void answer_parent(MPI_Comm job, int parent, struct measurement *mine)
 /* The tree over the measuring ranks (leaders[i]: their ranks in job,
  * leaders[0] = 0); me: this rank's index among them. */
 static void measure_tree(MPI_Comm job, const int *leaders, int count, int me,
-                         struct measurement *mine)
+                         struct ht_clock_offset *mine)
 {
     if (me == 0) {
-        *mine = (struct measurement){now(), 0, 0.0};
+        *mine = (struct ht_clock_offset){now(), 0, 0.0};
     } else {
         int low = me & -me;
         answer_parent(job, leaders[me - low], mine);
@@ -285,7 +280,7 @@ void ht_trace_clock_sync(MPI_Comm job, bool wanted, bool end)
     }
     if (!synchronising)
         return;
-    struct measurement *mine = &measured[end];
+    struct ht_clock_offset *mine = &measured[end];
     if (layout.me >= 0) {
         measure_tree(job, layout.leaders, layout.count, layout.me, mine);
         for (int i = 0; i < layout.nmembers; i++)
@@ -303,12 +298,11 @@ void ht_trace_clock_sync(MPI_Comm job, bool wanted, bool end)
     }
 }
 
-OTF2_ErrorCode ht_trace_write_clock_offsets(OTF2_DefWriter *w)
+int ht_trace_clock_offsets(struct ht_clock_offset out[2])
 {
-    OTF2_ErrorCode e = OTF2_SUCCESS;
-    for (int i = 0; i < 2 && e == OTF2_SUCCESS; i++)
+    int n = 0;
+    for (int i = 0; i < 2; i++)
         if (have[i])
-            e = OTF2_DefWriter_WriteClockOffset(w, measured[i].time, measured[i].offset,
-                                                measured[i].sd);
-    return e;
+            out[n++] = measured[i];
+    return n;
 }

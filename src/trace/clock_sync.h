@@ -6,8 +6,8 @@
 #define HT_TRACE_CLOCK_SYNC_H
 
 #include <mpi.h>
-#include <otf2/otf2.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Collective over job (every rank in world order, hooktrace's own
  * communicator, so no message of the program can match ours): at the
@@ -17,8 +17,16 @@
  * on every rank, nor with one rank. */
 void ht_trace_clock_sync(MPI_Comm job, bool wanted, bool end);
 
-/* This rank's measurements as ClockOffset definitions (none without MPI
- * or with one rank). */
-OTF2_ErrorCode ht_trace_write_clock_offsets(OTF2_DefWriter *w);
+/* One measurement of this rank's clock against rank 0's. */
+struct ht_clock_offset {
+    uint64_t time;  /* local tick of the measurement */
+    int64_t offset; /* global = local + offset, in ticks */
+    double sd;      /* ticks */
+};
+
+/* This rank's measurements, at most two (the job's start and end), into
+ * out; returns how many (none without MPI or with one rank).  The archive
+ * writes them as ClockOffset definitions. */
+int ht_trace_clock_offsets(struct ht_clock_offset out[2]);
 
 #endif

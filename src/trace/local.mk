@@ -9,12 +9,21 @@ libht_trace_la_SOURCES = \
 	src/trace/clock_sync.h src/trace/clock_sync.c \
 	src/trace/clock_skew.h src/trace/clock_skew.c \
 	src/trace/mpi_events.h src/trace/mpi_events.c \
-	src/trace/writer.h src/trace/archive_internal.h src/trace/archive.c \
+	src/trace/writer.h \
+	src/trace/volume.h src/trace/volume.c
+# The archive writer is the one part that calls OTF2; configure
+# --without-otf2 puts a writer of nothing in its place (trace mode is then
+# refused at start-up, calls.c).
+if HT_OTF2
+libht_trace_la_SOURCES += \
+	src/trace/archive_internal.h src/trace/archive.c \
 	src/trace/archive_events.h src/trace/archive_events.c \
 	src/trace/definitions.c \
 	src/trace/regions.h src/trace/regions.c \
-	src/trace/unify.h src/trace/unify.c \
-	src/trace/volume.h src/trace/volume.c
+	src/trace/unify.h src/trace/unify.c
+else
+libht_trace_la_SOURCES += src/trace/no_archive.c
+endif
 libht_trace_la_CPPFLAGS = $(HT_LIB_CPPFLAGS) $(OTF2_CFLAGS) $(MPI_CFLAGS)
 libht_trace_la_CFLAGS = $(HT_LIB_CFLAGS)
 libht_trace_la_LIBADD = $(OTF2_LIBS)

@@ -49,7 +49,7 @@ check_eq((p.calls(ROOT), p.calls(ROOT + ";clamp")), (1, 10), "throttled run: cal
 no_main__(r, "throttled run")
 
 # The trace's regions (otf2-print, if OTF2 is there).
-if shutil.which("otf2-print"):
+if HAVE_OTF2 and shutil.which("otf2-print"):
     r = run(EXE, config={"trace": {"enabled": True}})
     check_eq(r.returncode, 0, "traced run: exit status")
     defs = subprocess.run(["otf2-print", "-G", os.path.join(r.directory, "heat_demo_trace", "traces.otf2")],
@@ -57,7 +57,8 @@ if shutil.which("otf2-print"):
     check('Name: "heat_demo"' in defs, "trace: a region named heat_demo")
     check("MAIN__" not in defs, "trace: no region named MAIN__")
 else:
-    print("otf2-print not found: the trace's region names not checked", file=sys.stderr)
+    print("no OTF2 (configure --without-otf2) or no otf2-print: the trace's region names not checked",
+          file=sys.stderr)
 
 # `program main`: under gfortran's C main, at the program statement's line.
 r = run(program("program_main"))

@@ -27,7 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 import htlib  # noqa: E402
-from htlib import BUILDDIR, Profile, check, check_close, check_eq, check_folded, finish  # noqa: E402,F401
+from htlib import BUILDDIR, HAVE_OTF2, Profile, check, check_close, check_eq, check_folded, finish  # noqa: E402,F401
 
 MPIEXEC = os.environ.get("HT_MPIEXEC", "")
 MPI_NAME = os.environ.get("HT_MPI_NAME", "")

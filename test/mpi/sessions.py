@@ -178,21 +178,24 @@ for rank in range(N):
     expect_rank_file(r.rank_profile(rank), model(), rank, N, "unfinished")
 
 # --- trace mode: one archive for the job --------------------------------------
-r = run_mode("one", config={"trace": {"enabled": True}}, stderr=None)
-check(re.fullmatch(r"hooktrace: trace: \./sessions_trace/traces\.otf2 \(\d+ events\)\n", r.stderr),
-      "trace: rank 0's one line on stderr, got %r" % r.stderr)
-p = r.summary()
-t = Trace(os.path.join(r.directory, EXE + "_trace", "traces.otf2"))
-check_eq(t.print_status, 0, "trace: otf2-print (stderr: %s)" % t.print_stderr[-400:])
-check_eq(t.defs_status, 0, "trace: otf2-print -G")
-check_eq(sorted(loc & 0xffffffff for loc in t.locations()), list(range(N)),
-         "trace: one location per rank")
-if p is not None:
-    check_eq(dict(t.enters()), {k: v for k, v in profile_calls_by_name(p).items() if v},
-             "trace: Enter events per region = profile calls")
-    check_eq(dict(t.sends()), {k: v[0] for k, v in model().matrix("comm_matrix").items()},
-             "trace: MpiSend per sender and receiver (world ranks) = the model")
-t.check_nesting()
+if HAVE_OTF2:
+    r = run_mode("one", config={"trace": {"enabled": True}}, stderr=None)
+    check(re.fullmatch(r"hooktrace: trace: \./sessions_trace/traces\.otf2 \(\d+ events\)\n", r.stderr),
+          "trace: rank 0's one line on stderr, got %r" % r.stderr)
+    p = r.summary()
+    t = Trace(os.path.join(r.directory, EXE + "_trace", "traces.otf2"))
+    check_eq(t.print_status, 0, "trace: otf2-print (stderr: %s)" % t.print_stderr[-400:])
+    check_eq(t.defs_status, 0, "trace: otf2-print -G")
+    check_eq(sorted(loc & 0xffffffff for loc in t.locations()), list(range(N)),
+             "trace: one location per rank")
+    if p is not None:
+        check_eq(dict(t.enters()), {k: v for k, v in profile_calls_by_name(p).items() if v},
+                 "trace: Enter events per region = profile calls")
+        check_eq(dict(t.sends()), {k: v[0] for k, v in model().matrix("comm_matrix").items()},
+                 "trace: MpiSend per sender and receiver (world ranks) = the model")
+    t.check_nesting()
+else:
+    print("configure --without-otf2: the trace's checks skipped", file=sys.stderr)
 
 # --- a message to itself on a mpi://SELF communicator, polling off ----------
 # (docs/mpi.md, "Switching polling off": MPICH 4.0 with UCX crashes in

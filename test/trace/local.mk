@@ -7,7 +7,9 @@ HT_TRACE_TESTS = test/trace/serial.py test/trace/mpi.py test/trace/analyze.py \
 	test/trace/wait_states.py test/trace/clocks.py
 # Throttle markers, trace.max_bytes_per_rank and hooktrace-score (issue 26).
 HT_TRACE_TESTS += test/trace/volume.py
+if HT_OTF2
 TESTS += $(HT_TRACE_TESTS)
+endif
 EXTRA_DIST += test/trace/otf2lib.py $(HT_TRACE_TESTS)
 
 check-trace:

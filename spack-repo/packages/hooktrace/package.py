@@ -30,6 +30,12 @@ class Hooktrace(AutotoolsPackage):
         description="Build the GCC plugin that keeps tiny and inlined functions cheap",
     )
     variant("fortran", default=True, description="Fortran wrappers (mpif.h, use mpi, mpi_f08)")
+    variant(
+        "otf2",
+        default=True,
+        description="Trace mode (OTF2 archives) and hooktrace-analyze; without it the "
+        "profile is the same and trace mode is refused with a message",
+    )
 
     conflicts("~openmpi ~mpich", msg="hooktrace needs at least one MPI: +openmpi or +mpich")
     conflicts("+gcc_plugin", when="%clang", msg="the GCC plugin needs GCC")
@@ -40,8 +46,7 @@ class Hooktrace(AutotoolsPackage):
     depends_on("elfutils")
     depends_on("libdwarf")
     depends_on("jansson")
-    # Trace mode and hooktrace-analyze: OTF2 is not optional.
-    depends_on("otf2@3:")
+    depends_on("otf2@3:", when="+otf2")
     depends_on("papi", when="+papi")
 
     def configure_args(self):
@@ -50,4 +55,5 @@ class Hooktrace(AutotoolsPackage):
         args += self.with_or_without("papi")
         args += self.enable_or_disable("gcc-plugin", variant="gcc_plugin")
         args += self.enable_or_disable("fortran")
+        args += self.with_or_without("otf2")
         return args
