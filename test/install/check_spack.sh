@@ -5,7 +5,9 @@
 # MPICH, elfutils, libdwarf, jansson, OTF2, PAPI, pkgconf, make) and its GCC;
 # then the installed `hooktrace` builds test/install/prefix's ring with Open
 # MPI's and MPICH's mpicc, and each profile on 2 ranks has the ring's exact
-# calls, messages and bytes (ring_profile.py).  Everything Spack writes stays
+# calls, messages and bytes (ring_profile.py); and a second install, ~otf2
+# with Open MPI alone, whose ring asked for a trace refuses it and keeps its
+# exact profile.  Everything Spack writes stays
 # in a temporary folder, removed at the end.
 # Usage: test/install/check_spack.sh SPACK_ROOT TARBALL
 #   SPACK_ROOT: a Spack checkout (0.22 or later) whose Python imports clingo
@@ -79,5 +81,25 @@ echo "installed in $prefix"
 . "$top/test/install/rings.sh"
 status=0
 check_rings "$prefix/bin/hooktrace" "$prefix/lib" spack "$work" || status=1
-[ $status -eq 0 ] && echo "spack: ok"
+[ -x "$prefix/bin/hooktrace-analyze" ] || { echo "FAIL: +otf2 installed no hooktrace-analyze"; status=1; }
+
+# ~otf2 (docs/install.md "Without OTF2"), Open MPI alone: no OTF2 anywhere
+# in the spec or the library, no hooktrace-analyze, and a ring run with
+# trace mode asked for has its exact profile and one refusal per rank.
+spec2="hooktrace@$version ~otf2 +openmpi ~mpich ~papi ~gcc_plugin ~fortran"
+echo "spack install --no-checksum $spec2 (log: $work/install-no-otf2.log)"
+spack install --no-checksum -v "$spec2" >"$work/install-no-otf2.log" 2>&1 ||
+    { tail -60 "$work/install-no-otf2.log"; echo "FAIL: spack install ~otf2"; exit 1; }
+prefix2=$(spack location -i hooktrace ~otf2)
+if spack find -d hooktrace ~otf2 | grep -q otf2@; then echo "FAIL: ~otf2 depends on otf2"; status=1; fi
+[ ! -e "$prefix2/bin/hooktrace-analyze" ] || { echo "FAIL: ~otf2 installed hooktrace-analyze"; status=1; }
+if ldd "$prefix2/lib/libhooktrace.so.0" | grep -q libotf2; then echo "FAIL: ~otf2 library links OTF2"; status=1; fi
+mkdir "$work/no-otf2"
+echo '{"trace": {"enabled": true}}' >"$work/no-otf2/trace.json"
+HOOKTRACE_CONFIG="$work/no-otf2/trace.json" \
+    check_rings "$prefix2/bin/hooktrace" "$prefix2/lib" "spack ~otf2" "$work/no-otf2" openmpi || status=1
+refusals=$(grep -c "trace mode needs OTF2" "$work/no-otf2/ring-openmpi/err.txt" || true)
+[ "$refusals" = 2 ] || { echo "FAIL: ~otf2 trace run: $refusals refusals on stderr, not 2"; status=1; }
+[ ! -e "$work/no-otf2/ring-openmpi/ring_trace" ] || { echo "FAIL: ~otf2 made a trace folder"; status=1; }
+[ $status -eq 0 ] && echo "spack: ok (+otf2 with both MPIs, ~otf2)"
 exit $status
