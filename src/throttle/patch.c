@@ -379,10 +379,14 @@ static enum ht_patch_result patch_locked(uintptr_t ret, uintptr_t function, bool
     }
     /* Only a call that serves this function alone (site_proof.h): one
      * reached for two functions, or whose %rdi may hold another, stays.
-     * Nor while code cannot be written safely: remembered, not retried. */
-    if (!serves_one_so_far(ret, function) || !may_write_code() ||
-        !ht_site_serves_only(at, function, original_byte) ||
-        (scope && !ht_site_register_holds(at, HT_REG_RDX, scope, original_byte)))
+     * A hand-over is declined for its scope alone, whatever copy it counts
+     * (its id in %rdi, which the compiler may reload from a stack slot
+     * that no proof follows), so its %rdx is what must be proven.  Nor
+     * while code cannot be written safely: remembered, not retried. */
+    uintptr_t served = scope ? scope : function;
+    unsigned reg = scope ? HT_REG_RDX : HT_REG_RDI;
+    if (!serves_one_so_far(ret, served) || !may_write_code() ||
+        !ht_site_register_holds(at, reg, served, original_byte))
         return give_up(ret);
     /* Only the text of a loaded object: private, readable, executable and
      * not writable, which is also what it goes back to. */

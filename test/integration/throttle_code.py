@@ -6,7 +6,8 @@ rewritten when one of them is throttled (the other, in "never", keeps every
 call); a library closed and opened again at the same address is recorded
 afresh; a child forked while a page is being rewritten has no writable code,
 and neither has the program afterwards; without membarrier, code is
-rewritten only in a single-threaded program."""
+rewritten only in a single-threaded program; a hand-over of counted calls
+whose id comes from a stack slot is rewritten by its scope."""
 import os
 import re
 import shutil
@@ -127,4 +128,21 @@ check_eq((th["sites_patched"], th["sites_unpatched"]), (2, 0),
          "no membarrier, one thread: leaf's enter and exit calls rewritten")
 check_eq(th["hook_calls_after_throttling"], 1, "no membarrier, one thread: one enter more")
 
+# 5. A hand-over whose copy's id the compiler reloads from a stack slot (as
+# GCC does with an id several hand-overs share): once scoped, its scope, is
+# throttled, the hand-over's call is rewritten like scoped's hooks, proven
+# by its scope in %rdx alone (docs/rewriting.md).
+r = run(EXE, ["handover", str(N)], config=CONFIG)
+check_eq(r.returncode, 0, "handover: exit status")
+check_eq(r.stdout, plain_stdout(["handover", str(N)]), "handover: output unchanged")
+check("writable code mappings: 0\n" in r.stdout, "handover: no writable code after patching")
+p = r.profile()
+check_eq(p.calls("main;scoped"), MIN_CALLS + 1, "handover: scoped throttled at 1001")
+check_eq(p.calls("main;scoped;handed_over_copy"), MIN_CALLS + 1,
+         "handover: one count per recorded call of scoped, none after")
+check_eq(p.stack("main;scoped;handed_over_copy").get("inlined"), True, "handover: a counted stack")
+th = p.doc["throttle"]
+check_eq((th["sites_patched"], th["sites_unpatched"]), (3, 0),
+         "handover: scoped's enter and exit calls and the hand-over's call rewritten")
+check_eq(th["hook_calls_after_throttling"], 1, "handover: one enter more, no hand-over declined")
 finish()

@@ -16,6 +16,12 @@
  *           4.16); leaf is called N times while a second thread waits:
  *           the code must not be rewritten.  "nobarrier1": the same with
  *           one thread, where rewriting is safe without it.
+ *   handover  scoped is called N times; each call hands one count of a
+ *           counted copy over to hooktrace with scoped as its scope, the
+ *           copy's id read from a stack slot whose address a call took,
+ *           as GCC reloads an id several hand-overs share after a call
+ *           that may write the frame: the hand-over's call is rewritten
+ *           once scoped is throttled, all the same.
  * Every mode ends by counting the writable and executable mappings of the
  * process.  The output does not depend on whether the profiler is there. */
 #define _GNU_SOURCE
@@ -151,6 +157,36 @@ __attribute__((no_instrument_function)) int mprotect(void *addr, size_t len, int
     return (int)r;
 }
 
+/* --- handover mode -------------------------------------------------------- */
+
+/* What the compiler plugins call (docs/plugin.md, "Inlined copies"). */
+void hooktrace_inlined_calls_in(const void *id, unsigned long count, const void *scope);
+
+/* Stands for a counted copy's id, named as the plugins name theirs. */
+const char handed_over_copy[8] __asm__("__hooktrace_inlined.handed_over_copy") = "copy";
+
+/* Takes the slot's address, so that the slot may have changed after it as
+ * far as any reading of the code can tell.  noipa: GCC would otherwise
+ * know that it keeps %rdx and set the hand-over's %rdx before calling it
+ * (clang has no such attribute, nor does it need one). */
+#ifdef __clang__
+#define HT_TEST_NOIPA noinline
+#else
+#define HT_TEST_NOIPA noipa
+#endif
+__attribute__((HT_TEST_NOIPA, no_instrument_function)) void look_at(const void *volatile *slot)
+{
+    __asm__ volatile("" : : "r"(slot) : "memory");
+}
+
+__attribute__((noinline)) long scoped(long i)
+{
+    const void *volatile id = handed_over_copy;
+    look_at(&id);
+    hooktrace_inlined_calls_in(id, 1, (const void *)scoped);
+    return i + sink;
+}
+
 /* --- nobarrier mode ------------------------------------------------------- */
 
 static int refuse_membarrier(void)
@@ -200,6 +236,9 @@ int main(int argc, char **argv)
         __atomic_store_n(&fork_asked, 1, __ATOMIC_RELEASE); /* uninstrumented: fork anyway */
         pthread_join(t, NULL);
         printf("child's writable code mappings: %d\n", child_writable);
+    } else if (strcmp(mode, "handover") == 0) {
+        for (long i = 0; i < n; i++)
+            result += scoped(i);
     } else if (strcmp(mode, "nobarrier") == 0 || strcmp(mode, "nobarrier1") == 0) {
         if (refuse_membarrier() != 0)
             return 2;
