@@ -53,7 +53,6 @@ install-analyze-mpi: hooktrace-analyze-mpi$(EXEEXT)
 		"$(DESTDIR)$(pkglibexecdir)/hooktrace-analyze-mpi-$(HT_MPI_FAMILY)$(EXEEXT)"
 uninstall-analyze-mpi:
 	rm -f "$(DESTDIR)$(pkglibexecdir)/hooktrace-analyze-mpi-$(HT_MPI_FAMILY)$(EXEEXT)"
-.PHONY: install-analyze-mpi uninstall-analyze-mpi
 
 # --- benchmark (BENCHMARKS.md, "Analyzer") -------------------------------------
 # `make bench-analyze` writes a synthetic archive of >= 10 million events,
@@ -82,11 +81,10 @@ bench-analyze-scaling: hooktrace-analyze$(EXEEXT) hooktrace-analyze-mpi$(EXEEXT)
 		bench/analyze_write_trace$(EXEEXT)
 	$(PYTHON3) $(srcdir)/bench/analyze_scaling.py --builddir $(top_builddir) \
 		$(BENCH_ANALYZE_SCALING_ARGS)
-.PHONY: bench-analyze bench-analyze-scaling
 HT_ANALYZE_MPI_PROGRAM = hooktrace-analyze-mpi$(EXEEXT)
 else
 HT_ANALYZE_MPI_PROGRAM =
 install-analyze-mpi:
 uninstall-analyze-mpi:
-.PHONY: install-analyze-mpi uninstall-analyze-mpi
 endif
+.PHONY: install-analyze-mpi uninstall-analyze-mpi bench-analyze bench-analyze-scaling

@@ -31,6 +31,7 @@
  * profile without them grows. */
 #include <stdlib.h>
 
+#include "output/json_dump.h"
 #include "output/function_index.h"
 #include "output/output.h"
 #include "output/output_mpi.h"
@@ -172,7 +173,7 @@ int ht_output_hatchet_write(FILE *f, const struct ht_profile *p, const struct ht
     json_t *meta = ht_output_metadata_json(p, run, mpi);
     if (meta) {
         fputs("\"metadata\":", f);
-        json_dumpf(meta, f, DUMP_FLAGS);
+        ht_json_dumpf(meta, f, DUMP_FLAGS);
         json_decref(meta);
         fputs(",\n", f);
     }

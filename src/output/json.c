@@ -8,6 +8,7 @@
 #include "output/output.h"
 #include "output/output_counters.h"
 #include "output/output_mpi.h"
+#include "output/json_dump.h"
 #include "output/function_index.h"
 #include "output/room.h"
 
@@ -216,7 +217,7 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
 /* A key or a whole value on one line, with no blank inside. */
 static int dump_compact(FILE *f, json_t *value)
 {
-    return json_dumpf(value, f, DUMP_FLAGS | JSON_COMPACT | JSON_ENCODE_ANY);
+    return ht_json_dumpf(value, f, DUMP_FLAGS | JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
 static int dump_key(FILE *f, const char *key, const char *indent)
@@ -292,7 +293,7 @@ int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_ru
         fputs(",\n \"functions\": [\n  ", f);
         for (int k = 0; rc == 0 && k < fi.count; k++) {
             json_t *fn = function_json(fi.list[k]);
-            rc = fn && json_dumpf(fn, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
+            rc = fn && ht_json_dumpf(fn, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
             json_decref(fn);
             fputs(k + 1 < fi.count ? ",\n  " : "", f);
         }
@@ -308,7 +309,7 @@ int ht_output_json_write(FILE *f, const struct ht_profile *p, const struct ht_ru
             const struct ht_stack *s = &p->stacks[i];
             json_t *stack = stack_json(p, s, ht_function_index_of(&fi, s->function), mpi);
             fputs(i ? ",\n  " : "", f);
-            rc = stack && json_dumpf(stack, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
+            rc = stack && ht_json_dumpf(stack, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
             json_decref(stack);
         }
         fputs("]", f);

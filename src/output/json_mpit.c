@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "config.h" /* PACKAGE_VERSION */
+#include "output/json_dump.h"
 #include "output/output_mpit.h"
 
 static json_t *number(enum ht_mpit_value_kind kind, union ht_mpit_number n)
@@ -183,7 +184,7 @@ int ht_output_json_mpit_file(FILE *f, const struct ht_mpit_view *v, const struct
     for (size_t i = 0; rc == 0 && i < v->ncvars; i++) {
         json_t *c = cvar_json(&v->cvars[i]);
         fputs(i ? ",\n  " : "\n  ", f);
-        rc = c && json_dumpf(c, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
+        rc = c && ht_json_dumpf(c, f, DUMP_FLAGS | JSON_COMPACT) == 0 ? 0 : -1;
         json_decref(c);
     }
     fputs("]\n}\n", f);

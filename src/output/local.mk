@@ -9,7 +9,7 @@ libht_output_la_SOURCES = \
 	src/output/logfile.c \
 	src/output/short_name.c \
 	src/output/metadata.c \
-	src/output/json.c \
+	src/output/json.c src/output/json_dump.c src/output/json_dump.h \
 	src/output/folded.c \
 	src/output/function_index.h src/output/function_index.c \
 	src/output/speedscope.c \

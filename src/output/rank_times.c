@@ -2,6 +2,7 @@
  * summary only): the JSON's "rank_time_stacks" and "rank_time_incl_s", and
  * the logfile's "Inclusive time per rank, top stacks" table (docs/output_mpi.md).
  * The report draws its per-rank bars from the JSON. */
+#include "output/json_dump.h"
 #include "output/output.h"
 #include "output/output_mpi.h"
 
@@ -105,7 +106,7 @@ int ht_output_json_rank_profiles(FILE *f, const struct ht_mpi_view *mpi, size_t 
         json_t *time = json_real(rp->time_incl);
         fprintf(f, "%s\n  {\"rank\": %d, \"why\": \"%s\", \"time_incl_s\": ", j ? "," : "",
                 rp->rank, rp->why);
-        rc = time && json_dumpf(time, f, json_flags | JSON_ENCODE_ANY) == 0 ? 0 : -1;
+        rc = time && ht_json_dumpf(time, f, json_flags | JSON_ENCODE_ANY) == 0 ? 0 : -1;
         json_decref(time);
         fputs(", \"stacks\": [", f);
         for (size_t i = 0; rc == 0 && i < rp->count; i++) {
@@ -113,7 +114,7 @@ int ht_output_json_rank_profiles(FILE *f, const struct ht_mpi_view *mpi, size_t 
             json_t *a = json_pack("[iIff]", (int)row->stack, (json_int_t)row->calls,
                                   row->time_incl, row->time_excl);
             fputs(i ? "," : "", f);
-            rc = a && json_dumpf(a, f, json_flags) == 0 ? 0 : -1;
+            rc = a && ht_json_dumpf(a, f, json_flags) == 0 ? 0 : -1;
             json_decref(a);
         }
         fputs("]}", f);
