@@ -458,8 +458,8 @@ def runs_line(what, per_run, limit=30, note=""):
     seen = []
     for pb in per_run:
         seen += [line for line in pb if line not in seen]
-    print("%s: %s in %d of %d runs%s." % (what, "exact" if per_run and not seen else "**not exact**",
-                                          good, len(per_run), note if seen else ""))
+    print("%s: %sexact in %d of %d runs%s." % (what, "" if per_run and not seen else "**not exact**: ",
+                                            good, len(per_run), note if seen else ""))
     for line in seen[:limit]:
         print("  - %s" % line)
     if len(seen) > limit:
