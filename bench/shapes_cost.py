@@ -61,6 +61,8 @@ SRCDIR = os.path.dirname(os.path.abspath(__file__))
 PLAIN, PLUGIN, NOPLUGIN = "plain", "hooktrace CXX (default: plugin)", "-finstrument-functions, no plugin"
 CLANG, CLANG_AI, MPI_ONLY = "clang plain", "clang -finstrument-functions-after-inlining", \
     "MPI only (hooktrace run, plain binary)"
+# What --skip names: the variants each word leaves out.
+SKIPPABLE = {"noplugin": (NOPLUGIN,), "mpi-only": (MPI_ONLY,), "clang": (CLANG, CLANG_AI)}
 # label -> (build, baseline label, runs under `hooktrace run`)
 VARIANTS = {
     PLAIN: ("plain", None, False),
@@ -180,8 +182,8 @@ def main():
     ap.add_argument("--only", default="helpers,fem,lulesh",
                     help="comma-separated subset of helpers,fem,lulesh")
     ap.add_argument("--skip", default="",
-                    help="comma-separated variants not run: noplugin, mpi-only (their builds "
-                         "are made all the same)")
+                    help="comma-separated variants not run: %s (their builds are made all "
+                         "the same)" % ", ".join(SKIPPABLE))
     ap.add_argument("--quick", action="store_true",
                     help="smoke run: 1 round, small problems, 2 ranks")
     args = ap.parse_args()
@@ -195,7 +197,10 @@ def main():
                  "luleshN": ["-s", "6", "-i", "10"]}
     args.hooktrace = os.path.abspath(args.hooktrace)
     only = set(args.only.split(","))
-    skipped = {{"noplugin": NOPLUGIN, "mpi-only": MPI_ONLY}[v] for v in args.skip.split(",") if v}
+    unknown = [v for v in args.skip.split(",") if v and v not in SKIPPABLE]
+    if unknown:
+        ap.error("--skip: unknown variant %s (known: %s)" % (", ".join(unknown), ", ".join(SKIPPABLE)))
+    skipped = {label for v in args.skip.split(",") if v for label in SKIPPABLE[v]}
 
     def kept(labels):
         return [label for label in labels if label not in skipped]
