@@ -48,8 +48,12 @@ def check_profile(suffix, calls, json_bytes, what):
     check_eq(max(depth[s["id"]] for s in deep), DEPTH + 1, what + ": the deepest stack")
     check_eq(doc["deepest_stack"], DEPTH + 1, what + ": the deepest stack, as reported")
     folded = open(r.path(suffix + ".folded")).read().splitlines()
-    check(max(len(l.rsplit(" ", 1)[0].split(";")) for l in folded) <= 129,
-          what + ": folded lines of at most 129 frames")
+    # A path of up to 131 frames is whole; a deeper one is cut to 64 + 1 + 64.
+    frames = [len(l.rsplit(" ", 1)[0].split(";")) for l in folded]
+    check(max(frames) <= 131, what + ": folded lines of at most 131 frames")
+    cut = [n for l, n in zip(folded, frames) if "[..." in l]
+    check(all(n == 129 for n in cut), what + ": %d cut lines, each of 64 + 1 + 64 frames"
+          % len(cut))
 
 
 check_profile("", N * DEPTH, 512, "summary")
