@@ -269,7 +269,11 @@ check(status != "hung", what + ": the launch ended (3 tries)")
 # Open MPI's mpirun, plain, has been seen to exit 1 or 139 or die of SIGSEGV here
 # (at load 12 six plain runs gave only SIGSEGV and hangs): either is the
 # launcher's own, whatever the ranks did.
-LAUNCHER_OWN = {1, 139, -signal.SIGSEGV} if is_open_mpi() else set()
+# MPICH's mpiexec.hydra, once one rank has died of the signal, kills the
+# others with SIGKILL and exits 9 if one had not died yet: a rank writing its
+# partial files then (the CI machine, slower, saw it once in many runs; the
+# files below were all there) turns the plain program's 15 into 9.
+LAUNCHER_OWN = {1, 139, -signal.SIGSEGV} if is_open_mpi() else {9}
 plain_statuses = []
 while status not in plain_statuses and status not in LAUNCHER_OWN and len(plain_statuses) < 6:
     plain_statuses.append(signal_during_merge(mpi_program("lifecycle_mpi_plain"), True)[1])
