@@ -212,17 +212,20 @@ static void print_table(FILE *out, const struct ht_profile *p, const int *order,
                         struct ht_output_room *room)
 {
     double total_excl = 0.0;
+    for (size_t i = 0; i < p->nstacks; i++)
+        total_excl += (thread < 0 ? &p->stacks[i].total : &p->stacks[i].per_thread[thread])->time_excl;
+    /* The columns fit the rows shown (the first log_stacks with calls), not
+     * every stack: shortening a C++ name takes thousands of instructions. */
     int fw = (int)strlen("function"), cw = (int)strlen("caller");
-    for (size_t i = 0; i < p->nstacks; i++) {
-        const struct ht_stack *s = &p->stacks[i];
-        const struct ht_stack_stats *st = thread < 0 ? &s->total : &s->per_thread[thread];
-        total_excl += st->time_excl;
-        if (st->calls == 0)
+    size_t rows_to_show = 0;
+    for (size_t k = 0; k < p->nstacks && !(rows->limit && rows_to_show >= rows->limit); k++) {
+        const struct ht_stack *s = &p->stacks[order[k]];
+        if ((thread < 0 ? &s->total : &s->per_thread[thread])->calls == 0)
             continue;
-        if (name_width(s->function->name) > fw)
-            fw = name_width(s->function->name);
-        if (name_width(caller_name(p, s)) > cw)
-            cw = name_width(caller_name(p, s));
+        rows_to_show++;
+        int w = name_width(s->function->name), c = name_width(caller_name(p, s));
+        fw = w > fw ? w : fw;
+        cw = c > cw ? c : cw;
     }
     if (thread < 0)
         fprintf(out, "Runtime profile, all threads%s (sorted by %s)\n\n",
