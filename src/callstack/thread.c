@@ -2,6 +2,7 @@
 
 #include "common/clock.h"
 
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -11,14 +12,13 @@ unsigned ht_thread_max_depth = 512;
 uint32_t ht_thread_counters;
 
 /* What start-up decided every new thread gets (src/runtime). */
-static uint64_t first_throttle_check = UINT64_MAX, second_throttle_check = UINT64_MAX;
+static uint64_t throttle_looks[HT_THROTTLE_LOOKS] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
 static void (*prepare)(struct ht_thread *t);
 
-void ht_thread_configure(uint64_t throttle_at, uint64_t throttle_again_at,
+void ht_thread_configure(const uint64_t looks[HT_THROTTLE_LOOKS],
                          void (*prepare_thread)(struct ht_thread *t))
 {
-    first_throttle_check = throttle_at;
-    second_throttle_check = throttle_again_at;
+    memcpy(throttle_looks, looks, sizeof throttle_looks);
     prepare = prepare_thread;
 }
 
@@ -43,8 +43,7 @@ struct ht_thread *ht_thread_attach_entering(uintptr_t function)
     t->tree.clock = ht_clock_now_fn;
     t->tree.counters = ht_thread_counters;
     t->counting = ht_thread_counters != 0;
-    t->throttle_at = first_throttle_check;
-    t->throttle_again_at = second_throttle_check;
+    memcpy(t->throttle_looks, throttle_looks, sizeof t->throttle_looks);
     t->tid = (pid_t)syscall(SYS_gettid);
     t->index = __atomic_fetch_add(&registry_count, 1, __ATOMIC_RELAXED);
     t->start_routine = function;

@@ -15,6 +15,9 @@
 #include "callstack/profile.h"
 #include "callstack/tree.h"
 
+/* How many times a node is looked at for throttling (src/throttle). */
+#define HT_THROTTLE_LOOKS 3
+
 struct ht_mpi_thread;
 struct ht_peer_counts;
 struct ht_trace_buffer;
@@ -41,10 +44,9 @@ struct ht_thread {
         };
         uint64_t general_path;
     };
-    /* The call counts at which an exiting node is checked for throttling
-     * (ht_throttle_check_calls, ht_throttle_recheck_calls), next to what
-     * the fast path reads. */
-    uint64_t throttle_at, throttle_again_at;
+    /* The call counts at which an exiting node is looked at for
+     * throttling (ht_throttle_look_calls), next to what the fast path reads. */
+    uint64_t throttle_looks[HT_THROTTLE_LOOKS];
     /* A frame address of the general path in progress (in_hook): a
      * longjmp above it leaves that hook for good (src/hooks/longjmp.c). */
     uintptr_t hook_frame;
@@ -77,11 +79,19 @@ extern unsigned ht_thread_max_depth;
  * for none; set at start-up before any thread attaches (src/runtime). */
 extern uint32_t ht_thread_counters;
 
-/* Set at start-up, before any thread but the first attaches: the call count
- * at which a node is first checked for throttling, and a function that
+/* Set at start-up, before any thread but the first attaches: the call
+ * counts at which a node is looked at for throttling, and a function that
  * readies a new thread (its trace buffer) before it joins the registry. */
-void ht_thread_configure(uint64_t throttle_at, uint64_t throttle_again_at,
+void ht_thread_configure(const uint64_t throttle_looks[HT_THROTTLE_LOOKS],
                          void (*prepare)(struct ht_thread *t));
+
+/* Whether a node that just completed its calls-th call is to be looked at
+ * for throttling: three compares on the exit hook's fast path. */
+HT_NOINSTR static inline bool ht_thread_throttle_look(const struct ht_thread *t, uint64_t calls)
+{
+    return calls == t->throttle_looks[0] || calls == t->throttle_looks[1] ||
+           calls == t->throttle_looks[2];
+}
 
 /* Creates and registers the calling thread's state.  Lock-free and
  * async-signal-safe; returns NULL only when memory is exhausted. */

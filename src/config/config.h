@@ -144,7 +144,7 @@ struct ht_throttle_config {
     bool patch_code;           /* default true: rewrite the hook calls */
 };
 
-#define HT_CONFIG_DEFAULT_THROTTLE_MIN_CALLS 10000u
+#define HT_CONFIG_DEFAULT_THROTTLE_MIN_CALLS 1000u
 /* 2%: what the hooks may cost a function before it is throttled.  With
  * the 20 ns of a hook pair on the development machine, functions under
  * 1 us a call; docs/throttle.md, "Why these defaults". */

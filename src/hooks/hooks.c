@@ -149,7 +149,7 @@ HT_COLD HT_NOINSTR static void exit_general(struct ht_thread *t, uintptr_t funct
     } else {
         move = ht_tree_exit_slow(&t->tree, function, now);
     }
-    if (move == HT_MOVED && (before->calls == t->throttle_at || before->calls == t->throttle_again_at) &&
+    if (move == HT_MOVED && ht_thread_throttle_look(t, before->calls) &&
         t->tree.current == before->parent)
         consider(t, before, hook_site);
     else if (move == HT_THROTTLED) {
@@ -234,7 +234,7 @@ HT_EXPORT HT_NOINSTR void __cyg_profile_func_exit(void *function, void *call_sit
         struct ht_node *cur = ht_tree_current_if(&t->tree, f);
         if (HT_LIKELY(cur != NULL)) {
             ht_tree_pop(&t->tree, cur, __rdtsc());
-            if (HT_UNLIKELY(cur->calls == t->throttle_at || cur->calls == t->throttle_again_at))
+            if (HT_UNLIKELY(ht_thread_throttle_look(t, cur->calls)))
                 consider(t, cur, (uintptr_t)__builtin_return_address(0));
             return;
         }

@@ -230,7 +230,7 @@ __attribute__((constructor(101))) static void hooktrace_start(void)
     ht_thread_counters = ht_counters_setup(&config);
     /* Every thread, this one first, starts with throttling's first check
      * and its trace buffer. */
-    ht_thread_configure(ht_throttle_check_calls, ht_throttle_recheck_calls, prepare_thread);
+    ht_thread_configure(ht_throttle_look_calls, prepare_thread);
     if (!ht_thread_self && !ht_thread_attach())
         return;
     started = true;

@@ -8,8 +8,7 @@
 #include "common/clock.h"
 #include "throttle/patch.h"
 
-uint64_t ht_throttle_check_calls = UINT64_MAX;
-uint64_t ht_throttle_recheck_calls = UINT64_MAX;
+uint64_t ht_throttle_look_calls[HT_THROTTLE_LOOKS] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
 
 #define HOOK_NS_VARIABLE "HOOKTRACE_HOOK_NS_TEST"
 
@@ -86,11 +85,11 @@ void ht_throttle_setup(const struct ht_throttle_settings *s)
     uint64_t now = ht_clock_now();
     for (size_t i = 0; i < s->nnever; i++)
         ht_functions_set_flags(s->never[i], HT_FUNCTION_NEVER, now);
-    ht_throttle_check_calls = s->min_calls + 1;
-    /* A second look, for a function whose first sample a preemption or a
-     * page fault made look slow. */
-    if (s->min_calls <= UINT64_MAX / 20)
-        ht_throttle_recheck_calls = HT_THROTTLE_RECHECK_FACTOR * s->min_calls + 1;
+    /* Later looks, for a function whose first sample a preemption or a
+     * page fault made look slow: each dilutes such a delay ten times more. */
+    uint64_t calls = s->min_calls;
+    for (int i = 0; i < HT_THROTTLE_LOOKS; i++, calls *= 10)
+        ht_throttle_look_calls[i] = calls + 1; /* min_calls < 2^32: no overflow */
 }
 
 /* Converted on first use rather than at start-up: the tick rate is measured

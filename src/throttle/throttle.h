@@ -73,11 +73,10 @@ void ht_throttle_exclude(const uintptr_t *addresses, size_t n);
  * functions excluded): what dlclose must then retire. */
 bool ht_throttle_in_use(void);
 
-/* The call counts at which an exiting node is checked: min_calls + 1 and
- * HT_THROTTLE_RECHECK_FACTOR x min_calls + 1, or UINT64_MAX when
- * throttling is off.  Each thread copies them. */
-#define HT_THROTTLE_RECHECK_FACTOR 10u
-extern uint64_t ht_throttle_check_calls, ht_throttle_recheck_calls;
+/* The call counts at which an exiting node is looked at: min_calls + 1,
+ * 10 x min_calls + 1 and 100 x min_calls + 1 (a later look for a sample a
+ * preemption spoiled), UINT64_MAX for none.  Each thread copies them. */
+extern uint64_t ht_throttle_look_calls[HT_THROTTLE_LOOKS];
 
 /* A node of this thread just completed its (min_calls + 1)th call; exit_site
  * is the exit hook's return address.  Returns true if this call throttled

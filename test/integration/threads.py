@@ -54,8 +54,8 @@ for attempt in range(3):
     p = r.profile()
     check(p.calls("spinner") == 1, "the running thread's root is recorded")
     # main returns once spin ran 100,000 times; throttling stops counting
-    # the tiny spin at its 10,001st call (min_calls 10,000).
-    check_eq(p.calls("spinner;spin"), 10001, "its calls up to its throttling are counted")
+    # the tiny spin at its 1,001st call (min_calls 1,000, the default).
+    check_eq(p.calls("spinner;spin"), 1001, "its calls up to its throttling are counted")
     check(p.calls("spinner;spin") == p.stack("spinner;spin")["threads"][0]["calls"],
           "totals equal the one thread's figures")
 finish()

@@ -18,10 +18,11 @@ with the default budget of 2%, whatever this machine measures.
 - The shape of an NPB LU solver (issue 35): a sweep of a few us called
   200,000 times, each followed by 100 calls of the leaf (20 million): with
   the default min_calls the sweep and the kernel it calls keep all their
-  calls, and the leaf alone is throttled at 10,001.
-- The second look at 10 x min_calls + 1: a function slow only in its
-  first call (a 10 ms sleep) is kept at min_calls + 1 and throttled at
-  10 x min_calls + 1.
+  calls, and the leaf alone is throttled at 1,001.
+- The later looks at 10 x and 100 x min_calls + 1: a function slow only in
+  its first call (a 10 ms sleep) is kept at min_calls + 1 and throttled at
+  10 x min_calls + 1; with a 100 ms sleep it is kept at both and throttled
+  at 100 x min_calls + 1.
 
 No assertion depends on a time: noise only lengthens calls, and every
 function asserted kept is at least 2.5 times the threshold even on a much
@@ -39,7 +40,7 @@ NEAR = ["near", str(TINIES), str(KERNELS), str(ITERATIONS)]
 # calls of the leaf between them, min_calls at its default.
 SWEEPS, TINY_CALLS, SWEEP_ITERATIONS = 200000, 20000000, 2000
 SHAPE = ["shape", str(SWEEPS), str(TINY_CALLS), str(SWEEP_ITERATIONS)]
-DEFAULT_MIN_CALLS = 10000
+DEFAULT_MIN_CALLS = 1000
 HOOK_20NS = {"HOOKTRACE_HOOK_NS_TEST": "20"}
 # The runs' stderr must stay empty: no shut-down progress lines however
 # slow the machine is.
@@ -148,7 +149,7 @@ check_eq(th["max_ns_per_call"], int(th["hook_pair_ns"] / 0.02 + 0.5),
 
 # 6. LU's shape with the default min_calls: the sweep and its kernel, a few
 # us a call, keep all 200,000 calls; the leaf called 20 million times is
-# throttled at 10,001.
+# throttled at 1,001.
 shape_stdout = plain_stdout(SHAPE)
 r = run(EXE, SHAPE, config={"outputs": OUTPUTS}, env=HOOK_20NS)
 check_eq((r.returncode, r.stdout, r.stderr), (0, shape_stdout, ""),
@@ -163,7 +164,7 @@ for path, calls, throttled in (("main", 1, False), ("main;shape", 1, False),
              "LU shape: calls of %s and whether it was throttled" % path)
 check_eq(p.doc["throttle"]["functions"], 1, "LU shape: tiny alone throttled")
 
-# 7. The second look, at 10 x min_calls + 1: settle's first call sleeps
+# 7. The later looks, at 10 x min_calls + 1: settle's first call sleeps
 # 10 ms and the others do nothing.  With min_calls 10 and a 500 us
 # threshold, its average at call 11 is at least 909 us (kept), and at call
 # 101 under 500 us unless the sleep overran by 40 ms: throttled there.
@@ -177,4 +178,16 @@ check_eq((r.returncode, r.stdout, r.stderr), (0, late_stdout, ""),
 p = r.profile()
 check_eq((p.calls("main;late;settle"), bool(p.stack("main;late;settle").get("throttled"))), (101, True),
          "second look: settle kept at its 11th call, throttled at its 101st")
+
+# ... and at 100 x min_calls + 1: a 100 ms sleep keeps its average at least
+# 9 ms at call 11 and 990 us at call 101 (kept), and under 500 us at call
+# 1001 unless the sleep overran by 400 ms: throttled there.
+LATER = ["late", "5000", "100", "0"]
+later_stdout = plain_stdout(LATER)
+r = run(EXE, LATER, config={"outputs": OUTPUTS, "throttle": {"min_calls": 10, "max_ns_per_call": 500000}})
+check_eq((r.returncode, r.stdout, r.stderr), (0, later_stdout, ""),
+         "third look: exit status, the program's output unchanged, nothing on stderr")
+p = r.profile()
+check_eq((p.calls("main;late;settle"), bool(p.stack("main;late;settle").get("throttled"))), (1001, True),
+         "third look: settle kept at its 11th and 101st calls, throttled at its 1001st")
 finish()

@@ -304,7 +304,7 @@ static void test_trace_section(void)
     CHECK_EQ_U64(cfg.trace.buffer_mib, 1);
     CHECK_EQ_U64(cfg.trace.max_bytes_per_rank, 1073741824);
     /* The one default, with trace mode on or not. */
-    CHECK_EQ_U64(cfg.throttle.min_calls, 10000);
+    CHECK_EQ_U64(cfg.throttle.min_calls, 1000);
     CHECK(ht_config_function_traced(&cfg, "solve_all"));
     CHECK(!ht_config_function_traced(&cfg, "solve_fast"));
     CHECK(!ht_config_function_traced(&cfg, "main"));
@@ -323,7 +323,7 @@ static void test_trace_section(void)
     path = tmp_file("trace_nobound.json", "{\"trace\": {\"max_bytes_per_rank\": 0}}");
     CHECK_EQ_U64(ht_config_load_file(path, &cfg, err, sizeof err), 0);
     CHECK_EQ_U64(cfg.trace.max_bytes_per_rank, 0);
-    CHECK_EQ_U64(cfg.throttle.min_calls, 10000); /* the default, in trace mode or not */
+    CHECK_EQ_U64(cfg.throttle.min_calls, 1000); /* the default, in trace mode or not */
     ht_config_free(&cfg);
     CHECK_STR(load_error("trace4.json", "{\"trace\": {\"max_bytes_per_rank\": -1}}"),
               in_tmp("trace4.json:1: \"trace.max_bytes_per_rank\" must be an integer from 0 to "
@@ -606,7 +606,7 @@ static void test_throttle_section(void)
     char err[1024];
     ht_config_defaults(&cfg);
     CHECK(cfg.throttle.enabled && cfg.throttle.patch_code);
-    CHECK_EQ_U64(cfg.throttle.min_calls, 10000);
+    CHECK_EQ_U64(cfg.throttle.min_calls, 1000);
     CHECK(cfg.throttle.budget == 0.02);
     CHECK_EQ_U64(cfg.throttle.max_ns_per_call, 0); /* not set: the threshold comes from the budget */
     CHECK_EQ_U64(cfg.throttle.never.count, 0);
