@@ -318,7 +318,7 @@ void ht_merge_and_write(const struct ht_merge_rank *me)
          * concurrent run had the plain name): one job, one suffix. */
         char suffix[256];
         snprintf(suffix, sizeof suffix, "%s", m.rank == 0 ? ht_output_last_suffix() : "");
-        PMPI_Bcast(suffix, (int)sizeof suffix, MPI_CHAR, 0, m.comm);
+        ht_bcast_waiting_lazily(suffix, (int)sizeof suffix, MPI_CHAR, m.comm);
         if (suffix[0])
             ht_output_force_suffix(suffix);
     } else if (m.rank == 0) {

@@ -108,6 +108,10 @@ void ht_blob_send(const char *buf, uint64_t len, int dest, MPI_Comm comm);
 void ht_blob_recv(int src, MPI_Comm comm, char **buf, uint64_t *len);
 /* From rank 0 to all; *ok becomes false where the copy could not be kept. */
 void ht_blob_bcast(char **buf, uint64_t len, int rank, MPI_Comm comm, bool *ok);
+/* PMPI_Bcast for the ranks that wait while rank 0 works alone (names the
+ * functions, writes the summary): they sleep between tests instead of
+ * spinning, which on a node with more ranks than cores takes rank 0's CPU. */
+void ht_bcast_waiting_lazily(void *buf, int count, MPI_Datatype type, MPI_Comm comm);
 
 /* Up a binomial tree to rank 0: in round k a rank whose bit k is its
  * lowest set bit sends outgoing()'s bytes to rank - 2^k and is done; a

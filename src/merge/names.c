@@ -242,7 +242,7 @@ struct ht_shared_names *ht_shared_names_exchange(MPI_Comm comm, struct ht_symbol
         wire = name_keys(&s, table, &len);
     free(s.keys);
 
-    PMPI_Bcast(&len, 1, MPI_UINT64_T, 0, comm);
+    ht_bcast_waiting_lazily(&len, 1, MPI_UINT64_T, comm);
     if (len == HT_BLOB_FAILED)
         return NULL;
     bool kept = true;
