@@ -3,7 +3,8 @@ noinst_LTLIBRARIES += libht_common.la
 libht_common_la_SOURCES = src/common/compiler.h \
 	src/common/clock.c src/common/clock.h \
 	src/common/directory.c src/common/directory.h \
-	src/common/library_close.c src/common/library_close.h
+	src/common/library_close.c src/common/library_close.h \
+	src/common/quiet_thread.c src/common/quiet_thread.h
 libht_common_la_CPPFLAGS = $(HT_LIB_CPPFLAGS)
 libht_common_la_CFLAGS = $(HT_LIB_CFLAGS)
 

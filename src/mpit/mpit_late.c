@@ -26,12 +26,12 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/library_close.h"
+#include "common/quiet_thread.h"
 #include "mpit/mpit.h"
 #include "mpit/mpit_internal.h"
 
@@ -119,14 +119,8 @@ void ht_mpit_unhold(void)
 
 static bool spawn(pthread_t *t, void *(*fn)(void *))
 {
-    /* Every signal blocked: they go to the program's threads. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(t, NULL, fn, NULL);
     spawned_in = getpid();
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return rc == 0;
+    return ht_quiet_thread_start(t, fn, NULL);
 }
 
 static void *late_main(void *arg)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "common/directory.h"
+#include "common/quiet_thread.h"
 #include "output/html.h"
 #include "output/naming.h"
 #include "output/output.h"
@@ -249,6 +250,35 @@ static int write_html(FILE *f, const void *ctx)
     return rc;
 }
 
+/* One output to write: its kind and its slot among the pending outputs. */
+struct output_job {
+    int (*write)(FILE *f, const void *ctx);
+    struct ht_pending_output *out;
+};
+
+/* The outputs a second thread writes while this one writes the JSON and
+ * then the page that embeds it (files_beside_json): none reads the JSON. */
+struct beside_json {
+    struct output_job *jobs;
+    int njobs, dirfd;
+    const char *dir, *basename;
+    const struct outputs_ctx *ctx;
+};
+
+static void write_jobs(struct output_job *jobs, int njobs, int dirfd, const char *dir,
+                       const char *basename, const struct outputs_ctx *ctx)
+{
+    for (int i = 0; i < njobs; i++)
+        jobs[i].out->ok = write_temporary(jobs[i].out, dirfd, dir, basename, jobs[i].write, ctx);
+}
+
+static void *files_beside_json(void *arg)
+{
+    struct beside_json *b = arg;
+    write_jobs(b->jobs, b->njobs, b->dirfd, b->dir, b->basename, b->ctx);
+    return NULL;
+}
+
 static int write_files(const struct ht_profile *profile, const struct ht_run_info *run,
                        const struct ht_config *config, const char *basename,
                        const struct ht_mpi_view *mpi, const char *dir)
@@ -264,50 +294,97 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
         return all;
     }
     struct outputs_ctx ctx = {profile, run, config, mpi, -1};
+    /* beside: at an MPI job's end, written by a second thread beside the
+     * JSON (it neither reads the JSON nor is read by it). */
     struct {
         bool enabled;
         const char *ext;
         int (*write)(FILE *f, const void *ctx);
+        bool beside;
     } kinds[] = {
-        {config->write_logfile, ".log", write_log},
-        {config->write_json, ".json", write_json},
+        {config->write_logfile, ".log", write_log, true},
+        {config->write_json, ".json", write_json, false},
         /* the JSON names it (run->mpit_file: "<basename>.mpit.json") */
-        {run->mpit_file != NULL, ".mpit.json", write_mpit},
-        {config->write_folded, ".folded", write_folded},
-        {config->write_speedscope, ".speedscope.json", write_speedscope},
-        {config->write_hatchet, ".hatchet.json", write_hatchet},
+        {run->mpit_file != NULL, ".mpit.json", write_mpit, true},
+        {config->write_folded, ".folded", write_folded, true},
+        {config->write_speedscope, ".speedscope.json", write_speedscope, false},
+        {config->write_hatchet, ".hatchet.json", write_hatchet, false},
         /* what the logfile and the JSON name, under the same name */
-        {run->exclude_file != NULL, ".exclude", write_exclude},
+        {run->exclude_file != NULL, ".exclude", write_exclude, true},
         /* last: it reads the JSON written above, through its descriptor.
          * Not in a partial profile: a killed rank may have a second left
          * (Open MPI's SIGKILL), and hooktrace-report makes the page later. */
-        {config->write_html && config->write_json && !run->partial, ".html", write_html},
+        {config->write_html && config->write_json && !run->partial, ".html", write_html, false},
     };
     enum { KINDS = sizeof kinds / sizeof kinds[0] };
     struct ht_pending_output out[KINDS];
-    int n = 0, failures = 0;
-    bool json_cut = false;
+    struct output_job beside[KINDS], here[KINDS];
+    int n = 0, nbeside = 0, nhere = 0, failures = 0;
+    /* A complete MPI profile only: a partial one may be written from a
+     * signal handler, where no thread may be made. */
+    bool parallel = mpi && !run->partial;
+    for (int i = 0; i < KINDS; i++) {
+        if (!kinds[i].enabled)
+            continue;
+        out[n].ext = kinds[i].ext;
+        out[n].ok = false;
+        out[n].fd = -1;
+        struct output_job job = {kinds[i].write, &out[n++]};
+        if (parallel && kinds[i].beside)
+            beside[nbeside++] = job;
+        else
+            here[nhere++] = job;
+    }
     /* A file size limit fails a write with EFBIG; its signal must neither
      * kill the program nor reach it later. */
     struct ht_xfsz_guard xfsz;
     ht_output_xfsz_block(&xfsz);
-    for (int i = 0; i < KINDS; i++) {
+    struct beside_json b = {beside, nbeside, dirfd, dir, basename, &ctx};
+    pthread_t thread;
+    /* false: none could be made, and this thread writes them after */
+    bool started = nbeside > 0 && ht_quiet_thread_start(&thread, files_beside_json, &b);
+    bool json_cut = false;
+    for (int i = 0; i < nhere; i++) {
+        struct output_job *job = &here[i];
         /* no report, and no control variables, without the JSON that
          * embeds or names them, whose failure was said already */
-        if (!kinds[i].enabled ||
-            ((kinds[i].write == write_html || kinds[i].write == write_mpit) && ctx.json_fd < 0))
+        if ((job->write == write_html || job->write == write_mpit) && ctx.json_fd < 0) {
+            job->out->ext = NULL;
             continue;
-        out[n].ext = kinds[i].ext;
-        out[n].ok = write_temporary(&out[n], dirfd, dir, basename, kinds[i].write, &ctx);
-        failures += !out[n].ok;
-        if (kinds[i].write == write_json && out[n].ok) {
-            ctx.json_fd = out[n].fd;
-            json_cut = out[n].cut;
         }
-        if (kinds[i].write == write_html) /* a cut JSON's page is cut too */
-            out[n].cut = out[n].cut || json_cut;
-        n++;
+        job->out->ok = write_temporary(job->out, dirfd, dir, basename, job->write, &ctx);
+        if (job->write == write_json && job->out->ok) {
+            ctx.json_fd = job->out->fd;
+            json_cut = job->out->cut;
+        }
+        if (job->write == write_html) /* a cut JSON's page is cut too */
+            job->out->cut = job->out->cut || json_cut;
     }
+    if (started)
+        pthread_join(thread, NULL);
+    else
+        write_jobs(beside, nbeside, dirfd, dir, basename, &ctx);
+    /* Control variables written beside a JSON that failed are dropped, as
+     * if never written: only the JSON names their file. */
+    for (int i = 0; i < nbeside; i++)
+        if (beside[i].write == write_mpit && ctx.json_fd < 0) {
+            if (beside[i].out->ok) {
+                if (!beside[i].out->unnamed)
+                    unlinkat(dirfd, beside[i].out->tmp, 0);
+                close(beside[i].out->fd);
+            }
+            beside[i].out->ext = NULL;
+        }
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (!out[i].ext)
+            continue;
+        failures += !out[i].ok;
+        if (kept != i)
+            out[kept] = out[i];
+        kept++;
+    }
+    n = kept;
     ht_output_xfsz_restore(&xfsz);
     char chosen[PATH_MAX];
     failures += ht_output_place(dirfd, dir, basename, have_forced ? forced : NULL, out, n,

@@ -44,7 +44,8 @@ static void hosts_json(json_t *obj, const struct ht_run_info *run, const struct 
  * by a process that writes a file: of 1,024 ranks, rank 0 and those in
  * mpi.rank_files (the others' files are never written, and the DWARF of
  * one executable read by every rank at once would load a shared file
- * system for nothing).  The outputs are written by one thread. */
+ * system for nothing).  Only the JSON and Hatchet writers ask, and files.c
+ * writes both on one thread. */
 static const char *compiler(const char *executable)
 {
     static char *producer;

@@ -1,17 +1,21 @@
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
 #include "output/output.h"
 
-static const struct ht_profile *sort_profile;
-static enum ht_sort_column sort_column;
+struct sort_by {
+    const struct ht_profile *profile;
+    enum ht_sort_column column;
+};
 
-static int by_column(const void *pa, const void *pb)
+static int by_column(const void *pa, const void *pb, void *arg)
 {
-    const struct ht_stack *a = &sort_profile->stacks[*(const int *)pa];
-    const struct ht_stack *b = &sort_profile->stacks[*(const int *)pb];
+    const struct sort_by *by = arg;
+    const struct ht_stack *a = &by->profile->stacks[*(const int *)pa];
+    const struct ht_stack *b = &by->profile->stacks[*(const int *)pb];
     int c = 0;
-    switch (sort_column) {
+    switch (by->column) {
     case HT_SORT_TIME_EXCL:
         c = (a->total.time_excl < b->total.time_excl) - (a->total.time_excl > b->total.time_excl);
         break;
@@ -37,9 +41,8 @@ int *ht_output_sorted_ids(const struct ht_profile *profile, enum ht_sort_column 
         return NULL;
     for (size_t i = 0; i < profile->nstacks; i++)
         ids[i] = (int)i;
-    /* qsort has no context argument in C99; output runs on one thread. */
-    sort_profile = profile;
-    sort_column = column;
-    qsort(ids, profile->nstacks, sizeof *ids, by_column);
+    /* qsort_r: the outputs are written by two threads (files.c) */
+    struct sort_by by = {profile, column};
+    qsort_r(ids, profile->nstacks, sizeof *ids, by_column, &by);
     return ids;
 }
