@@ -164,30 +164,27 @@ for path, calls, throttled in (("main", 1, False), ("main;shape", 1, False),
              "LU shape: calls of %s and whether it was throttled" % path)
 check_eq(p.doc["throttle"]["functions"], 1, "LU shape: tiny alone throttled")
 
-# 7. The later looks, at 10 x min_calls + 1: settle's first call sleeps
-# 10 ms and the others do nothing.  With min_calls 10 and a 500 us
-# threshold, its average at call 11 is at least 909 us (kept), and at call
-# 101 under 500 us unless the sleep overran by 40 ms: throttled there.
-# (With a 2 ms sleep and a 100 us threshold, an 8 ms overrun on a machine
-# at load 12 kept it.)
-LATE = ["late", "5000", "10", "0"]
-late_stdout = plain_stdout(LATE)
-r = run(EXE, LATE, config={"outputs": OUTPUTS, "throttle": {"min_calls": 10, "max_ns_per_call": 500000}})
-check_eq((r.returncode, r.stdout, r.stderr), (0, late_stdout, ""),
-         "second look: exit status, the program's output unchanged, nothing on stderr")
-p = r.profile()
-check_eq((p.calls("main;late;settle"), bool(p.stack("main;late;settle").get("throttled"))), (101, True),
-         "second look: settle kept at its 11th call, throttled at its 101st")
+# 7. The later looks.  settle's first call sleeps and the others do
+# nothing; min_calls 10 and a 500 us threshold.
+def late_look(sleep_ms, throttled_at, what):
+    args = ["late", "5000", str(sleep_ms), "0"]
+    expected_stdout = plain_stdout(args)
+    r = run(EXE, args, config={"outputs": OUTPUTS,
+                               "throttle": {"min_calls": 10, "max_ns_per_call": 500000}})
+    check_eq((r.returncode, r.stdout, r.stderr), (0, expected_stdout, ""),
+             what + ": exit status, the program's output unchanged, nothing on stderr")
+    stack = r.profile().stack("main;late;settle")
+    check_eq((stack["calls"], bool(stack.get("throttled"))), (throttled_at, True),
+             what + ": settle throttled at its call %d, kept at the looks before" % throttled_at)
 
-# ... and at 100 x min_calls + 1: a 100 ms sleep keeps its average at least
-# 9 ms at call 11 and 990 us at call 101 (kept), and under 500 us at call
-# 1001 unless the sleep overran by 400 ms: throttled there.
-LATER = ["late", "5000", "100", "0"]
-later_stdout = plain_stdout(LATER)
-r = run(EXE, LATER, config={"outputs": OUTPUTS, "throttle": {"min_calls": 10, "max_ns_per_call": 500000}})
-check_eq((r.returncode, r.stdout, r.stderr), (0, later_stdout, ""),
-         "third look: exit status, the program's output unchanged, nothing on stderr")
-p = r.profile()
-check_eq((p.calls("main;late;settle"), bool(p.stack("main;late;settle").get("throttled"))), (1001, True),
-         "third look: settle kept at its 11th and 101st calls, throttled at its 1001st")
+
+# At 10 x min_calls + 1: a 10 ms sleep keeps the average at call 11 at least
+# 909 us (kept), and at call 101 under 500 us unless the sleep overran by
+# 40 ms: throttled there.  (With a 2 ms sleep and a 100 us threshold, an
+# 8 ms overrun on a machine at load 12 kept it.)
+late_look(10, 101, "second look")
+# At 100 x min_calls + 1: a 100 ms sleep keeps it at least 9 ms at call 11
+# and 990 us at call 101 (kept), and under 500 us at call 1001 unless the
+# sleep overran by 400 ms.
+late_look(100, 1001, "third look")
 finish()
