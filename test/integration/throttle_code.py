@@ -29,6 +29,26 @@ def plain_stdout(args):
                           stdout=subprocess.PIPE, universal_newlines=True, timeout=120).stdout
 
 
+def run_rewriting(args, what):
+    """Runs EXE args instrumented; checks that the exit status is 0, that
+    the output is the plain run's and that no code is left writable, and
+    returns the run."""
+    r = run(EXE, args, config=CONFIG)
+    check_eq(r.returncode, 0, what + ": exit status")
+    check_eq(r.stdout, plain_stdout(args), what + ": output unchanged")
+    check("writable code mappings: 0\n" in r.stdout, what + ": no writable code after patching")
+    return r
+
+
+def check_sites(p, what, patched, unpatched, after, sites_why, after_why):
+    """The profile's count of call sites rewritten and not, and of hook
+    calls that reached the hooks after throttling."""
+    th = p.doc["throttle"]
+    check_eq((th["sites_patched"], th["sites_unpatched"]), (patched, unpatched),
+             what + ": " + sites_why)
+    check_eq(th["hook_calls_after_throttling"], after, what + ": " + after_why)
+
+
 def uses_asan(exe):
     out = subprocess.run(["ldd", exe], stdout=subprocess.PIPE, universal_newlines=True).stdout
     return "libasan" in out
@@ -53,10 +73,7 @@ else:
 # 1. One call for two functions: alpha is throttled at its 1001st call, the
 # shared call is left alone, and beta (in "never") keeps every call and
 # every exit: no bogus recursion under it.
-r = run(EXE, ["shared", str(N)], config=CONFIG)
-check_eq(r.returncode, 0, "shared: exit status")
-check_eq(r.stdout, plain_stdout(["shared", str(N)]), "shared: output unchanged")
-check("writable code mappings: 0\n" in r.stdout, "shared: no writable code after patching")
+r = run_rewriting(["shared", str(N)], "shared")
 p = r.profile()
 check_eq(p.calls("main;run_shared"), 1, "shared: run_shared once")
 check_eq(p.calls("main;run_shared;beta"), N // 2, "shared: beta, in never, keeps every call")
@@ -77,20 +94,16 @@ check_eq(th["hook_calls_after_throttling"], 1 + (N // 2 - (MIN_CALLS + 1)),
 # 2. A library closed and opened again at the same address: its function is
 # throttled at 1001 calls in each load (2002 in all), and its hook calls
 # rewritten in each.
-r = run(EXE, ["reload", str(N), LIBRARY], config=CONFIG)
-check_eq(r.returncode, 0, "reload: exit status")
-check_eq(r.stdout, plain_stdout(["reload", str(N), LIBRARY]), "reload: output unchanged")
+r = run_rewriting(["reload", str(N), LIBRARY], "reload")
 check("same address: yes\n" in r.stdout, "reload: the library came back at the same address")
-check("writable code mappings: 0\n" in r.stdout, "reload: no writable code after patching")
 p = r.profile()
 check_eq(p.calls("main;reload_cycle;reload_round"), 2, "reload: reload_round twice")
 check_eq(p.calls("main;reload_cycle;reload_round;dlc_alpha"), 2 * (MIN_CALLS + 1),
          "reload: dlc_alpha recorded to its throttling in each load")
 check_eq(p.stack("main;reload_cycle;reload_round;dlc_alpha").get("throttled"), True, "reload: dlc_alpha marked")
-th = p.doc["throttle"]
-check_eq((th["sites_patched"], th["sites_unpatched"]), (4, 0),
-         "reload: dlc_alpha's enter and exit calls rewritten in each load")
-check_eq(th["hook_calls_after_throttling"], 2, "reload: one more enter per load, no more")
+check_sites(p, "reload", 4, 0, 2,
+            "dlc_alpha's enter and exit calls rewritten in each load",
+            "one more enter per load, no more")
 check_eq(p.doc["mismatched_exits"], 0, "reload: no exit out of step")
 
 # 3. fork while a page is writable: the child is forked only once the page
@@ -113,36 +126,29 @@ r = run(EXE, ["nobarrier", str(N)], config=CONFIG)
 check_eq(r.returncode, 0, "no membarrier, two threads: exit status")
 p = r.profile()
 check_eq(p.calls("main;leaf"), MIN_CALLS + 1, "no membarrier, two threads: leaf throttled at 1001")
-th = p.doc["throttle"]
-check_eq((th["sites_patched"], th["sites_unpatched"]), (0, 3),
-         "no membarrier, two threads: leaf's enter and exit calls not rewritten (and its code "
-         "searched for a sibling-call jump in vain)")
-check_eq(th["hook_calls_after_throttling"], 2 * (N - (MIN_CALLS + 1)),
-         "no membarrier, two threads: both hooks of every later call declined by the check")
+check_sites(p, "no membarrier, two threads", 0, 3, 2 * (N - (MIN_CALLS + 1)),
+            "leaf's enter and exit calls not rewritten (and its code searched for a "
+            "sibling-call jump in vain)",
+            "both hooks of every later call declined by the check")
 r = run(EXE, ["nobarrier1", str(N)], config=CONFIG)
 check_eq(r.returncode, 0, "no membarrier, one thread: exit status")
 p = r.profile()
 check_eq(p.calls("main;leaf"), MIN_CALLS + 1, "no membarrier, one thread: leaf throttled at 1001")
-th = p.doc["throttle"]
-check_eq((th["sites_patched"], th["sites_unpatched"]), (2, 0),
-         "no membarrier, one thread: leaf's enter and exit calls rewritten")
-check_eq(th["hook_calls_after_throttling"], 1, "no membarrier, one thread: one enter more")
+check_sites(p, "no membarrier, one thread", 2, 0, 1,
+            "leaf's enter and exit calls rewritten",
+            "one enter more")
 
 # 5. A hand-over whose copy's id the compiler reloads from a stack slot (as
 # GCC does with an id several hand-overs share): once scoped, its scope, is
 # throttled, the hand-over's call is rewritten like scoped's hooks, proven
 # by its scope in %rdx alone (docs/rewriting.md).
-r = run(EXE, ["handover", str(N)], config=CONFIG)
-check_eq(r.returncode, 0, "handover: exit status")
-check_eq(r.stdout, plain_stdout(["handover", str(N)]), "handover: output unchanged")
-check("writable code mappings: 0\n" in r.stdout, "handover: no writable code after patching")
+r = run_rewriting(["handover", str(N)], "handover")
 p = r.profile()
 check_eq(p.calls("main;scoped"), MIN_CALLS + 1, "handover: scoped throttled at 1001")
 check_eq(p.calls("main;scoped;handed_over_copy"), MIN_CALLS + 1,
          "handover: one count per recorded call of scoped, none after")
 check_eq(p.stack("main;scoped;handed_over_copy").get("inlined"), True, "handover: a counted stack")
-th = p.doc["throttle"]
-check_eq((th["sites_patched"], th["sites_unpatched"]), (3, 0),
-         "handover: scoped's enter and exit calls and the hand-over's call rewritten")
-check_eq(th["hook_calls_after_throttling"], 1, "handover: one enter more, no hand-over declined")
+check_sites(p, "handover", 3, 0, 1,
+            "scoped's enter and exit calls and the hand-over's call rewritten",
+            "one enter more, no hand-over declined")
 finish()
