@@ -225,7 +225,7 @@ class Profile:
             raws.append(raw)
             self.stacks.append(dict(path=path, raw=raw, calls=s["calls"], inlined=bool(s.get("inlined")),
                                     throttled=bool(s.get("throttled")), time=s["time_incl_s"],
-                                    excl=s["time_excl_s"], threads=len(s.get("threads", []))))
+                                    excl=s["time_excl_s"]))
         self.calls = Counter()
         for s in self.stacks:
             self.calls[s["path"]] += s["calls"]

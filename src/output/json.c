@@ -31,6 +31,22 @@ static json_t *function_json(const struct ht_function *f)
     return obj;
 }
 
+/* stacks[].threads: each thread index's own figures. */
+static void set_thread_figures(json_t *obj, const struct ht_profile *p, const struct ht_stack *s)
+{
+    json_t *threads = json_array();
+    for (int t = 0; t < p->nthreads; t++) {
+        const struct ht_stack_stats *st = &s->per_thread[t];
+        if (st->calls == 0 && st->folded_calls == 0 && st->time_incl == 0.0 && st->time_excl == 0.0)
+            continue;
+        json_t *th = json_object();
+        json_object_set_new(th, "thread", json_integer(t));
+        ht_output_json_counters(stats_fields(th, st), p, st);
+        json_array_append_new(threads, th);
+    }
+    json_object_set_new(obj, "threads", threads);
+}
+
 static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, int function,
                           const struct ht_mpi_view *mpi)
 {
@@ -45,17 +61,10 @@ static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, 
     /* Counted inlined copies: calls, no time of their own (profile.h). */
     if (s->inlined)
         json_object_set_new(obj, "inlined", json_true());
-    json_t *threads = json_array();
-    for (int t = 0; t < p->nthreads; t++) {
-        const struct ht_stack_stats *st = &s->per_thread[t];
-        if (st->calls == 0 && st->folded_calls == 0 && st->time_incl == 0.0 && st->time_excl == 0.0)
-            continue;
-        json_t *th = json_object();
-        json_object_set_new(th, "thread", json_integer(t));
-        ht_output_json_counters(stats_fields(th, st), p, st);
-        json_array_append_new(threads, th);
-    }
-    json_object_set_new(obj, "threads", threads);
+    /* With one thread index its figures are the stack's own: left out,
+     * as a fifth of an MPI summary's bytes (docs/output.md). */
+    if (p->nthreads > 1)
+        set_thread_figures(obj, p, s);
     if (mpi)
         ht_output_json_mpi_stack(obj, s, mpi);
     return obj;

@@ -37,7 +37,7 @@ SDE = PAPI and os.environ.get("HT_PAPI_SDE") == "yes"
 def no_counters_anywhere(p, what):
     check("counters" not in p.doc, what + ": no top-level counters")
     check(all("counters" not in s for s in p.doc["stacks"]), what + ": no stack has counters")
-    check(all("counters" not in t for s in p.doc["stacks"] for t in s["threads"]),
+    check(all("counters" not in t for s in p.doc["stacks"] for t in p.threads_of(s)),
           what + ": no thread has counters")
 
 
@@ -94,7 +94,7 @@ def check_sums(p, events, what):
                   % (name, e, v["incl"], below))
             check_eq(v["excl"], v["incl"] - below, "%s %s: excl = incl - callees' incl" % (name, e))
             for part in ("incl", "excl"):
-                check_eq(sum(t["counters"][e][part] for t in s["threads"]), v[part],
+                check_eq(sum(t["counters"][e][part] for t in p.threads_of(s)), v[part],
                          "%s %s: the threads' %s counts add up" % (name, e, part))
 
 

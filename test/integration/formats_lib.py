@@ -35,7 +35,7 @@ def expected_samples(p):
     with weight 0, its last frame "NAME [inlined]"."""
     result = {t: {} for t in range(p.doc["threads"])}
     for s in p.doc["stacks"]:
-        for th in s["threads"]:
+        for th in p.threads_of(s):
             if th["time_excl_s"] > 0:
                 result[th["thread"]][";".join(s["path"])] = th["time_excl_s"]
             elif s.get("inlined") and th["calls"] > 0:

@@ -294,9 +294,29 @@ class Profile:
     def paths(self):
         return set(self.by_path)
 
+    def threads_of(self, path_or_stack):
+        """A stack's figures per thread index (stacks[].threads)."""
+        s = self.stack(path_or_stack) if isinstance(path_or_stack, str) else path_or_stack
+        return thread_figures(self.doc, s)
+
     def thread_calls(self, path):
         """{thread index: calls} for one stack."""
-        return {t["thread"]: t["calls"] for t in self.stack(path)["threads"]}
+        return {t["thread"]: t["calls"] for t in self.threads_of(path)}
+
+
+THREAD_FIELDS = ("calls", "time_incl_s", "time_excl_s", "folded_calls", "counters")
+
+
+def thread_figures(doc, s):
+    """stacks[].threads of a profile, s one of its stacks.  With one thread
+    index the JSON leaves the array out, thread 0's figures being the
+    stack's own (docs/output.md): checked, and given in the array's form."""
+    if doc.get("threads") != 1:
+        return s.get("threads", [])
+    check("threads" not in s, "one thread index: stack %r has no \"threads\"" % s.get("path"))
+    if not (s["calls"] or s.get("folded_calls") or s["time_incl_s"] or s["time_excl_s"]):
+        return []
+    return [dict([("thread", 0)] + [(k, s[k]) for k in THREAD_FIELDS if k in s])]
 
 
 def expect_calls(profile, expected):

@@ -92,8 +92,9 @@ for threads in (1, 2):
         check(s["inlined"] is True, what + ": %s: \"inlined\": true" % path)
         check_eq((s["calls"], s["time_incl_s"], s["time_excl_s"]),
                  (sum(expected[path].values()), 0, 0), what + ": %s: calls, no time" % path)
-        check_eq([(t["time_incl_s"], t["time_excl_s"]) for t in s["threads"]],
-                 [(0, 0)] * len(s["threads"]), what + ": %s: no time on any thread" % path)
+        figures = p.threads_of(s)
+        check_eq([(t["time_incl_s"], t["time_excl_s"]) for t in figures],
+                 [(0, 0)] * len(figures), what + ": %s: no time on any thread" % path)
     ids = {s["id"] for s in inlined.values()}
     check_eq([s["id"] for s in p.doc["stacks"] if s["parent"] in ids], [],
              what + ": counted copies have no callees")

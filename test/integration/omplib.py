@@ -38,7 +38,7 @@ def roots(p):
     result = {}
     for s in p.doc["stacks"]:
         if s["parent"] == -1:
-            for t in s["threads"]:
+            for t in p.threads_of(s):
                 result.setdefault(t["thread"], set()).add(s["function"])
     return result
 
@@ -52,6 +52,6 @@ def calls_by_thread(p, function, parent_function=None):
             continue
         if parent_function is not None and (len(s["path"]) < 2 or s["path"][-2] != parent_function):
             continue
-        for t in s["threads"]:
+        for t in p.threads_of(s):
             result[t["thread"]] = result.get(t["thread"], 0) + t["calls"]
     return result

@@ -119,7 +119,7 @@ for k in range(N):
         st = p.stack(path)
         check_eq(st["calls"], calls, "rank %d: calls of %s" % (k, path))
         check_eq(st.get("counters"), as_json(figures, 1), "rank %d: counters of %s" % (k, path))
-        check_eq([t.get("counters") for t in st["threads"]], [as_json(figures, 1)],
+        check_eq([t.get("counters") for t in p.threads_of(st)], [as_json(figures, 1)],
                  "rank %d: the thread's counters of %s" % (k, path))
 
 # perf events, read per thread on every rank; the same figures' least

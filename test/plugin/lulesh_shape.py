@@ -107,7 +107,7 @@ def run(name, threads):
             check(s.get("inlined") is True and s["time_incl_s"] == 0 and s["time_excl_s"] == 0,
                   "%s: %s counted, no time of its own" % (what, helper))
         if openmp:
-            check_eq(len({t["thread"] for s in mine for t in s["threads"]}), threads,
+            check_eq(len({t["thread"] for s in mine for t in p.threads_of(s)}), threads,
                      "%s: %s counted on every thread" % (what, helper))
     check_eq(p.doc["overhead"]["inlined_calls"], N * sum(c for _, c in HELPERS.values()),
              what + ": the counted calls")
