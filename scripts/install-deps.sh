@@ -4,7 +4,8 @@
 # installed beside Open MPI (which stays the default mpicc) so that the
 # library can be built and tested against both.  npm fetches the HTML
 # report's flame-graph component at build time (src/report/web, pinned by
-# its package-lock.json); the report's tests load it in chromium, headless.
+# its package-lock.json); the report's tests load it in chromium, headless,
+# and read its screenshots with python3-pil.
 # meson: test/install/check_idioms.sh builds with it.
 # man-db: the install check renders the man pages (test/install/check_tools.sh);
 # a minimal Debian image has no man.
@@ -21,7 +22,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     libmpich-dev mpich \
     libotf2-trace-dev otf2-tools \
     libpapi-dev papi-tools \
-    python3 valgrind man-db \
+    python3 python3-pil valgrind man-db \
     chromium >/dev/null
 # Clang and LLVM's OpenMP runtime: `hooktrace clang`, its tests, and CI's
 # clang stage (docs/compile.md); LLVM 14's headers and llvm-config-14 for

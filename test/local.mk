@@ -218,7 +218,7 @@ TESTS += test/integration/basic.py test/integration/no_otf2.py test/integration/
 	test/integration/config_input.py test/integration/config_patterns.py \
 	test/integration/lifecycle.py test/integration/files_safety.py test/integration/other_formats.py \
 	test/integration/hook_binding.py test/integration/report.py test/integration/report_tree.py \
-	test/integration/page_width.py \
+	test/integration/page_width.py test/integration/report_screenshot.py \
 	test/integration/signals_diff.py test/integration/compare.py test/integration/compare_runs.py \
 	test/integration/regions.py
 # Clang through the hooktrace command, compiled at test time (skipped
@@ -227,7 +227,7 @@ TESTS += test/integration/clang.py test/integration/clang_openmp.py
 EXTRA_DIST += test/integration/prefixlib.py test/programs/clang_inline.c test/programs/clang_inline.cpp \
 	test/programs/clang_openmp.c
 EXTRA_DIST += test/integration/htlib.py test/integration/formats_lib.py test/integration/omplib.py \
-	test/integration/browser.py test/integration/comparelib.py $(filter %.py,$(TESTS))
+	test/integration/browser.py test/integration/pixels.py test/integration/comparelib.py $(filter %.py,$(TESTS))
 
 # hooktrace-report --compare and --scaling (test/integration/compare.py): one
 # program built twice, the second with one more function (other addresses

@@ -4,9 +4,11 @@ headless, runs the page's scripts and prints the DOM they built, which
 parse_dom() turns into a list of elements with their attributes and text.
 Errors are read twice: the page's own <pre id="ht-errors"> (uncaught
 errors, rejected promises and console.error, caught by the page) and
-chromium's log on stderr.  Standard library only."""
+chromium's log on stderr.  Standard library only, but for reading a
+screenshot: pixels.py, run by an interpreter that imports PIL."""
 
 import html.parser
+import json
 import os
 import shutil
 import signal
@@ -186,26 +188,97 @@ def page_width(path, width=1280, fragment=""):
     probed = path + ".width.html"
     with open(probed, "w", encoding="utf-8") as f:
         f.write(text.replace("</body>", WIDTH_PROBE + "</body>", 1))
-    profile_dir = tempfile.mkdtemp(prefix="hooktrace-chromium-")
     url = "file://" + os.path.abspath(probed) + (("#" + fragment) if fragment else "")
-    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-           "--user-data-dir=" + profile_dir, "--virtual-time-budget=5000",
-           "--window-size=%d,900" % width, "--hide-scrollbars", "--dump-dom", url]
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              universal_newlines=True, timeout=TIMEOUT, start_new_session=True)
-    except subprocess.TimeoutExpired:
-        check(False, "chromium loaded %s within %d s" % (url, TIMEOUT))
+    drawn = _draw(exe, url, width, 900, "--dump-dom")
+    if drawn is None or not check_eq(drawn[0], 0, "chromium's exit status on %s" % url):
         return None
-    finally:
-        shutil.rmtree(profile_dir, ignore_errors=True)
-    if not check_eq(proc.returncode, 0, "chromium's exit status on %s" % url):
-        return None
-    html = parse_dom(proc.stdout).find_all("html")
+    html = parse_dom(drawn[1]).find_all("html")
     if not check(html != [] and html[0].get("data-probe-scroll-width") is not None,
                  "the width probe ran on %s" % url):
         return None
     return int(html[0].get("data-probe-scroll-width")), int(html[0].get("data-probe-client-width"))
+
+
+def _draw(exe, url, width, height, *output):
+    """chromium with the flags a picture and its layout both need (the same
+    window, no scrollbars, one device pixel per CSS pixel); `output` is
+    --dump-dom or --screenshot=FILE.  (status, stdout) or None on a
+    timeout."""
+    profile_dir = tempfile.mkdtemp(prefix="hooktrace-chromium-")
+    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+           "--user-data-dir=" + profile_dir, "--virtual-time-budget=5000",
+           "--window-size=%d,%d" % (width, height), "--hide-scrollbars",
+           "--force-device-scale-factor=1"] + list(output) + [url]
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=TIMEOUT, start_new_session=True)
+    except subprocess.TimeoutExpired:
+        check(False, "chromium drew %s within %d s" % (url, TIMEOUT))
+        return None
+    finally:
+        shutil.rmtree(profile_dir, ignore_errors=True)
+    return proc.returncode, proc.stdout
+
+
+def picture(path, png, width, height, script, fragment=""):
+    """The page at path as chromium draws it in a width x height window:
+    a screenshot saved as png, and its layout: `script` (the body of a
+    function run once the page has settled, 3 s of virtual time after its
+    load) returns a JSON-able value describing it, read from a second load
+    in the same window.  Returns that value, or None if chromium failed."""
+    exe = chromium()
+    url = "file://" + os.path.abspath(path) + (("#" + fragment) if fragment else "")
+    drawn = _draw(exe, url, width, height, "--screenshot=" + png)
+    if drawn is None or not check_eq(drawn[0], 0, "chromium's screenshot of " + url):
+        return None
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    probed = path + ".layout.html"
+    with open(probed, "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", LAYOUT_PROBE % script + "</body>", 1))
+    laid = _draw(exe, "file://" + os.path.abspath(probed) + (("#" + fragment) if fragment else ""),
+                 width, height, "--dump-dom")
+    if laid is None or not check_eq(laid[0], 0, "chromium's layout of " + url):
+        return None
+    body = parse_dom(laid[1]).find_all("body")
+    value = body[0].get("data-probe-layout") if body else None
+    if not check(value is not None, "the layout probe ran on " + url):
+        return None
+    return json.loads(value)
+
+
+LAYOUT_PROBE = """<script>
+window.addEventListener("load", function () {
+  setTimeout(function () {
+    document.body.setAttribute("data-probe-layout", JSON.stringify((function () { %s })()));
+  }, 3000);
+});
+</script>
+"""
+
+
+def image_python():
+    """An interpreter that imports PIL (python3-pil) to read screenshots:
+    this one, or Debian's; skips the test (77) when there is none."""
+    for exe in (sys.executable, "/usr/bin/python3"):
+        if exe and os.access(exe, os.X_OK) and subprocess.run(
+                [exe, "-c", "import PIL.Image"], stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL).returncode == 0:
+            return exe
+    print("SKIP: no python3 imports PIL (apt-get install python3-pil; scripts/install-deps.sh)")
+    sys.exit(77)
+
+
+def pixels(png, points, boxes):
+    """What the screenshot png shows (test/integration/pixels.py, run by an
+    interpreter with PIL): {"size": [w, h], "points": the [r, g, b] at
+    each [x, y], "dark": per [left, top, width, height] box, its pixels
+    darker than mid-grey (text)}."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pixels.py")
+    proc = subprocess.run([image_python(), script, png], input=json.dumps(
+        {"points": points, "boxes": boxes}), stdout=subprocess.PIPE, universal_newlines=True)
+    check_eq(proc.returncode, 0, "pixels.py on " + png)
+    return json.loads(proc.stdout) if proc.returncode == 0 else None
 
 
 # The members the page leaves out of the profile it embeds (src/output/html.c).
