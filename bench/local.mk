@@ -205,6 +205,15 @@ bench-compare: hooktrace-report
 	$(PYTHON3) $(srcdir)/bench/compare_cost.py --builddir $(top_builddir) $(BENCH_COMPARE_ARGS)
 .PHONY: bench-compare
 
+# --compare --fail-above 1.2 on real noise (issue 38): bench/gate_app.c on 4
+# ranks, three runs of one build against three more, and kernel_b given
+# twice the work.  Options: BENCH_GATE_ARGS='--experiments 5'
+EXTRA_DIST += bench/compare_gate.py bench/gate_app.c
+bench-gate: libhooktrace.la hooktrace-report
+	$(PYTHON3) $(srcdir)/bench/compare_gate.py --builddir $(top_builddir) \
+	  --mpiexec '$(MPIEXEC)' --mpicc '$(MPICC)' $(BENCH_GATE_ARGS)
+.PHONY: bench-gate
+
 # --- Fortran against C: added cost per MPI call (see BENCHMARKS.md) ----------
 # `make bench-fortran` builds these and runs bench/fortran_cost.py, which
 # runs them under $(MPIEXEC) with 1 rank.  Extra driver options:

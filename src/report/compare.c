@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "report/cli.h"
 #include "report/compare.h"
@@ -34,13 +35,26 @@ static double excl_growth(const struct ht_cmp_row *r)
     return r->side[HT_CMP_NEW].excl - r->side[HT_CMP_BASE].excl;
 }
 
-/* The failing stacks by the growth of their exclusive time, largest
- * first: a function made slower before its callers, whose inclusive time
- * grew through it while their own did not. */
+/* Whether the stack ends in an MPI routine (MPI_Waitall, mpi_recv_...). */
+static bool ends_in_mpi(const struct ht_cmp_row *r)
+{
+    size_t n = json_array_size(r->path);
+    const char *name = n ? json_string_value(json_array_get(r->path, n - 1)) : NULL;
+    return name && strncasecmp(name, "MPI_", 4) == 0;
+}
+
+/* The failing stacks: those ending in MPI calls last, each part by the
+ * growth of exclusive time, largest first.  So a function made slower
+ * comes before its callers, whose inclusive time grew through it while
+ * their own did not, and before the MPI calls in which the other ranks
+ * now wait longer for it (their time can grow more than its own). */
 static int by_excl_growth(const void *a, const void *b)
 {
     const struct ht_cmp_row *x = *(const struct ht_cmp_row *const *)a;
     const struct ht_cmp_row *y = *(const struct ht_cmp_row *const *)b;
+    bool mx = ends_in_mpi(x), my = ends_in_mpi(y);
+    if (mx != my)
+        return mx ? 1 : -1;
     double gx = excl_growth(x), gy = excl_growth(y);
     if (gx != gy)
         return gx > gy ? -1 : 1;

@@ -7,7 +7,8 @@ medians, ranges, low-median counts and runs of every path equal to the
 profiles' own; the noise rule (an MPI_Wait whose median grew by x1.25 but
 whose runs overlap passes --fail-above 1.2, where one run a side fails it);
 a kernel made 2x slower fails first, before its callers; two runs a side
-(the mean of the two middle ones) and one against three.  Rank counts that
+(the mean of the two middle ones) and one against three; a wait that grew more
+than the slowed kernel listed after it.  Rank counts that
 differ: a warning, exit 4 with --fail-above, --force.  Malformed lists and
 --top.  The table on the terminal, line for line, and the page in headless
 chromium (skipped without it).
@@ -128,6 +129,20 @@ check_eq((rare["status"], rare["runs"], rare["time_incl_s"], rare["time_incl_ran
           rare["ratio"], rare["counted"]),
          ("changed", [1, 2], [0.0, 0.04], [[0.0, 0.02], [0.0, 0.05]], None, False),
          "rare: in 1 base run and 2 new, 0 where absent")
+
+# The kernel made 2x slower, and the ranks that wait for it waiting longer
+# by more than its own growth (0.7 s against 0.5 s): the kernel still
+# comes first, its callers next, the MPI wait last.
+waits = [summary("w1", 1.00, 0.90, 11, 0.30), summary("w2", 1.04, 1.00, 11, 0.31),
+         summary("w3", 0.96, 0.80, 13, 0.29)]
+wcode, _, werr, wcmp = compare(base, waits, "--fail-above", "1.2")
+grew = {p: by_path(wcmp)[p]["time_excl_s"][1] - by_path(wcmp)[p]["time_excl_s"][0] for p in (WAIT, KERNEL)}
+check(grew[WAIT] > grew[KERNEL], "the wait's exclusive time grew more than the kernel's: %r" % grew)
+check_matches(wcmp, load(base), load(waits), "base against waits")
+check_eq((wcode, wcmp["gate"]["slower"]), (3, [list(KERNEL), list(MAIN), list(SOLVE), list(WAIT)]),
+         "gate.slower: the kernel first, the stack ending in MPI_Wait after the others")
+check_eq([line.split(":")[2].strip() for line in werr.splitlines()[:4]],
+         ["main > solve > kernel", "main", "main > solve", "main > MPI_Wait"], "the stderr lines' order")
 
 # Two runs a side: the mean of the two middle ones; counts the lower.
 code, out, err, two = compare(base[:2], slow[:2])
