@@ -61,8 +61,8 @@ static json_t *stack_json(const struct ht_profile *p, const struct ht_stack *s, 
     /* Counted inlined copies: calls, no time of their own (profile.h). */
     if (s->inlined)
         json_object_set_new(obj, "inlined", json_true());
-    /* With one thread index its figures are the stack's own: left out,
-     * as a fifth of an MPI summary's bytes (docs/output.md). */
+    /* With one thread index its figures are the stack's own: left out
+     * (14% of an 8-rank summary's bytes; docs/output.md). */
     if (p->nthreads > 1)
         set_thread_figures(obj, p, s);
     if (mpi)
@@ -132,8 +132,9 @@ static json_t *head_json(const struct ht_profile *p, const struct ht_run_info *r
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 
     json_object_set_new(doc, "hooktrace_version", json_string(PACKAGE_VERSION));
-    /* 2: functions listed once, stacks refer to them (docs/output.md). */
-    json_object_set_new(doc, "format", json_integer(2));
+    /* 2: functions listed once, stacks refer to them; 3: no
+     * stacks[].threads with one thread index (docs/output.md). */
+    json_object_set_new(doc, "format", json_integer(3));
     json_t *meta = ht_output_metadata_json(p, run, mpi);
     if (meta)
         json_object_set_new(doc, "metadata", meta);

@@ -248,13 +248,13 @@ def papi_stub(state):
 
 
 def expand_stacks(doc):
-    """Gives each stack of a format-2 profile (functions listed once, stacks
+    """Gives each stack of a format-3 profile (functions listed once, stacks
     refer to them by function_index and to their caller by parent) its
     function's `function`, `file` and `line` and its `path` from the root,
     as the tests read them.  Checks on the way that the compact form holds
     together: every stack's parent comes before it, every index is in the
     table, and no function is listed twice."""
-    check_eq(doc.get("format"), 2, "JSON format")
+    check_eq(doc.get("format"), 3, "JSON format")
     functions = doc["functions"]
     keys = [(f["name"], f["file"], f["line"]) for f in functions]
     check_eq(len(set(keys)), len(keys), "each function listed once in the JSON")

@@ -230,4 +230,18 @@ check_eq((proc.returncode, proc.stderr), (2, "hooktrace-score: %s is not a hookt
                                              "\"hooktrace_version\" and \"stacks\"): give the "
                                              "<basename>.json profile hooktrace wrote\n" % config),
          what + ": not a profile")
+# Format 2 (stacks[].threads with one thread too) is read as format 3;
+# format 1 (no functions table) is refused.
+with open(profile) as f:
+    doc = json.load(f)
+for fmt, status in ((2, 0), (1, 2)):
+    old = os.path.join(unthrottled_run.directory, "format_%d.json" % fmt)
+    with open(old, "w") as f:
+        json.dump(dict(doc, format=fmt), f)
+    proc = subprocess.run([SCORE, old, "--top", "50"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+    check_eq((proc.returncode, proc.stderr), (status, "" if status == 0 else
+             "hooktrace-score: %s: profile format 1; this hooktrace-score reads format 2 or later "
+             "(hooktrace after 2026-11-25): run the program again\n" % old),
+             "%s: a profile of format %d" % (what, fmt))
 finish()
