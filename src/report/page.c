@@ -22,6 +22,27 @@ int ht_report_write_file(const char *program, const char *out, int (*write)(FILE
         }
         return 0;
     }
+    /* Only a regular file (or a new one) is replaced by rename, as
+     * hooktrace-analyze does.  Anything else is written in place: renaming
+     * over /dev/null, a FIFO or a symbolic link would replace the special
+     * file or the link itself. */
+    struct stat st;
+    if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+        FILE *f = fopen(out, "we");
+        int rc = -1, err = errno;
+        if (f) {
+            errno = 0;
+            rc = write(f, ctx);
+            err = errno ? errno : EIO;
+            if (fclose(f) != 0 && rc == 0) {
+                rc = -1;
+                err = errno;
+            }
+        }
+        if (rc != 0)
+            fprintf(stderr, "%s: cannot write %s: %s\n", program, out, strerror(err));
+        return rc;
+    }
     size_t n = strlen(out) + 16;
     char *tmp = malloc(n);
     if (!tmp) {

@@ -14,8 +14,10 @@ horizontal scrollbar in a 1280-pixel window; the flame graph is drawn at
 the load event already.  Skipped (77) without chromium."""
 import json
 import os
+import stat
 import subprocess
 import tempfile
+import threading
 
 import browser
 from htlib import BUILDDIR, check, check_eq, finish, program, run, run_directory
@@ -328,4 +330,34 @@ check(kept == "the victim's data\n",
 check(os.path.isfile(out_html) and not os.path.islink(out_html), "planted links: the page is a file of its own")
 left = [n for n in os.listdir(planted) if n.startswith("page.html.tmp.") and not os.path.islink(os.path.join(planted, n))]
 check_eq(left, [], "planted links: no temporary file left")
+
+# --- a target that is not a regular file is written in place, never
+# replaced by a rename (as hooktrace-analyze does): a FIFO, read by a
+# thread, stays a FIFO (the same rule keeps /dev/null a device, which a
+# rename over it once turned into a file); a symbolic link stays a link and
+# its file gets the page --------------------------------------------------------
+with open(out_html, "rb") as f:
+    page_bytes = f.read()
+fifo = os.path.join(planted, "fifo.html")
+os.mkfifo(fifo)
+got = []
+reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
+reader.start()
+code, out, err = tool(path, "-o", fifo)
+reader.join(30)
+check_eq((code, err), (0, ""), "-o FIFO: exit status and stderr")
+check(stat.S_ISFIFO(os.lstat(fifo).st_mode), "-o FIFO: it stays a FIFO")
+check(got == [page_bytes], "-o FIFO: the reader got the page, %d bytes (%d in a file)"
+      % (len(got[0]) if got else -1, len(page_bytes)))
+real, link = os.path.join(planted, "real.html"), os.path.join(planted, "link.html")
+with open(real, "w") as f:
+    f.write("old")
+os.symlink(real, link)
+code, out, err = tool(path, "-o", link)
+check_eq((code, err), (0, ""), "-o LINK: exit status and stderr")
+check(os.path.islink(link), "-o LINK: the link stays a link")
+with open(real, "rb") as f:
+    check(f.read() == page_bytes, "-o LINK: its file holds the page")
+check_eq(sorted(n for n in os.listdir(planted) if n.startswith(("fifo", "link", "real"))),
+         ["fifo.html", "link.html", "real.html"], "FIFO and link: no temporary file left")
 finish()

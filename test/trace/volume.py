@@ -26,8 +26,10 @@
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
+import threading
 
 sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "integration"))
 sys.path.insert(0, os.path.join(os.environ.get("HT_TOP_SRCDIR", "."), "test", "mpi"))
@@ -230,6 +232,19 @@ check_eq((proc.returncode, proc.stderr), (2, "hooktrace-score: %s is not a hookt
                                              "\"hooktrace_version\" and \"stacks\"): give the "
                                              "<basename>.json profile hooktrace wrote\n" % config),
          what + ": not a profile")
+# -o names a FIFO: written in place (a rename would replace it, as it
+# would /dev/null), the same snippet as in the file.
+fifo = os.path.join(unthrottled_run.directory, "filter.fifo")
+os.mkfifo(fifo)
+got = []
+reader = threading.Thread(target=lambda: got.append(open(fifo).read()), daemon=True)
+reader.start()
+proc = subprocess.run([SCORE, profile, "--budget", str(BUDGET), "-o", fifo], stdout=subprocess.PIPE,
+                      stderr=subprocess.PIPE, universal_newlines=True)
+reader.join(30)
+check_eq(proc.returncode, 0, what + ": -o FIFO: exit status (%s)" % proc.stderr)
+check(stat.S_ISFIFO(os.lstat(fifo).st_mode), what + ": -o FIFO: it stays a FIFO")
+check(got != [] and json.loads(got[0]) == snippet, what + ": -o FIFO: the reader got the snippet")
 # Format 2 (stacks[].threads with one thread too) is read as format 3;
 # format 1 (no functions table) is refused.
 with open(profile) as f:
