@@ -304,7 +304,8 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
     } kinds[] = {
         {config->write_logfile, ".log", write_log, true},
         {config->write_json, ".json", write_json, false},
-        /* the JSON names it (run->mpit_file: "<basename>.mpit.json") */
+        /* the JSON and the logfile name it (run->mpit_file:
+         * "<basename>.mpit.json"); written even if the JSON fails */
         {run->mpit_file != NULL, ".mpit.json", write_mpit, true},
         {config->write_folded, ".folded", write_folded, true},
         {config->write_speedscope, ".speedscope.json", write_speedscope, false},
@@ -346,9 +347,9 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
     bool json_cut = false;
     for (int i = 0; i < nhere; i++) {
         struct output_job *job = &here[i];
-        /* no report, and no control variables, without the JSON that
-         * embeds or names them, whose failure was said already */
-        if ((job->write == write_html || job->write == write_mpit) && ctx.json_fd < 0) {
+        /* no page without the JSON it embeds, whose failure was said
+         * already (the MPI_T file stands alone: the logfile names it too) */
+        if (job->write == write_html && ctx.json_fd < 0) {
             job->out->ext = NULL;
             continue;
         }
@@ -364,17 +365,6 @@ static int write_files(const struct ht_profile *profile, const struct ht_run_inf
         pthread_join(thread, NULL);
     else
         write_jobs(beside, nbeside, dirfd, dir, basename, &ctx);
-    /* Control variables written beside a JSON that failed are dropped, as
-     * if never written: only the JSON names their file. */
-    for (int i = 0; i < nbeside; i++)
-        if (beside[i].write == write_mpit && ctx.json_fd < 0) {
-            if (beside[i].out->ok) {
-                if (!beside[i].out->unnamed)
-                    unlinkat(dirfd, beside[i].out->tmp, 0);
-                close(beside[i].out->fd);
-            }
-            beside[i].out->ext = NULL;
-        }
     int kept = 0;
     for (int i = 0; i < n; i++) {
         if (!out[i].ext)

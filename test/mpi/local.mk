@@ -10,6 +10,16 @@ HT_MPI_TEST_CFLAGS = $(MPI_CFLAGS) -g -finstrument-functions $(HT_WARN_CFLAGS)
 HT_MPI_PLAIN_CFLAGS = $(MPI_CFLAGS) -g $(HT_WARN_CFLAGS)
 HT_MPI_TEST_LDADD = libhooktrace.la $(MPI_LIBS)
 
+# Rank 0 under a file size limit that fails the JSON alone (test/mpi/file_limit.py).
+check_PROGRAMS += test/mpi/file_limit test/mpi/file_limit_plain
+test_mpi_file_limit_SOURCES = test/mpi/file_limit.c
+test_mpi_file_limit_CFLAGS = $(HT_MPI_TEST_CFLAGS)
+test_mpi_file_limit_LDADD = $(HT_MPI_TEST_LDADD)
+test_mpi_file_limit_LDFLAGS = $(HT_TEST_LINK)
+test_mpi_file_limit_plain_SOURCES = test/mpi/file_limit.c
+test_mpi_file_limit_plain_CFLAGS = $(HT_MPI_PLAIN_CFLAGS)
+test_mpi_file_limit_plain_LDADD = $(MPI_LIBS)
+
 check_PROGRAMS += test/mpi/lifecycle_mpi test/mpi/lifecycle_mpi_plain
 test_mpi_lifecycle_mpi_SOURCES = test/mpi/lifecycle_mpi.c
 test_mpi_lifecycle_mpi_CFLAGS = $(HT_MPI_TEST_CFLAGS)
@@ -236,7 +246,7 @@ test_mpi_regions_plain_LDADD = $(MPI_LIBS)
 HT_MPI_TESTS = test/mpi/p2p.py test/mpi/requests.py test/mpi/collectives.py test/mpi/rma.py \
 	test/mpi/control.py test/mpi/throttle.py test/mpi/names.py test/mpi/dlclose.py \
 	test/mpi/large.py test/mpi/cancel.py test/mpi/type_reuse.py test/mpi/coll_memo.py test/mpi/openmp.py \
-	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/other_formats.py test/mpi/hatchet_thicket.py \
+	test/mpi/deep_output.py test/mpi/lifecycle.py test/mpi/file_limit.py test/mpi/other_formats.py test/mpi/hatchet_thicket.py \
 	test/mpi/rank_times.py test/mpi/report.py test/mpi/counters.py \
 	test/mpi/threads_requests.py test/mpi/cancel_race.py test/mpi/comm_reuse.py test/mpi/sessions.py test/mpi/abi_mismatch.py \
 	test/mpi/metadata.py test/mpi/counters_once.py test/mpi/compare.py test/mpi/descriptors.py \
