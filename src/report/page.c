@@ -10,6 +10,19 @@
 #include "report/compare_page.h"
 #include "report/page.h"
 
+/* Writes through f and closes it: 0, or -1 with the reason in *err. */
+static int write_closing(FILE *f, int (*write)(FILE *f, void *ctx), void *ctx, int *err)
+{
+    errno = 0;
+    int rc = write(f, ctx);
+    *err = errno ? errno : EIO;
+    if (fclose(f) != 0 && rc == 0) {
+        rc = -1;
+        *err = errno;
+    }
+    return rc;
+}
+
 int ht_report_write_file(const char *program, const char *out, int (*write)(FILE *f, void *ctx),
                          void *ctx)
 {
@@ -29,16 +42,7 @@ int ht_report_write_file(const char *program, const char *out, int (*write)(FILE
     struct stat st;
     if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
         FILE *f = fopen(out, "we");
-        int rc = -1, err = errno;
-        if (f) {
-            errno = 0;
-            rc = write(f, ctx);
-            err = errno ? errno : EIO;
-            if (fclose(f) != 0 && rc == 0) {
-                rc = -1;
-                err = errno;
-            }
-        }
+        int err = errno, rc = f ? write_closing(f, write, ctx, &err) : -1;
         if (rc != 0)
             fprintf(stderr, "%s: cannot write %s: %s\n", program, out, strerror(err));
         return rc;
@@ -69,13 +73,7 @@ int ht_report_write_file(const char *program, const char *out, int (*write)(FILE
     if (!f) {
         err = errno;
     } else {
-        errno = 0;
-        rc = write(f, ctx);
-        err = errno ? errno : EIO;
-        if (fclose(f) != 0 && rc == 0) {
-            rc = -1;
-            err = errno;
-        }
+        rc = write_closing(f, write, ctx, &err);
         if (rc == 0 && rename(tmp, out) != 0) {
             rc = -1;
             err = errno;
