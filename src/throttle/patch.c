@@ -344,7 +344,7 @@ static enum ht_patch_result store_byte(uintptr_t at, uint8_t replacement,
     return HT_PATCH_DONE;
 }
 
-static enum ht_patch_result patch_tail_jumps_locked(uintptr_t function);
+static enum ht_patch_result patch_tail_jumps_locked(uintptr_t function, uintptr_t ret);
 
 /* scope: for a hand-over of inlined calls (hooks->counts), the scope it
  * was made for, which %rdx must hold as well; 0 for a hook call. */
@@ -352,7 +352,7 @@ static enum ht_patch_result patch_locked(uintptr_t ret, uintptr_t function, bool
                                          uintptr_t scope)
 {
     if (tried_before(ret))
-        return exit ? patch_tail_jumps_locked(function) : HT_PATCH_CANNOT;
+        return exit ? patch_tail_jumps_locked(function, ret) : HT_PATCH_CANNOT;
     bool reloaded = false;
     if (ret < 6 || !ht_mapped(ret - 6, ret, HT_PERM_R | HT_PERM_X, &reloaded))
         return give_up(ret);
@@ -373,7 +373,7 @@ static enum ht_patch_result patch_locked(uintptr_t ret, uintptr_t function, bool
         /* Not a call to the hook: the function jumped to it (below), and
          * this is its caller's call. */
         remember_tried(ret);
-        return patch_tail_jumps_locked(function);
+        return patch_tail_jumps_locked(function, ret);
     } else {
         return give_up(ret);
     }
@@ -396,21 +396,38 @@ static enum ht_patch_result patch_locked(uintptr_t ret, uintptr_t function, bool
     return store_byte(at, replacement, m);
 }
 
+/* Where the code that jumped to an exit hook for `function` is: the
+ * function's own, or, when `function` is an inlined copy's id (data, not
+ * code: docs/plugin.md), the function the caller called, whose last call
+ * the copy's exit hook was.  The caller's call is the direct one that
+ * returns to ret; an indirect call says nothing, and is left alone. */
+static bool tail_code_range(uintptr_t function, uintptr_t ret, uintptr_t *start, uintptr_t *end,
+                            bool *reloaded)
+{
+    if (ht_code_range(function, start, end))
+        return true;
+    if (ret < 5 || !ht_mapped(ret - 5, ret, HT_PERM_R | HT_PERM_X, reloaded))
+        return false;
+    const uint8_t *p = (const uint8_t *)ret;
+    return p[-5] == OP_CALL_REL32 &&
+           ht_code_range(ret + (uintptr_t)(intptr_t)read_i32(p - 4), start, end);
+}
+
 /* A function whose exit hook is its last call is compiled to jump to the
  * hook (a sibling call), so the hook returns straight to the function's
- * caller and its return address says nothing of where the jump is.  The
- * unwind tables say where the function's code is; in it, every `jmp rel32`
- * or `jmp *disp32(%rip)` that reaches a hook becomes `ret`: at a sibling
- * call the stack is already as at a return, so the function now returns
- * where the hook would have. */
-static enum ht_patch_result patch_tail_jumps_locked(uintptr_t function)
+ * caller (at ret) and its return address says nothing of where the jump
+ * is.  The unwind tables say where the function's code is; in it, every
+ * `jmp rel32` or `jmp *disp32(%rip)` that reaches a hook for `function`
+ * alone becomes `ret`: at a sibling call the stack is already as at a
+ * return, so the function now returns where the hook would have. */
+static enum ht_patch_result patch_tail_jumps_locked(uintptr_t function, uintptr_t ret)
 {
     if (tried_before(function))
         return HT_PATCH_ALREADY;
     remember_tried(function); /* searched once, whatever comes of it */
     bool reloaded = false;
     uintptr_t start, end;
-    if (!ht_code_range(function, &start, &end) ||
+    if (!tail_code_range(function, ret, &start, &end, &reloaded) ||
         end - start < 5 || !ht_mapped(start, end, HT_PERM_R | HT_PERM_X, &reloaded)) {
         sites_unpatched++;
         return HT_PATCH_CANNOT;

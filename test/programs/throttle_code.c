@@ -22,6 +22,11 @@
  *           as GCC reloads an id several hand-overs share after a call
  *           that may write the frame: the hand-over's call is rewritten
  *           once scoped is throttled, all the same.
+ *   copytail  copy_tail is called N times: it stands for a function with an
+ *           inlined copy that keeps its hooks, the copy's exit hook its
+ *           last call, which GCC makes a jump (a sibling call), so the hook
+ *           is reached with the copy's id and returns to copy_tail's
+ *           caller: once the copy is throttled, the jump becomes a return.
  * Every mode ends by counting the writable and executable mappings of the
  * process.  The output does not depend on whether the profiler is there. */
 #define _GNU_SOURCE
@@ -187,6 +192,23 @@ __attribute__((noinline)) long scoped(long i)
     return i + sink;
 }
 
+/* --- copytail mode -------------------------------------------------------- */
+
+/* A kept copy's id, named as the plugins name theirs: data, not code. */
+const char tail_copy[8] __asm__("__hooktrace_inlined.tail_copy") = "tail";
+
+void __cyg_profile_func_enter(void *function, void *site);
+void __cyg_profile_func_exit(void *function, void *site);
+
+/* The copy's hooks, as the plugin leaves them, and no others
+ * (no_instrument_function): the exit hook is the last call. */
+__attribute__((noinline, no_instrument_function)) void copy_tail(long i)
+{
+    __cyg_profile_func_enter((void *)tail_copy, __builtin_return_address(0));
+    sink += i;
+    __cyg_profile_func_exit((void *)tail_copy, __builtin_return_address(0));
+}
+
 /* --- nobarrier mode ------------------------------------------------------- */
 
 static int refuse_membarrier(void)
@@ -239,6 +261,10 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "handover") == 0) {
         for (long i = 0; i < n; i++)
             result += scoped(i);
+    } else if (strcmp(mode, "copytail") == 0) {
+        for (long i = 0; i < n; i++)
+            copy_tail(i);
+        result = sink;
     } else if (strcmp(mode, "nobarrier") == 0 || strcmp(mode, "nobarrier1") == 0) {
         if (refuse_membarrier() != 0)
             return 2;
