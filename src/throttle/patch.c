@@ -422,13 +422,16 @@ static bool tail_code_range(uintptr_t function, uintptr_t ret, uintptr_t *start,
  * return, so the function now returns where the hook would have. */
 static enum ht_patch_result patch_tail_jumps_locked(uintptr_t function, uintptr_t ret)
 {
-    if (tried_before(function))
-        return HT_PATCH_ALREADY;
-    remember_tried(function); /* searched once, whatever comes of it */
     bool reloaded = false;
     uintptr_t start, end;
-    if (!tail_code_range(function, ret, &start, &end, &reloaded) ||
-        end - start < 5 || !ht_mapped(start, end, HT_PERM_R | HT_PERM_X, &reloaded)) {
+    bool found = tail_code_range(function, ret, &start, &end, &reloaded);
+    /* Each function's code is searched once, whatever comes of it: by its
+     * start, since one inlined copy's id may end several functions. */
+    uintptr_t searched = found ? start : function;
+    if (tried_before(searched))
+        return HT_PATCH_ALREADY;
+    remember_tried(searched);
+    if (!found || end - start < 5 || !ht_mapped(start, end, HT_PERM_R | HT_PERM_X, &reloaded)) {
         sites_unpatched++;
         return HT_PATCH_CANNOT;
     }

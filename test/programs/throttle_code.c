@@ -22,11 +22,12 @@
  *           as GCC reloads an id several hand-overs share after a call
  *           that may write the frame: the hand-over's call is rewritten
  *           once scoped is throttled, all the same.
- *   copytail  copy_tail is called N times: it stands for a function with an
- *           inlined copy that keeps its hooks, the copy's exit hook its
- *           last call, which GCC makes a jump (a sibling call), so the hook
- *           is reached with the copy's id and returns to copy_tail's
- *           caller: once the copy is throttled, the jump becomes a return.
+ *   copytail  copy_tail and copy_tail_b are called N times each: each
+ *           stands for a function with an inlined copy (the same one)
+ *           that keeps its hooks, the copy's exit hook its last call,
+ *           which GCC makes a jump (a sibling call), so the hook is
+ *           reached with the copy's id and returns to the function's
+ *           caller: once the copy is throttled, both jumps become returns.
  * Every mode ends by counting the writable and executable mappings of the
  * process.  The output does not depend on whether the profiler is there. */
 #define _GNU_SOURCE
@@ -201,13 +202,17 @@ void __cyg_profile_func_enter(void *function, void *site);
 void __cyg_profile_func_exit(void *function, void *site);
 
 /* The copy's hooks, as the plugin leaves them, and no others
- * (no_instrument_function): the exit hook is the last call. */
-__attribute__((noinline, no_instrument_function)) void copy_tail(long i)
-{
-    __cyg_profile_func_enter((void *)tail_copy, __builtin_return_address(0));
-    sink += i;
-    __cyg_profile_func_exit((void *)tail_copy, __builtin_return_address(0));
-}
+ * (no_instrument_function): the exit hook is the last call.  The copy
+ * ends two functions, as one inlined into two would. */
+#define COPY_TAIL(name, add)                                                      \
+    __attribute__((noinline, no_instrument_function)) void name(long i)           \
+    {                                                                             \
+        __cyg_profile_func_enter((void *)tail_copy, __builtin_return_address(0)); \
+        sink += add;                                                              \
+        __cyg_profile_func_exit((void *)tail_copy, __builtin_return_address(0));  \
+    }
+COPY_TAIL(copy_tail, i)
+COPY_TAIL(copy_tail_b, 2 * i)
 
 /* --- nobarrier mode ------------------------------------------------------- */
 
@@ -262,8 +267,10 @@ int main(int argc, char **argv)
         for (long i = 0; i < n; i++)
             result += scoped(i);
     } else if (strcmp(mode, "copytail") == 0) {
-        for (long i = 0; i < n; i++)
+        for (long i = 0; i < n; i++) {
             copy_tail(i);
+            copy_tail_b(i);
+        }
         result = sink;
     } else if (strcmp(mode, "nobarrier") == 0 || strcmp(mode, "nobarrier1") == 0) {
         if (refuse_membarrier() != 0)
