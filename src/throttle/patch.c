@@ -396,11 +396,9 @@ static enum ht_patch_result patch_locked(uintptr_t ret, uintptr_t function, bool
     return store_byte(at, replacement, m);
 }
 
-/* Where the code that jumped to an exit hook for `function` is: the
- * function's own, or, when `function` is an inlined copy's id (data, not
- * code: docs/plugin.md), the function the caller called, whose last call
- * the copy's exit hook was.  The caller's call is the direct one that
- * returns to ret; an indirect call says nothing, and is left alone. */
+/* Where the code that jumped to an exit hook for `function` is: its own,
+ * or for an inlined copy's id (data: docs/plugin.md) the function called
+ * by the direct call that returns to ret (an indirect one names none). */
 static bool tail_code_range(uintptr_t function, uintptr_t ret, uintptr_t *start, uintptr_t *end,
                             bool *reloaded)
 {
